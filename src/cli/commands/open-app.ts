@@ -1,0 +1,33 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CliIO } from '../io.js';
+
+/** Finds the Electron runtime; null (with the reason) when it is not installed. */
+export function findElectron(): { path: string } | { reason: string } {
+  try {
+    const require = createRequire(import.meta.url);
+    const path = require('electron') as unknown;
+    if (typeof path === 'string' && existsSync(path)) return { path };
+    return { reason: 'the Electron runtime is not installed (its download was skipped or failed)' };
+  } catch (e) {
+    return { reason: `Electron is not available: ${(e instanceof Error ? e.message : String(e)).split('\n')[0]}` };
+  }
+}
+
+/** Opens the desktop window; the app itself takes the single-instance lock. */
+export async function openApp(io: CliIO): Promise<number> {
+  const electron = findElectron();
+  const appDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+  const display = process.platform !== 'linux' || io.env.DISPLAY || io.env.WAYLAND_DISPLAY;
+  if ('path' in electron && display) {
+    const child = spawn(electron.path, [appDir], { stdio: 'inherit', env: io.env });
+    return await new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 0)));
+  }
+  const why = 'reason' in electron ? electron.reason : 'no display (DISPLAY/WAYLAND_DISPLAY unset)';
+  io.err(`Cannot open the desktop window: ${why}.`);
+  io.err('Use the terminal commands meanwhile: rewind-app sessions, rewind-app timeline, rewind-app back 1 (see rewind-app --help).');
+  return 1;
+}

@@ -1,0 +1,66 @@
+import { findSession, newestSessionFor } from '../../engine/claude/discover.js';
+import { claudeConfigRoot } from '../../engine/claude/paths.js';
+import { parseTranscriptFile } from '../../engine/claude/parse-transcript.js';
+import { toTimeline } from '../../engine/claude/timeline.js';
+import { RewindError } from '../../engine/errors.js';
+import type { Timeline } from '../../shared/session-schema.js';
+import type { CliIO } from '../io.js';
+import { tildify, truncate } from '../io.js';
+
+export interface TimelineArgs {
+  session?: string;
+  json: boolean;
+  claudeDir?: string;
+}
+
+export async function timelineCommand(args: TimelineArgs, io: CliIO): Promise<number> {
+  const root = args.claudeDir ?? claudeConfigRoot(io.env);
+  const file = args.session ? await findSession(args.session, root) : await newestSessionFor(io.cwd, root);
+  if (!file) throw new RewindError('NO_TRANSCRIPT', `no Claude Code session for ${io.cwd} under ${root}/projects (pass a session id or path)`);
+  const timeline = toTimeline(await parseTranscriptFile(file.path));
+  if (args.json) {
+    io.out(JSON.stringify(timeline, null, 2));
+    return 0;
+  }
+  io.out(renderTimeline(timeline, io.env));
+  for (const issue of timeline.issues) io.err(`warning: line ${issue.line} (byte ${issue.offset}): ${issue.reason}`);
+  return 0;
+}
+
+function clock(iso: string | null): string {
+  if (!iso) return '        ';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '        ' : d.toISOString().slice(11, 19);
+}
+
+export function renderTimeline(t: Timeline, env: NodeJS.ProcessEnv): string {
+  const lines: string[] = [];
+  const s = t.session;
+  lines.push(`${truncate(s.title, 70)} · Claude Code ${s.version ?? ''} · ${tildify(s.cwd, env)}`);
+  lines.push(
+    `${s.id} · ${t.stats.activePrompts} prompts on the live path` +
+      (t.stats.deadPrompts ? `, ${t.stats.deadPrompts} on dead branches` : '') +
+      ` · ${t.branches.length} branch point${t.branches.length === 1 ? '' : 's'}`,
+  );
+  lines.push('');
+  type Row = { offset: number; text: string };
+  const rows: Row[] = [];
+  for (const p of t.prompts) {
+    const mark = p.active ? '●' : `${'│ '.repeat(Math.max(p.lane - 1, 0))}└○`;
+    const num = p.active ? String(p.number).padStart(3) : '   ';
+    const tools = p.turn.toolCalls.length ? ` · ${p.turn.toolCalls.length} tool${p.turn.toolCalls.length === 1 ? '' : 's'}` : '';
+    const files = p.turn.filesTouched.length ? ` · ${p.turn.filesTouched.length} file${p.turn.filesTouched.length === 1 ? '' : 's'}` : '';
+    const native = p.nativeCheckpoint ? ' ◇' : '';
+    const dead = p.active ? '' : '  (dead branch)';
+    rows.push({ offset: p.byteOffset, text: ` ${mark} ${num}  ${clock(p.timestamp)}  ${truncate(p.text || '[image]', 60)}${tools}${files}${native}${dead}` });
+  }
+  for (const c of t.commands) rows.push({ offset: c.byteOffset, text: `   ·       ${clock(c.timestamp)}  ${c.name}${c.args ? ` ${truncate(c.args, 40)}` : ''}` });
+  for (const c of t.compactions) rows.push({ offset: c.byteOffset, text: `  ┄┄ compacted here${c.preTokens ? ` (${c.preTokens} tokens)` : ''} ┄┄` });
+  rows.sort((a, b) => a.offset - b.offset);
+  for (const r of rows) lines.push(r.text);
+  if (t.subagents.length) {
+    lines.push('');
+    for (const a of t.subagents) lines.push(`  subagent ${a.agentType ?? ''} "${truncate(a.description ?? '', 50)}" · ${a.messageCount} messages`);
+  }
+  return lines.join('\n');
+}

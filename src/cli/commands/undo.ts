@@ -1,0 +1,24 @@
+import { RewindError } from '../../engine/errors.js';
+import { resolveProjectRoot } from '../../engine/resolve-transcript.js';
+import { undoLatest } from '../../engine/undo.js';
+import type { CliIO } from '../io.js';
+
+export interface UndoArgs {
+  dryRun: boolean;
+  json: boolean;
+  force: boolean;
+  project?: string;
+}
+
+export async function undoCommand(args: UndoArgs, io: CliIO): Promise<number> {
+  const root = await resolveProjectRoot({ project: args.project, cwd: io.cwd, env: io.env });
+  if (!root) throw new RewindError('NOTHING_TO_UNDO', `no .agent/rewind/ in ${io.cwd} or above: nothing to undo (pass --project DIR)`);
+  const r = await undoLatest(root, { dryRun: args.dryRun, force: args.force });
+  if (args.json) {
+    io.out(JSON.stringify({ dryRun: r.dryRun, kind: r.undone.kind, id: r.undone.id, summary: r.summary, keptAt: r.keptAt }));
+    return 0;
+  }
+  io.out(r.dryRun ? `Dry run: ${r.summary}` : r.summary);
+  if (r.keptAt) io.err(`Kept a copy at ${r.keptAt}`);
+  return 0;
+}

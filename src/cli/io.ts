@@ -1,0 +1,46 @@
+/** Where a command writes: injectable so tests and the app's forwarder can capture output. */
+export interface CliIO {
+  out(text: string): void;
+  err(text: string): void;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  stdin?: () => Promise<string>;
+}
+
+export function processIO(): CliIO {
+  return {
+    out: (t) => process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
+    err: (t) => process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
+    env: process.env,
+    cwd: process.cwd(),
+    stdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const c of process.stdin) chunks.push(c as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
+  };
+}
+
+export function relTime(iso: string | null, now = Date.now()): string {
+  if (!iso) return '-';
+  const t = Date.parse(iso);
+  if (!Number.isFinite(t)) return '-';
+  const s = Math.round((now - t) / 1000);
+  if (s < 60) return `${Math.max(s, 0)}s ago`;
+  const m = Math.round(s / 60);
+  if (m < 60) return `${m}m ago`;
+  const h = Math.round(m / 60);
+  if (h < 48) return `${h}h ago`;
+  return `${Math.round(h / 24)}d ago`;
+}
+
+export function truncate(s: string, n: number): string {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > n ? `${t.slice(0, n - 1)}…` : t;
+}
+
+export function tildify(p: string | null, env: NodeJS.ProcessEnv): string {
+  if (!p) return '-';
+  const home = env.HOME;
+  return home && p.startsWith(`${home}/`) ? `~${p.slice(home.length)}` : p;
+}

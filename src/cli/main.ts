@@ -1,0 +1,87 @@
+import mri from 'mri';
+import { describeError, RewindError } from '../engine/errors.js';
+import { exitCodeFor, EXIT } from './exit-codes.js';
+import { processIO, type CliIO } from './io.js';
+import { USAGE } from './usage.js';
+
+declare const __APP_VERSION__: string;
+
+const BOOLEAN = ['json', 'in-place', 'both', 'copy', 'dry-run', 'force', 'help', 'version'];
+const STRING = ['transcript', 'project', 'claude-dir', 'label', 'source', 'scope', 'port', 'host'];
+const KNOWN = new Set([...BOOLEAN, ...STRING, '_', 'h', 'v']);
+
+/** Runs one CLI invocation and returns its exit code; never throws. */
+export async function run(argv: string[], io: CliIO = processIO()): Promise<number> {
+  try {
+    const args = mri(argv, { boolean: BOOLEAN, string: STRING, alias: { h: 'help', v: 'version' } });
+    for (const k of Object.keys(args)) {
+      if (!KNOWN.has(k)) throw new RewindError('USAGE', `unknown option --${k} (see rewind-app --help)`);
+    }
+    if (args.version) {
+      io.out(typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : 'dev');
+      return EXIT.ok;
+    }
+    const [command, ...rest] = args._.map(String);
+    if (args.help || command === 'help') {
+      io.out(USAGE);
+      return EXIT.ok;
+    }
+    const claudeDir = args['claude-dir'] as string | undefined;
+    const single = (flag: string): string | undefined => {
+      const v = args[flag] as unknown;
+      if (Array.isArray(v)) throw new RewindError('USAGE', `--${flag} given more than once`);
+      if (v === '') throw new RewindError('USAGE', `--${flag} needs a value`);
+      return v as string | undefined;
+    };
+    const noExtra = (max: number) => {
+      if (rest.length > max) throw new RewindError('USAGE', `unexpected argument "${rest[max]}" for ${command}`);
+    };
+    switch (command) {
+      case 'sessions': {
+        noExtra(0);
+        const { sessionsCommand } = await import('./commands/sessions.js');
+        return await sessionsCommand({ project: single('project'), json: !!args.json, claudeDir }, io);
+      }
+      case 'timeline': {
+        noExtra(1);
+        const { timelineCommand } = await import('./commands/timeline.js');
+        return await timelineCommand({ session: rest[0], json: !!args.json, claudeDir }, io);
+      }
+      case 'back': {
+        noExtra(1);
+        const { backCommand, parseCount } = await import('./commands/back.js');
+        return await backCommand(
+          {
+            n: parseCount(rest[0]),
+            both: !!args.both,
+            inPlace: !!args['in-place'],
+            copy: !!args.copy,
+            dryRun: !!args['dry-run'],
+            json: !!args.json,
+            force: !!args.force,
+            transcript: single('transcript'),
+            project: single('project'),
+            claudeDir,
+          },
+          io,
+        );
+      }
+      case 'undo': {
+        noExtra(0);
+        const { undoCommand } = await import('./commands/undo.js');
+        return await undoCommand({ dryRun: !!args['dry-run'], json: !!args.json, force: !!args.force, project: single('project') }, io);
+      }
+      case undefined: {
+        const { openApp } = await import('./commands/open-app.js');
+        return await openApp(io);
+      }
+      default:
+        throw new RewindError('USAGE', `unknown command "${command}" (see rewind-app --help)`);
+    }
+  } catch (e) {
+    const { code, message } = describeError(e);
+    io.err(`rewind-app: ${message}`);
+    if (io.env.REWIND_DEBUG && e instanceof Error && e.stack) io.err(e.stack);
+    return exitCodeFor(code);
+  }
+}

@@ -1,0 +1,19 @@
+export const USAGE = `rewind-app: fork, rewrite and restore AI coding agent sessions
+
+Usage:
+  rewind-app                         open the app
+  rewind-app sessions [--project DIR] [--json]
+  rewind-app timeline [SESSION] [--json]
+                                     SESSION: id, id prefix or transcript path
+                                     (default: newest session of this directory)
+  rewind-app back [n] [--in-place] [--both] [--copy] [--dry-run] [--json]
+                  [--transcript PATH] [--project DIR] [--force]
+  rewind-app undo [--dry-run] [--project DIR] [--json]
+
+Options:
+  --claude-dir DIR   Claude config dir (default: $CLAUDE_CONFIG_DIR or ~/.claude)
+  -h, --help         this help
+  -v, --version      version
+
+Exit codes: 0 ok, 1 error, 2 usage, 3 fewer prompts than asked,
+            4 no transcript found, 5 transcript changed or live`;

@@ -1,0 +1,143 @@
+import type { FileHandle } from 'node:fs/promises';
+import { RewindError } from '../../errors.js';
+import { ReverseLineReader } from '../../io/reverse-lines.js';
+import { classifyUser, readUserContent, str, type Json } from '../classify.js';
+import { parseJsonLine } from '../session-builder.js';
+
+const LEAF_TYPES = new Set(['user', 'assistant', 'system', 'attachment']);
+const MESSAGE_TYPES = new Set(['user', 'assistant', 'system', 'attachment', 'progress']);
+
+/** One line of the scanned tail, reduced to what planning needs. */
+export interface TailLine {
+  offset: number;
+  length: number;
+  type: string | null;
+  uuid: string | null;
+  parentUuid: string | null;
+  logicalParentUuid: string | null;
+  isSidechain: boolean;
+  isMessage: boolean;
+  /** For metadata lines: the message uuid they name (snapshot/delta/last-prompt/summary). */
+  refersTo: string | null;
+  /** queue-operation content, to match an enqueue to its prompt. */
+  queueContent: string | null;
+  /** A line that does not parse. */
+  garbage: string | null;
+}
+
+export interface RevertedPrompt {
+  uuid: string;
+  text: string;
+  images: number;
+  timestamp: string | null;
+  offset: number;
+}
+
+export interface TailScan {
+  size: number;
+  /** Tail lines in file order, from the scan's first line to the end. */
+  lines: TailLine[];
+  leafUuid: string;
+  /** The n reverted prompts, oldest first. */
+  prompts: RevertedPrompt[];
+  /** Where the Nth-last prompt's parent (the intended new leaf) is, when it exists. */
+  keepLeaf: { uuid: string; offset: number } | null;
+  /** Bytes read by the scan: grows with the tail, not the file. */
+  bytesScanned: number;
+  partialTail: { offset: number; length: number } | null;
+  cwd: string | null;
+  sessionId: string | null;
+}
+
+function reduce(offset: number, length: number, e: Json | null, garbage: string | null): TailLine {
+  if (!e) {
+    return { offset, length, type: null, uuid: null, parentUuid: null, logicalParentUuid: null, isSidechain: false, isMessage: false, refersTo: null, queueContent: null, garbage };
+  }
+  const type = str(e.type) ?? null;
+  const uuid = str(e.uuid) ?? null;
+  const isMessage = !!type && MESSAGE_TYPES.has(type) && !!uuid;
+  let refersTo: string | null = null;
+  if (type === 'file-history-snapshot') refersTo = str(e.messageId) ?? null;
+  else if (type === 'file-history-delta') refersTo = str(e.snapshotMessageId) ?? str(e.messageId) ?? null;
+  else if (type === 'last-prompt' || type === 'summary') refersTo = str(e.leafUuid) ?? null;
+  return {
+    offset,
+    length,
+    type,
+    uuid,
+    parentUuid: str(e.parentUuid) ?? null,
+    logicalParentUuid: str(e.logicalParentUuid) ?? null,
+    isSidechain: e.isSidechain === true,
+    isMessage,
+    refersTo,
+    queueContent: type === 'queue-operation' ? (str(e.content) ?? null) : null,
+    garbage: null,
+  };
+}
+
+/**
+ * Finds the n newest prompts on the live path by reading the transcript backwards: the leaf a
+ * resume takes is the last message written outside sidechains; from there we follow `parentUuid`
+ * (and `logicalParentUuid` across compactions) and stop at the parent of the Nth prompt. Dead
+ * branches are skipped because only the chain is followed.
+ */
+export async function scanTail(fh: FileHandle, size: number, n: number, chunkSize?: number): Promise<TailScan> {
+  const reader = new ReverseLineReader(fh, size, chunkSize);
+  const lines: TailLine[] = [];
+  const prompts: RevertedPrompt[] = [];
+  let leafUuid: string | null = null;
+  let wanted: string | null = null;
+  let keepLeaf: TailScan['keepLeaf'] = null;
+  let cwd: string | null = null;
+  let sessionId: string | null = null;
+  let done = false;
+  for await (const raw of reader.lines()) {
+    const parsed = raw.bytes.length === 0 ? null : parseJsonLine(raw.bytes);
+    if (parsed === null) {
+      lines.push(reduce(raw.offset, raw.length, null, null));
+      continue;
+    }
+    if (!parsed.ok) {
+      lines.push(reduce(raw.offset, raw.length, null, parsed.reason));
+      continue;
+    }
+    const e = parsed.value;
+    const line = reduce(raw.offset, raw.length, e, null);
+    lines.push(line);
+    if (!line.isMessage || line.isSidechain) continue;
+    cwd ??= str(e.cwd) ?? null;
+    sessionId ??= str(e.sessionId) ?? null;
+    if (leafUuid === null) {
+      if (!LEAF_TYPES.has(line.type!)) continue;
+      leafUuid = line.uuid;
+      wanted = line.uuid;
+    }
+    if (line.uuid !== wanted) continue;
+    if (prompts.length === n) {
+      keepLeaf = { uuid: line.uuid!, offset: line.offset };
+      done = true;
+      break;
+    }
+    if (line.type === 'user') {
+      const content = readUserContent(e);
+      if (classifyUser(e, content) === 'prompt') {
+        prompts.push({ uuid: line.uuid!, text: content.text, images: content.images, timestamp: str(e.timestamp) ?? null, offset: line.offset });
+      }
+    }
+    wanted = line.parentUuid ?? line.logicalParentUuid;
+    if (wanted === null) {
+      done = prompts.length === n;
+      break;
+    }
+  }
+  if (leafUuid === null) {
+    throw new RewindError('NOT_ENOUGH_PROMPTS', size === 0 ? 'transcript is empty: nothing to rewind' : 'transcript has no messages: nothing to rewind');
+  }
+  if (!done && prompts.length < n) {
+    const what = prompts.length === 0 ? 'no prompts' : `only ${prompts.length} prompt${prompts.length === 1 ? '' : 's'}`;
+    throw new RewindError('NOT_ENOUGH_PROMPTS', `cannot go back ${n}: the live path has ${what}`);
+  }
+  lines.reverse();
+  prompts.reverse();
+  return { size, lines, leafUuid, prompts, keepLeaf, bytesScanned: reader.bytesRead, partialTail: reader.partialTail, cwd, sessionId };
+}

@@ -1,0 +1,58 @@
+/**
+ * Stable error codes: every failure that reaches a user carries one, so the CLI can map it to an
+ * exit code and the UI to plain words without parsing messages.
+ */
+export const ERROR_CODES = [
+  'USAGE',
+  'NOT_FOUND',
+  'NO_TRANSCRIPT',
+  'NOT_ENOUGH_PROMPTS',
+  'TRANSCRIPT_CHANGED',
+  'TRANSCRIPT_LIVE',
+  'INVALID_TRANSCRIPT',
+  'UNREADABLE',
+  'CONFLICT',
+  'UNSAFE_PATH',
+  'NOTHING_TO_UNDO',
+  'UNDO_MISMATCH',
+  'NO_CHECKPOINT',
+  'IO',
+  'INTERNAL',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export class RewindError extends Error {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.name = 'RewindError';
+  }
+}
+
+export function isRewindError(e: unknown): e is RewindError {
+  return e instanceof RewindError;
+}
+
+/** One line for a person: a RewindError's message, or a short description of a system error. */
+export function describeError(e: unknown): { code: ErrorCode; message: string } {
+  if (isRewindError(e)) return { code: e.code, message: e.message };
+  const err = e as NodeJS.ErrnoException | undefined;
+  if (err && typeof err.code === 'string') {
+    const where = err.path ? `: ${err.path}` : '';
+    switch (err.code) {
+      case 'ENOENT':
+        return { code: 'NOT_FOUND', message: `not found${where}` };
+      case 'EACCES':
+      case 'EPERM':
+        return { code: 'UNREADABLE', message: `permission denied${where}` };
+      case 'EISDIR':
+        return { code: 'UNREADABLE', message: `is a directory${where}` };
+      default:
+        return { code: 'IO', message: `${err.code}${where}` };
+    }
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  return { code: 'INTERNAL', message: message.split('\n')[0] ?? 'unknown error' };
+}

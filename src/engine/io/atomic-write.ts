@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/** A temp name in the same directory, so the final rename never crosses file systems. */
+export function tempPathFor(target: string): string {
+  return join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
+}
+
+/**
+ * Writes a file atomically: temp file in the target's directory, fsync, rename over the target,
+ * fsync the directory. Readers see the old file or the new one, never a mix. `mode` defaults to
+ * 0o600 because transcripts and copies of code may hold secrets.
+ */
+export async function writeFileAtomic(
+  target: string,
+  write: (fh: FileHandle) => Promise<void>,
+  opts: { mode?: number } = {},
+): Promise<void> {
+  const tmp = tempPathFor(target);
+  const fh = await open(tmp, 'wx', opts.mode ?? 0o600);
+  try {
+    await write(fh);
+    await fh.sync();
+  } catch (e) {
+    await fh.close().catch(() => undefined);
+    await unlink(tmp).catch(() => undefined);
+    throw e;
+  }
+  await fh.close();
+  try {
+    await rename(tmp, target);
+  } catch (e) {
+    await unlink(tmp).catch(() => undefined);
+    throw e;
+  }
+  await syncDir(dirname(target));
+}
+
+export async function writeBufferAtomic(target: string, data: Buffer | string, opts: { mode?: number } = {}): Promise<void> {
+  await writeFileAtomic(target, async (fh) => {
+    await fh.writeFile(data);
+  }, opts);
+}
+
+/** Makes a rename durable; not supported on every platform (Windows), where it is a no-op. */
+export async function syncDir(dir: string): Promise<void> {
+  let fh: FileHandle | undefined;
+  try {
+    fh = await open(dir, 'r');
+    await fh.sync();
+  } catch {
+    // Directory fsync is best effort.
+  } finally {
+    await fh?.close().catch(() => undefined);
+  }
+}

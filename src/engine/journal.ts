@@ -1,0 +1,83 @@
+import { appendFile, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { ensureStore, storeDir } from './project.js';
+
+const FingerprintSchema = z.object({ size: z.number(), head: z.string(), tail: z.string() });
+
+export const JournalRecordSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('fork'),
+    id: z.string(),
+    time: z.string(),
+    transcript: z.string(),
+    sessionId: z.string(),
+    forkPath: z.string(),
+    forkSessionId: z.string(),
+    fileHistoryDir: z.string().nullable(),
+    result: FingerprintSchema,
+    boundaryOffset: z.number(),
+    prompts: z.array(z.string()),
+  }),
+  z.object({
+    kind: z.literal('in-place'),
+    id: z.string(),
+    time: z.string(),
+    transcript: z.string(),
+    sessionId: z.string(),
+    backupPath: z.string(),
+    original: FingerprintSchema,
+    result: FingerprintSchema,
+    boundaryOffset: z.number(),
+    prompts: z.array(z.string()),
+  }),
+  z.object({
+    kind: z.literal('restore'),
+    id: z.string(),
+    time: z.string(),
+    checkpointId: z.string(),
+    preRestoreCheckpointId: z.string(),
+  }),
+  z.object({ kind: z.literal('undo'), id: z.string(), time: z.string(), undoes: z.string() }),
+]);
+export type JournalRecord = z.infer<typeof JournalRecordSchema>;
+
+export function journalPath(projectRoot: string): string {
+  return join(storeDir(projectRoot), 'journal.jsonl');
+}
+
+export async function appendJournal(projectRoot: string, record: JournalRecord): Promise<void> {
+  await ensureStore(projectRoot);
+  // One short line per append: O_APPEND writes of it do not interleave.
+  await appendFile(journalPath(projectRoot), `${JSON.stringify(record)}\n`, { mode: 0o600 });
+}
+
+export async function readJournal(projectRoot: string): Promise<JournalRecord[]> {
+  let text: string;
+  try {
+    text = await readFile(journalPath(projectRoot), 'utf8');
+  } catch {
+    return [];
+  }
+  const out: JournalRecord[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const r = JournalRecordSchema.safeParse(JSON.parse(line));
+      if (r.success) out.push(r.data);
+    } catch {
+      // A torn last line (crash mid-append) is skipped.
+    }
+  }
+  return out;
+}
+
+/** The newest operation that has not been undone (undo records themselves are not undoable). */
+export function latestUndoable(records: JournalRecord[]): Exclude<JournalRecord, { kind: 'undo' }> | null {
+  const undone = new Set(records.filter((r) => r.kind === 'undo').map((r) => (r as { undoes: string }).undoes));
+  for (let i = records.length - 1; i >= 0; i--) {
+    const r = records[i]!;
+    if (r.kind !== 'undo' && !undone.has(r.id)) return r;
+  }
+  return null;
+}

@@ -1,0 +1,61 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { newestSessionFor } from './claude/discover.js';
+import { claudeConfigRoot } from './claude/paths.js';
+import { RewindError } from './errors.js';
+import { findProjectRoot, storeDir } from './project.js';
+
+
+export interface ResolvedTranscript {
+  path: string;
+  /** Said to the user: which rule picked it. */
+  source: '--transcript' | 'REWIND_TRANSCRIPT_PATH' | 'session.json' | 'newest session for this directory';
+  projectRoot: string | null;
+}
+
+export interface ResolveInput {
+  transcript?: string;
+  project?: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  claudeRoot?: string;
+}
+
+/** The project: --project, else REWIND_PROJECT_ROOT, else the nearest ancestor with `.agent/rewind/`. */
+export async function resolveProjectRoot(input: Pick<ResolveInput, 'project' | 'cwd' | 'env'>): Promise<string | null> {
+  if (input.project) return resolve(input.cwd, input.project);
+  if (input.env.REWIND_PROJECT_ROOT) return resolve(input.cwd, input.env.REWIND_PROJECT_ROOT);
+  return findProjectRoot(input.cwd);
+}
+
+export async function resolveTranscript(input: ResolveInput): Promise<ResolvedTranscript> {
+  const projectRoot = await resolveProjectRoot(input);
+  const check = async (p: string, source: ResolvedTranscript['source']): Promise<ResolvedTranscript> => {
+    const abs = resolve(input.cwd, p);
+    const st = await stat(abs).catch(() => null);
+    if (!st) throw new RewindError('NO_TRANSCRIPT', `transcript not found: ${abs} (from ${source})`);
+    if (!st.isFile()) throw new RewindError('NO_TRANSCRIPT', `not a transcript file: ${abs} (from ${source})`);
+    return { path: abs, source, projectRoot };
+  };
+  if (input.transcript) return check(input.transcript, '--transcript');
+  if (input.env.REWIND_TRANSCRIPT_PATH) return check(input.env.REWIND_TRANSCRIPT_PATH, 'REWIND_TRANSCRIPT_PATH');
+  if (projectRoot) {
+    const pointer = join(storeDir(projectRoot), 'session.json');
+    const raw = await readFile(pointer, 'utf8').catch(() => null);
+    if (raw !== null) {
+      const { SessionPointerSchema } = await import('../shared/session-pointer-schema.js');
+      let parsed: { transcript_path: string };
+      try {
+        parsed = SessionPointerSchema.parse(JSON.parse(raw));
+      } catch {
+        throw new RewindError('NO_TRANSCRIPT', `${pointer} is not valid (needs "transcript_path")`);
+      }
+      return check(parsed.transcript_path, 'session.json');
+    }
+  }
+  const root = input.claudeRoot ?? claudeConfigRoot(input.env);
+  const where = projectRoot ?? input.cwd;
+  const newest = await newestSessionFor(where, root).catch(() => null);
+  if (newest) return { path: newest.path, source: 'newest session for this directory', projectRoot };
+  throw new RewindError('NO_TRANSCRIPT', `no transcript found for ${where}: pass --transcript PATH, set REWIND_TRANSCRIPT_PATH, or run inside a project with Claude Code sessions`);
+}

@@ -1,0 +1,88 @@
+import { copyFile, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { RewindError } from './errors.js';
+import { writeFileAtomic } from './io/atomic-write.js';
+import { copyRanges } from './io/copy-ranges.js';
+import { fingerprintFile, sameFingerprint } from './io/fingerprint.js';
+import { appendJournal, latestUndoable, readJournal, type JournalRecord } from './journal.js';
+import { ensureStore } from './project.js';
+import { removeFileHistoryDir } from './claude/rewind/rewind.js';
+
+export interface UndoResult {
+  dryRun: boolean;
+  undone: Exclude<JournalRecord, { kind: 'undo' }>;
+  /** What was done, in the user's words. */
+  summary: string;
+  /** Where a removed fork or a replaced transcript was kept. */
+  keptAt: string | null;
+}
+
+async function moveAside(path: string, dir: string): Promise<string> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const target = join(dir, `${Date.now()}-${basename(path)}`);
+  try {
+    await rename(path, target);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
+    await copyFile(path, target);
+    await unlink(path);
+  }
+  return target;
+}
+
+/** Reverts the newest fork or in-place rewrite that has not been undone yet. */
+export async function undoLatest(projectRoot: string, opts: { dryRun?: boolean; force?: boolean; now?: () => number } = {}): Promise<UndoResult> {
+  const records = await readJournal(projectRoot);
+  const r = latestUndoable(records);
+  if (!r) throw new RewindError('NOTHING_TO_UNDO', `nothing to undo in ${join(projectRoot, '.agent', 'rewind', 'journal.jsonl')}`);
+  const now = opts.now ?? Date.now;
+  const store = await (opts.dryRun ? Promise.resolve(join(projectRoot, '.agent', 'rewind')) : ensureStore(projectRoot));
+  if (r.kind === 'fork') {
+    const exists = await stat(r.forkPath).catch(() => null);
+    if (exists) {
+      const fp = await fingerprintFile(r.forkPath);
+      if (!sameFingerprint(fp, r.result) && !opts.force) {
+        throw new RewindError('UNDO_MISMATCH', `fork ${r.forkSessionId} changed since it was created (resumed?): pass --force to remove it anyway (it is kept under .agent/rewind/undone/)`);
+      }
+    }
+    const summary = exists ? `Removed fork ${r.forkSessionId}` : `Fork ${r.forkSessionId} was already gone`;
+    if (opts.dryRun) return { dryRun: true, undone: r, summary: `Would remove fork ${r.forkSessionId}`, keptAt: null };
+    let keptAt: string | null = null;
+    if (exists) keptAt = await moveAside(r.forkPath, join(store, 'undone'));
+    if (r.fileHistoryDir) await removeFileHistoryDir(r.fileHistoryDir);
+    await appendJournal(projectRoot, { kind: 'undo', id: randomUUID(), time: new Date(now()).toISOString(), undoes: r.id });
+    return { dryRun: false, undone: r, summary, keptAt };
+  }
+  if (r.kind === 'in-place') {
+    const backup = await stat(r.backupPath).catch(() => null);
+    if (!backup) throw new RewindError('NOT_FOUND', `backup is missing: ${r.backupPath}`);
+    const current = await stat(r.transcript).catch(() => null);
+    let mismatch = false;
+    if (current) {
+      const fp = await fingerprintFile(r.transcript);
+      mismatch = !sameFingerprint(fp, r.result);
+      if (mismatch && !opts.force) {
+        throw new RewindError('UNDO_MISMATCH', `transcript changed since the rewrite (the session went on): pass --force to put the backup back anyway (the current file is kept)`);
+      }
+    }
+    if (opts.dryRun) return { dryRun: true, undone: r, summary: `Would put back ${r.backupPath}`, keptAt: null };
+    let keptAt: string | null = null;
+    if (current && mismatch) {
+      keptAt = join(store, 'transcript-backup', `${r.sessionId}-before-undo-${new Date(now()).toISOString().replace(/[:.]/g, '-')}.jsonl`);
+      await copyFile(r.transcript, keptAt);
+    }
+    const src = await open(r.backupPath, 'r');
+    try {
+      const size = (await src.stat()).size;
+      await writeFileAtomic(r.transcript, async (out) => {
+        await copyRanges(src, out, [{ offset: 0, length: size }]);
+      });
+    } finally {
+      await src.close();
+    }
+    await appendJournal(projectRoot, { kind: 'undo', id: randomUUID(), time: new Date(now()).toISOString(), undoes: r.id });
+    return { dryRun: false, undone: r, summary: `Put back the transcript from ${r.backupPath}`, keptAt };
+  }
+  throw new RewindError('NOTHING_TO_UNDO', `undo of a ${r.kind} is not supported yet`);
+}

@@ -1,0 +1,145 @@
+import { z } from 'zod';
+
+/** The document types every door (CLI --json, IPC, HTTP) speaks. Types derive from the schemas. */
+
+export const AgentSchema = z.enum(['claude', 'codex']);
+export type Agent = z.infer<typeof AgentSchema>;
+
+export const SessionSummarySchema = z.object({
+  id: z.string(),
+  agent: AgentSchema,
+  title: z.string(),
+  cwd: z.string().nullable(),
+  /** The agent's folder that holds the transcript. */
+  projectDir: z.string(),
+  transcriptPath: z.string(),
+  /** Human prompts in the file (all branches); null when not counted yet (large file, cold cache). */
+  promptCount: z.number().int().nullable(),
+  firstPrompt: z.string().nullable(),
+  lastPrompt: z.string().nullable(),
+  createdAt: z.string().nullable(),
+  lastActivity: z.string(),
+  sizeBytes: z.number().int(),
+  version: z.string().nullable(),
+  /** Written to in the last few seconds: the agent is probably running. */
+  live: z.boolean(),
+});
+export type SessionSummary = z.infer<typeof SessionSummarySchema>;
+
+export const ToolCallSchema = z.object({
+  name: z.string(),
+  summary: z.string(),
+  filePath: z.string().nullable(),
+});
+
+export const TurnSchema = z.object({
+  assistantMessages: z.number().int(),
+  toolCalls: z.array(ToolCallSchema),
+  filesTouched: z.array(z.string()),
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  durationMs: z.number().nullable(),
+  messageCount: z.number().int(),
+});
+export type TurnSummary = z.infer<typeof TurnSchema>;
+
+export const NativeCheckpointSchema = z.object({
+  /** Files Claude's own rewind would put back for this prompt (null backup = the file did not exist). */
+  files: z.array(
+    z.object({ path: z.string(), backupFileName: z.string().nullable(), version: z.number().int(), editedInTurn: z.boolean() }),
+  ),
+});
+
+export const SubagentRunSchema = z.object({
+  agentId: z.string().nullable(),
+  toolUseId: z.string().nullable(),
+  agentType: z.string().nullable(),
+  description: z.string().nullable(),
+  transcriptPath: z.string().nullable(),
+  inline: z.boolean(),
+  messageCount: z.number().int(),
+  promptUuid: z.string().nullable(),
+});
+
+export const TimelinePromptSchema = z.object({
+  uuid: z.string(),
+  /** 1-based position among all prompts in file order. */
+  index: z.number().int(),
+  /** 1-based position on the live path; null on a dead branch. */
+  number: z.number().int().nullable(),
+  text: z.string(),
+  images: z.number().int(),
+  timestamp: z.string().nullable(),
+  byteOffset: z.number().int(),
+  byteLength: z.number().int(),
+  line: z.number().int(),
+  active: z.boolean(),
+  parentUuid: z.string().nullable(),
+  promptId: z.string().nullable(),
+  /** 0 = the live path; dead branches get 1, 2, ... in the order they were abandoned. */
+  lane: z.number().int(),
+  /** For a dead prompt: the live message its branch hangs off. */
+  forkPoint: z.string().nullable(),
+  turn: TurnSchema,
+  nativeCheckpoint: NativeCheckpointSchema.nullable(),
+});
+export type TimelinePrompt = z.infer<typeof TimelinePromptSchema>;
+
+export const TimelineSchema = z.object({
+  session: z.object({
+    id: z.string(),
+    agent: AgentSchema,
+    title: z.string(),
+    cwd: z.string().nullable(),
+    transcriptPath: z.string(),
+    version: z.string().nullable(),
+    gitBranch: z.string().nullable(),
+    sizeBytes: z.number().int(),
+    firstTimestamp: z.string().nullable(),
+    lastTimestamp: z.string().nullable(),
+  }),
+  prompts: z.array(TimelinePromptSchema),
+  commands: z.array(
+    z.object({
+      uuid: z.string(),
+      name: z.string(),
+      args: z.string(),
+      timestamp: z.string().nullable(),
+      byteOffset: z.number().int(),
+      active: z.boolean(),
+      afterPromptUuid: z.string().nullable(),
+    }),
+  ),
+  compactions: z.array(
+    z.object({
+      uuid: z.string(),
+      logicalParentUuid: z.string().nullable(),
+      timestamp: z.string().nullable(),
+      byteOffset: z.number().int(),
+      trigger: z.string().nullable(),
+      preTokens: z.number().nullable(),
+      active: z.boolean(),
+      afterPromptUuid: z.string().nullable(),
+    }),
+  ),
+  branches: z.array(
+    z.object({
+      forkPoint: z.string(),
+      /** The prompt whose turn the fork point belongs to (null: before the first prompt). */
+      afterPromptUuid: z.string().nullable(),
+      liveChild: z.string().nullable(),
+      deadRoots: z.array(z.string()),
+    }),
+  ),
+  subagents: z.array(SubagentRunSchema),
+  activeLeaf: z.string().nullable(),
+  stats: z.object({
+    lines: z.number().int(),
+    messages: z.number().int(),
+    prompts: z.number().int(),
+    activePrompts: z.number().int(),
+    deadPrompts: z.number().int(),
+  }),
+  issues: z.array(z.object({ line: z.number().int(), offset: z.number().int(), reason: z.string() })),
+});
+export type Timeline = z.infer<typeof TimelineSchema>;

@@ -1,0 +1,40 @@
+import { cp, mkdtemp, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const FIXTURES = resolve(import.meta.dirname, 'fixtures');
+export const CC = join(FIXTURES, 'claude-code-2.1.330');
+export const CC_HOME = join(CC, 'home', '.claude');
+
+export const LINEAR = join(CC_HOME, 'projects', '-home-dev-projects-linear', '2ea8980a-26fe-4928-aab5-4ebf6074b664.jsonl');
+export const BRANCHED = join(CC_HOME, 'projects', '-home-dev-projects-branched', '9ee005d2-71bf-404d-813f-f64902d8df5f.jsonl');
+export const SUBAGENT = join(CC_HOME, 'projects', '-home-dev-projects-subagent', 'ec33f68b-d266-42d6-b76a-6c2b9bb6c0ae.jsonl');
+
+export async function tempDir(prefix = 'rewind-test-'): Promise<string> {
+  return mkdtemp(join(tmpdir(), prefix));
+}
+
+/** A writable copy of the 2.1.330 Claude config dir; returns its root. */
+export async function copyClaudeHome(): Promise<string> {
+  const dir = await tempDir();
+  const root = join(dir, '.claude');
+  await cp(CC_HOME, root, { recursive: true });
+  return root;
+}
+
+export function inCopy(root: string, fixturePath: string): string {
+  return join(root, fixturePath.slice(CC_HOME.length + 1));
+}
+
+export async function allFixtureTranscripts(): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (d: string) => {
+    for (const e of await readdir(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) await walk(p);
+      else if (e.name.endsWith('.jsonl')) out.push(p);
+    }
+  };
+  await walk(FIXTURES);
+  return out.sort();
+}
