@@ -13,7 +13,8 @@ const KNOWN = new Set([...BOOLEAN, ...STRING, '_', 'h', 'v']);
 /** Runs one CLI invocation and returns its exit code; never throws. */
 export async function run(argv: string[], io: CliIO = processIO()): Promise<number> {
   try {
-    const args = mri(argv, { boolean: BOOLEAN, string: STRING, alias: { h: 'help', v: 'version' } });
+    // mri pushes aliases into the arrays it is given: hand it fresh ones on every call.
+    const args = mri(argv, { boolean: [...BOOLEAN], string: [...STRING], alias: { h: 'help', v: 'version' } });
     for (const k of Object.keys(args)) {
       if (!KNOWN.has(k)) throw new RewindError('USAGE', `unknown option --${k} (see rewind-app --help)`);
     }

@@ -7,7 +7,7 @@ import { copyRanges } from './io/copy-ranges.js';
 import { fingerprintFile, sameFingerprint } from './io/fingerprint.js';
 import { appendJournal, latestUndoable, readJournal, type JournalRecord } from './journal.js';
 import { ensureStore } from './project.js';
-import { removeFileHistoryDir } from './claude/rewind/rewind.js';
+import { removeFileHistoryDir } from './claude/file-history-links.js';
 
 export interface UndoResult {
   dryRun: boolean;

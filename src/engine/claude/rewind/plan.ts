@@ -42,6 +42,7 @@ export function planRewind(scan: TailScan): RewindPlan {
   const revertedTexts = new Set(scan.prompts.map((p) => p.text));
   for (const l of region) if (l.isMessage && !l.isSidechain && l.uuid) dropped.add(l.uuid);
 
+  const dropOffsets = new Set<number>(queuedLeftovers(lines, scan.contextFrom, boundaryOffset, revertedTexts));
   const drop: ByteRange[] = [];
   let ownerDropped = false; // owner of plain metadata: the message line before it in the region
   for (let i = 0; i < region.length; i++) {
@@ -56,15 +57,16 @@ export function planRewind(scan: TailScan): RewindPlan {
       // An enqueue/dequeue belongs to the next prompt; if none follows in the region, to the reverted one.
       const next = region.slice(i + 1).find((r) => r.isMessage && !r.isSidechain);
       leave = next ? dropped.has(next.uuid!) : true;
-      if (l.queueContent !== null && revertedTexts.has(l.queueContent)) leave = true;
     } else {
       leave = ownerDropped;
     }
-    if (leave) {
-      const prev = drop[drop.length - 1];
-      if (prev && prev.offset + prev.length === l.offset) prev.length += l.length;
-      else drop.push({ offset: l.offset, length: l.length });
-    }
+    if (leave) dropOffsets.add(l.offset);
+  }
+  for (const l of lines) {
+    if (!dropOffsets.has(l.offset)) continue;
+    const prev = drop[drop.length - 1];
+    if (prev && prev.offset + prev.length === l.offset) prev.length += l.length;
+    else drop.push({ offset: l.offset, length: l.length });
   }
   const droppedBytes = drop.reduce((s, r) => s + r.length, 0);
   return {
@@ -76,6 +78,20 @@ export function planRewind(scan: TailScan): RewindPlan {
     keepLeafUuid: scan.keepLeaf?.uuid ?? null,
     garbageLines: scan.lines.filter((l) => l.garbage !== null).length,
   };
+}
+
+/**
+ * Enqueue lines still pending at the boundary whose prompt is being reverted: without them no
+ * trace of the prompt stays, even when it was queued while the agent was busy with an earlier turn.
+ */
+function queuedLeftovers(lines: TailScan['lines'], from: number, boundary: number, reverted: Set<string>): number[] {
+  const pending: { offset: number; content: string | null }[] = [];
+  for (const l of lines) {
+    if (l.offset < from || l.offset >= boundary || l.type !== 'queue-operation') continue;
+    if (l.queueOp === 'enqueue') pending.push({ offset: l.offset, content: l.queueContent });
+    else if (l.queueOp === 'dequeue') pending.shift();
+  }
+  return pending.filter((p) => p.content !== null && reverted.has(p.content)).map((p) => p.offset);
 }
 
 /** The byte ranges of the source that make up the result, in order. */

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { copyFile, constants, link, mkdir, open, readdir, rm, stat, type FileHandle } from 'node:fs/promises';
+import { copyFile, constants, mkdir, open, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { RewindError } from '../../errors.js';
 import { writeFileAtomic } from '../../io/atomic-write.js';
 import { copyRanges } from '../../io/copy-ranges.js';
 import { fingerprintHandle, sameFingerprint, type Fingerprint } from '../../io/fingerprint.js';
 import { ensureStore } from '../../project.js';
+import { linkFileHistory } from '../file-history-links.js';
 import { keptRanges, planRewind, type RewindPlan } from './plan.js';
 import { scanTail, type RevertedPrompt, type TailScan } from './tail-scan.js';
 
@@ -25,6 +26,8 @@ export interface RewindOptions {
   liveWindowMs?: number;
   now?: () => number;
   chunkSize?: number;
+  /** Test seam: runs between the scan and each revalidation (where a live agent's append lands). */
+  beforeRevalidate?: () => Promise<void>;
 }
 
 export interface RewindResult {
@@ -124,6 +127,7 @@ export async function rewindTranscript(opts: RewindOptions): Promise<RewindResul
 
     // Revalidate: the file may have changed while we scanned.
     for (let attempt = 1; ; attempt++) {
+      await opts.beforeRevalidate?.();
       const check = await prefixUnchanged(fh, snap);
       const grew = check.size !== snap.size;
       if (check.unchanged && (opts.mode === 'fork' || !grew)) break;
@@ -218,27 +222,4 @@ async function fingerprintOf(path: string): Promise<Fingerprint> {
   } finally {
     await fh.close();
   }
-}
-
-/**
- * Claude's own code rewind looks in `file-history/<session>/`: give the fork the same backups,
- * hard-linked (no extra disk), copied where links are not possible.
- */
-async function linkFileHistory(claudeRoot: string, fromSession: string, toSession: string): Promise<string | null> {
-  const from = join(claudeRoot, 'file-history', fromSession);
-  const names = await readdir(from).catch(() => null);
-  if (!names || names.length === 0) return null;
-  const to = join(claudeRoot, 'file-history', toSession);
-  await mkdir(to, { recursive: true, mode: 0o700 });
-  for (const name of names) {
-    const src = join(from, name);
-    const st = await stat(src).catch(() => null);
-    if (!st?.isFile()) continue;
-    await link(src, join(to, name)).catch(async () => copyFile(src, join(to, name), constants.COPYFILE_EXCL).catch(() => undefined));
-  }
-  return to;
-}
-
-export async function removeFileHistoryDir(dir: string): Promise<void> {
-  await rm(dir, { recursive: true, force: true });
 }

@@ -19,7 +19,8 @@ export interface TailLine {
   isMessage: boolean;
   /** For metadata lines: the message uuid they name (snapshot/delta/last-prompt/summary). */
   refersTo: string | null;
-  /** queue-operation content, to match an enqueue to its prompt. */
+  /** queue-operation kind and content, to match an enqueue to its prompt. */
+  queueOp: string | null;
   queueContent: string | null;
   /** A line that does not parse. */
   garbage: string | null;
@@ -42,6 +43,12 @@ export interface TailScan {
   prompts: RevertedPrompt[];
   /** Where the Nth-last prompt's parent (the intended new leaf) is, when it exists. */
   keepLeaf: { uuid: string; offset: number } | null;
+  /**
+   * The scan goes on to the live prompt before the reverted ones (one more turn), so the queue
+   * operations of that turn are known: a prompt queued while the agent was busy has its enqueue
+   * line there.
+   */
+  contextFrom: number;
   /** Bytes read by the scan: grows with the tail, not the file. */
   bytesScanned: number;
   partialTail: { offset: number; length: number } | null;
@@ -51,7 +58,7 @@ export interface TailScan {
 
 function reduce(offset: number, length: number, e: Json | null, garbage: string | null): TailLine {
   if (!e) {
-    return { offset, length, type: null, uuid: null, parentUuid: null, logicalParentUuid: null, isSidechain: false, isMessage: false, refersTo: null, queueContent: null, garbage };
+    return { offset, length, type: null, uuid: null, parentUuid: null, logicalParentUuid: null, isSidechain: false, isMessage: false, refersTo: null, queueOp: null, queueContent: null, garbage };
   }
   const type = str(e.type) ?? null;
   const uuid = str(e.uuid) ?? null;
@@ -70,6 +77,7 @@ function reduce(offset: number, length: number, e: Json | null, garbage: string 
     isSidechain: e.isSidechain === true,
     isMessage,
     refersTo,
+    queueOp: type === 'queue-operation' ? (str(e.operation) ?? null) : null,
     queueContent: type === 'queue-operation' ? (str(e.content) ?? null) : null,
     garbage: null,
   };
@@ -91,6 +99,8 @@ export async function scanTail(fh: FileHandle, size: number, n: number, chunkSiz
   let cwd: string | null = null;
   let sessionId: string | null = null;
   let done = false;
+  let contextFrom = 0;
+  let inContext = false;
   for await (const raw of reader.lines()) {
     const parsed = raw.bytes.length === 0 ? null : parseJsonLine(raw.bytes);
     if (parsed === null) {
@@ -105,6 +115,16 @@ export async function scanTail(fh: FileHandle, size: number, n: number, chunkSiz
     const line = reduce(raw.offset, raw.length, e, null);
     lines.push(line);
     if (!line.isMessage || line.isSidechain) continue;
+    if (inContext) {
+      if (line.uuid !== wanted) continue;
+      if (line.type === 'user' && classifyUser(e, readUserContent(e)) === 'prompt') {
+        contextFrom = line.offset;
+        break;
+      }
+      wanted = line.parentUuid ?? line.logicalParentUuid;
+      if (wanted === null) break;
+      continue;
+    }
     cwd ??= str(e.cwd) ?? null;
     sessionId ??= str(e.sessionId) ?? null;
     if (leafUuid === null) {
@@ -116,7 +136,11 @@ export async function scanTail(fh: FileHandle, size: number, n: number, chunkSiz
     if (prompts.length === n) {
       keepLeaf = { uuid: line.uuid!, offset: line.offset };
       done = true;
-      break;
+      inContext = true;
+      contextFrom = line.offset;
+      wanted = line.parentUuid ?? line.logicalParentUuid;
+      if (wanted === null) break;
+      continue;
     }
     if (line.type === 'user') {
       const content = readUserContent(e);
@@ -139,5 +163,5 @@ export async function scanTail(fh: FileHandle, size: number, n: number, chunkSiz
   }
   lines.reverse();
   prompts.reverse();
-  return { size, lines, leafUuid, prompts, keepLeaf, bytesScanned: reader.bytesRead, partialTail: reader.partialTail, cwd, sessionId };
+  return { size, lines, leafUuid, prompts, keepLeaf, contextFrom: keepLeaf ? contextFrom : 0, bytesScanned: reader.bytesRead, partialTail: reader.partialTail, cwd, sessionId };
 }

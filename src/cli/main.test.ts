@@ -1,0 +1,195 @@
+import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BRANCHED, LINEAR, copyClaudeHome, inCopy, tempDir } from '../../test/fixtures.js';
+import type { CliIO } from './io.js';
+import { run } from './main.js';
+
+interface Captured {
+  code: number;
+  out: string;
+  err: string;
+}
+
+async function cli(argv: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<Captured> {
+  let out = '';
+  let err = '';
+  const io: CliIO = {
+    out: (t) => (out += t.endsWith('\n') ? t : `${t}\n`),
+    err: (t) => (err += t.endsWith('\n') ? t : `${t}\n`),
+    env: { HOME: '/nonexistent-home', ...opts.env },
+    cwd: opts.cwd ?? '/',
+  };
+  const code = await run(argv, io);
+  return { code, out, err };
+}
+
+const past = new Date(Date.now() - 3600_000);
+
+async function home() {
+  const root = await copyClaudeHome();
+  const linear = inCopy(root, LINEAR);
+  const branched = inCopy(root, BRANCHED);
+  await utimes(linear, past, past);
+  await utimes(branched, past, past);
+  return { root, linear, branched, env: { CLAUDE_CONFIG_DIR: root, HOME: '/nonexistent-home', REWIND_CACHE_DIR: join(root, '..', 'cache') } };
+}
+
+describe('usage errors exit 2 with one line', () => {
+  it.each([[['back', '0']], [['back', 'x']], [['back', '1.5']], [['back', '1', '2']], [['frobnicate']], [['back', '--nope']], [['back', '--transcript']]])('%j', async (argv) => {
+    const r = await cli(argv);
+    expect(r.code).toBe(2);
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+    expect(r.err).toMatch(/^rewind-app: /);
+    expect(r.out).toBe('');
+  });
+});
+
+describe('sessions and timeline', () => {
+  it('sessions --json lists the three sessions newest first with prompt counts', async () => {
+    const h = await home();
+    const r = await cli(['sessions', '--json'], { env: h.env });
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.out);
+    expect(doc.sessions).toHaveLength(3);
+    expect(doc.sessions[doc.sessions.length - 1].id).not.toBe(doc.sessions[0].id);
+    const byId = Object.fromEntries(doc.sessions.map((s: { id: string }) => [s.id, s]));
+    expect(byId['9ee005d2-71bf-404d-813f-f64902d8df5f']).toMatchObject({ agent: 'claude', promptCount: 6, cwd: '/home/dev/projects/branched', title: 'WRITE a.txt version one' });
+    expect(byId['ec33f68b-d266-42d6-b76a-6c2b9bb6c0ae'].promptCount).toBe(3);
+    // The branched and linear files were made older than the subagent one.
+    expect(doc.sessions[0].id).toBe('ec33f68b-d266-42d6-b76a-6c2b9bb6c0ae');
+  });
+
+  it('timeline --json by id prefix marks the dead branch', async () => {
+    const h = await home();
+    const r = await cli(['timeline', '9ee0', '--json'], { env: h.env });
+    expect(r.code).toBe(0);
+    const t = JSON.parse(r.out);
+    expect(t.session).toMatchObject({ id: '9ee005d2-71bf-404d-813f-f64902d8df5f', agent: 'claude', cwd: '/home/dev/projects/branched', transcriptPath: h.branched });
+    expect(t.prompts.map((p: { active: boolean }) => p.active)).toEqual([true, true, false, false, true, true]);
+    expect(t.prompts[0]).toMatchObject({ uuid: expect.any(String), text: 'WRITE a.txt version one', timestamp: expect.any(String), byteOffset: expect.any(Number) });
+  });
+
+  it('timeline defaults to the newest session of the current directory', async () => {
+    const h = await home();
+    const r = await cli(['timeline'], { env: h.env, cwd: '/home/dev/projects/linear' });
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('EDIT notes.md alpha gamma');
+  });
+
+  it('bad input: unknown session, missing config dir, empty and binary files', async () => {
+    const h = await home();
+    const dir = await tempDir();
+    await writeFile(join(dir, 'empty.jsonl'), '');
+    await writeFile(join(dir, 'bin.jsonl'), Buffer.from([0, 1, 2, 3, 10]));
+    for (const [argv, env, pattern] of [
+      [['timeline', 'ffffffff'], h.env, /no session "ffffffff"/],
+      [['sessions'], { CLAUDE_CONFIG_DIR: join(dir, 'missing') }, /Claude config dir not found/],
+      [['timeline', join(dir, 'empty.jsonl')], h.env, /empty/],
+      [['timeline', join(dir, 'bin.jsonl')], h.env, /binary/],
+    ] as const) {
+      const r = await cli([...argv], { env: { ...env } });
+      expect(r.code, String(argv)).not.toBe(0);
+      expect(r.err.trim().split('\n'), String(argv)).toHaveLength(1);
+      expect(r.err).toMatch(pattern);
+      expect(r.err).not.toMatch(/\bat .*:\d+:\d+/);
+    }
+  });
+});
+
+describe('back', () => {
+  it('forks by default: "Fork created: <id>" on stdout, the reverted prompt on stderr', async () => {
+    const h = await home();
+    const r = await cli(['back', '--transcript', h.linear], { env: h.env });
+    expect(r.code).toBe(0);
+    const m = /^Fork created: ([0-9a-f-]{36})$/m.exec(r.out);
+    expect(m).not.toBeNull();
+    expect(r.err).toContain('WRITE b.txt bee');
+    expect(r.err).toContain(`Transcript: ${h.linear} (--transcript)`);
+    const fork = await readFile(join(h.linear, '..', `${m![1]}.jsonl`), 'utf8');
+    expect(fork).toContain('EDIT notes.md alpha gamma');
+  });
+
+  it('--json prints one object', async () => {
+    const h = await home();
+    const r = await cli(['back', '2', '--json', '--dry-run', '--transcript', h.branched], { env: h.env });
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.out);
+    expect(doc).toMatchObject({ transcript: h.branched, sessionId: '9ee005d2-71bf-404d-813f-f64902d8df5f', mode: 'fork', dryRun: true, forkSessionId: null, checkpoint: null });
+    expect(doc.prompts.map((p: { text: string }) => p.text)).toEqual(['WRITE d.txt branch two', 'WRITE e.txt after branch']);
+    expect(doc.boundaryOffset).toBeGreaterThan(0);
+  });
+
+  it('exit 3 when there are fewer prompts, exit 4 when no transcript is found', async () => {
+    const h = await home();
+    const few = await cli(['back', '9', '--transcript', h.linear], { env: h.env });
+    expect(few.code).toBe(3);
+    const cwd = await tempDir();
+    const none = await cli(['back'], { env: h.env, cwd });
+    expect(none.code).toBe(4);
+    expect(none.err).toMatch(/no transcript found/);
+    const missing = await cli(['back', '--transcript', join(cwd, 'nope.jsonl')], { env: h.env, cwd });
+    expect(missing.code).toBe(4);
+  });
+
+  it('exit 5 for an in-place rewrite of a live transcript', async () => {
+    const h = await home();
+    await utimes(h.linear, new Date(), new Date());
+    const project = await tempDir();
+    const r = await cli(['back', '--in-place', '--transcript', h.linear, '--project', project], { env: h.env });
+    expect(r.code).toBe(5);
+    expect(r.err).toMatch(/agent may still be running/);
+  });
+
+  it('finds the transcript through REWIND_TRANSCRIPT_PATH, then session.json, then the cwd', async () => {
+    const h = await home();
+    const viaEnv = await cli(['back', '--dry-run'], { env: { ...h.env, REWIND_TRANSCRIPT_PATH: h.linear } });
+    expect(viaEnv.err).toContain('(REWIND_TRANSCRIPT_PATH)');
+    const project = await tempDir();
+    await mkdir(join(project, '.agent', 'rewind'), { recursive: true });
+    await writeFile(join(project, '.agent', 'rewind', 'session.json'), JSON.stringify({ transcript_path: h.branched, session_id: 'x', agent: 'claude' }));
+    const sub = join(project, 'src');
+    await mkdir(sub);
+    const viaPointer = await cli(['back', '--dry-run', '--json'], { env: h.env, cwd: sub });
+    expect(viaPointer.err).toContain(`${h.branched} (session.json)`);
+    expect(JSON.parse(viaPointer.out).prompts[0].text).toBe('WRITE e.txt after branch');
+    await writeFile(join(project, '.agent', 'rewind', 'session.json'), '{"nope": 1}');
+    const broken = await cli(['back', '--dry-run'], { env: h.env, cwd: sub });
+    expect(broken.code).toBe(4);
+    expect(broken.err).toMatch(/session.json is not valid/);
+    const viaCwd = await cli(['back', '--dry-run'], { env: h.env, cwd: '/home/dev/projects/linear' });
+    expect(viaCwd.err).toContain('(newest session for this directory)');
+  });
+
+  it('--in-place then undo, through the CLI', async () => {
+    const h = await home();
+    const project = await tempDir();
+    const original = await readFile(h.linear);
+    const r = await cli(['back', '--in-place', '--transcript', h.linear, '--project', project], { env: h.env });
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^Chat rewritten in-place\nBackup: .*transcript-backup.*\.jsonl\n$/);
+    const u = await cli(['undo', '--project', project], { env: h.env });
+    expect(u.code).toBe(0);
+    expect((await readFile(h.linear)).equals(original)).toBe(true);
+    const again = await cli(['undo', '--project', project], { env: h.env });
+    expect(again.code).toBe(1);
+    expect(again.err).toMatch(/nothing to undo/);
+  });
+
+  it('--both says there is no checkpoint store and does the chat part', async () => {
+    const h = await home();
+    const project = await tempDir();
+    const r = await cli(['back', '--both', '--transcript', h.linear, '--project', project], { env: h.env });
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/No checkpoint store/);
+    expect(r.out).toMatch(/Fork created/);
+  });
+});
+
+describe('a long-lived process (the app runs forwarded commands)', () => {
+  it('parses the same way on the 200th call as on the first', async () => {
+    for (let i = 0; i < 200; i++) await cli(['--version']);
+    const r = await cli(['back', 'x']);
+    expect(r.code).toBe(2);
+  });
+});
