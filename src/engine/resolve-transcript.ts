@@ -1,7 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { newestSessionFor } from './claude/discover.js';
-import { claudeConfigRoot } from './claude/paths.js';
 import { RewindError } from './errors.js';
 import { findProjectRoot, storeDir } from './project.js';
 
@@ -53,6 +51,9 @@ export async function resolveTranscript(input: ResolveInput): Promise<ResolvedTr
       return check(parsed.transcript_path, 'session.json');
     }
   }
+  // Discovery is loaded only when needed: `back --transcript` stays a small import graph.
+  const { newestSessionFor } = await import('./claude/discover.js');
+  const { claudeConfigRoot } = await import('./claude/paths.js');
   const root = input.claudeRoot ?? claudeConfigRoot(input.env);
   const where = projectRoot ?? input.cwd;
   const newest = await newestSessionFor(where, root).catch(() => null);

@@ -1,7 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { rewindTranscript, type RewindResult } from '../../engine/claude/rewind/rewind.js';
-import { copyToClipboard } from '../../engine/clipboard.js';
 import { RewindError } from '../../engine/errors.js';
 import { storeDir } from '../../engine/project.js';
 import { resolveTranscript } from '../../engine/resolve-transcript.js';
@@ -57,6 +56,7 @@ export async function backCommand(args: BackArgs, io: CliIO): Promise<number> {
   report(result, args, io, checkpoint);
   if (args.copy && !args.json) {
     const text = result.prompts.map((p) => p.text).join('\n\n');
+    const { copyToClipboard } = await import('../../engine/clipboard.js');
     const tool = await copyToClipboard(text);
     io.err(tool ? `Copied the reverted prompt${result.prompts.length > 1 ? 's' : ''} to the clipboard (${tool}).` : 'No clipboard tool worked (pbcopy, wl-copy, xclip, xsel, clip.exe): copy the prompt text above.');
   }

@@ -34,19 +34,28 @@ export class ReverseLineReader {
     return this.pos;
   }
 
+  /** Reads chunks leftwards until one holds an LF (or the file starts), then joins them once. */
   private async readLeft(): Promise<void> {
-    const size = Math.min(this.chunkSize, this.pos);
-    const buf = Buffer.allocUnsafe(size);
-    const from = this.pos - size;
-    let got = 0;
-    while (got < size) {
-      const { bytesRead } = await this.fh.read(buf, got, size - got, from + got);
-      if (bytesRead === 0) throw new Error('file shrank while reading');
-      got += bytesRead;
-    }
-    this.pos = from;
-    this.bytesRead += size;
-    this.carry = this.carry.length ? Buffer.concat([buf, this.carry]) : buf;
+    const parts: Buffer[] = [];
+    let total = 0;
+    do {
+      const size = Math.min(this.chunkSize, this.pos);
+      const buf = Buffer.allocUnsafe(size);
+      const from = this.pos - size;
+      let got = 0;
+      while (got < size) {
+        const { bytesRead } = await this.fh.read(buf, got, size - got, from + got);
+        if (bytesRead === 0) throw new Error('file shrank while reading');
+        got += bytesRead;
+      }
+      this.pos = from;
+      this.bytesRead += size;
+      parts.unshift(buf);
+      total += size;
+      if (buf.indexOf(10) !== -1) break;
+    } while (this.pos > 0);
+    if (this.carry.length) parts.push(this.carry);
+    this.carry = parts.length === 1 ? parts[0]! : Buffer.concat(parts, total + this.carry.length);
   }
 
   async *lines(): AsyncGenerator<ReverseLine> {

@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { copyFile, constants, mkdir, open, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { RewindError } from '../../errors.js';
-import { writeFileAtomic } from '../../io/atomic-write.js';
+import { copyPrefixAtomic, writeFileAtomic } from '../../io/atomic-write.js';
 import { copyRanges } from '../../io/copy-ranges.js';
-import { fingerprintHandle, sameFingerprint, type Fingerprint } from '../../io/fingerprint.js';
+import type { Fingerprint } from '../../io/fingerprint.js';
 import { ensureStore } from '../../project.js';
 import { linkFileHistory } from '../file-history-links.js';
 import { keptRanges, planRewind, type RewindPlan } from './plan.js';
@@ -53,15 +52,18 @@ export const DEFAULT_LIVE_WINDOW_MS = 5_000;
 
 interface Snapshot {
   size: number;
-  fp: Fingerprint;
+  /** Only computed when we are going to write (a dry run never loads node:crypto). */
+  fp: Fingerprint | null;
   scan: TailScan;
   plan: RewindPlan;
 }
 
+const fingerprints = () => import('../../io/fingerprint.js');
+
 async function takeSnapshot(fh: FileHandle, opts: RewindOptions): Promise<Snapshot> {
   const size = (await fh.stat()).size;
   if (size === 0) throw new RewindError('NOT_ENOUGH_PROMPTS', `transcript is empty: ${opts.transcriptPath}`);
-  const fp = await fingerprintHandle(fh, size);
+  const fp = opts.dryRun ? null : await (await fingerprints()).fingerprintHandle(fh, size);
   const scan = await scanTail(fh, size, opts.n, opts.chunkSize);
   if (!scan.keepLeaf) {
     throw new RewindError(
@@ -76,8 +78,9 @@ async function takeSnapshot(fh: FileHandle, opts: RewindOptions): Promise<Snapsh
 async function prefixUnchanged(fh: FileHandle, snap: Snapshot): Promise<{ unchanged: boolean; size: number }> {
   const size = (await fh.stat()).size;
   if (size < snap.size) return { unchanged: false, size };
+  const { fingerprintHandle, sameFingerprint } = await fingerprints();
   const fp = await fingerprintHandle(fh, snap.size);
-  return { unchanged: sameFingerprint(fp, snap.fp), size };
+  return { unchanged: !!snap.fp && sameFingerprint(fp, snap.fp), size };
 }
 
 export async function rewindTranscript(opts: RewindOptions): Promise<RewindResult> {
@@ -141,14 +144,25 @@ export async function rewindTranscript(opts: RewindOptions): Promise<RewindResul
       Object.assign(base, { boundaryOffset: snap.plan.boundaryOffset, resultSize: snap.plan.resultSize, droppedMessages: snap.plan.droppedMessages, prompts: snap.plan.prompts });
     }
 
+    const { randomUUID } = await import('node:crypto');
     const journalId = randomUUID();
     const ranges = keptRanges(snap.plan);
     if (opts.mode === 'fork') {
       const forkSessionId = randomUUID();
       const forkPath = join(dirname(opts.transcriptPath), `${forkSessionId}.jsonl`);
-      await writeFileAtomic(forkPath, async (out) => {
-        await copyRanges(fh, out, ranges);
-      });
+      if (snap.plan.drop.length === 0) {
+        await copyPrefixAtomic(opts.transcriptPath, forkPath, snap.plan.boundaryOffset, async (tmp) => {
+          // The source may have been rewritten between our check and the copy: compare the ends.
+          const { fingerprintHandle, fingerprintFile, sameFingerprint } = await fingerprints();
+          if (!sameFingerprint(await fingerprintFile(tmp), await fingerprintHandle(fh, snap.plan.boundaryOffset))) {
+            throw new RewindError('TRANSCRIPT_CHANGED', 'transcript was rewritten while we copied it: nothing was written');
+          }
+        }, { durable: false }); // a fork is a new file and the original is untouched: a crash can cost the fork, never the user's data
+      } else {
+        await writeFileAtomic(forkPath, async (out) => {
+          await copyRanges(fh, out, ranges);
+        });
+      }
       const claudeRoot = opts.claudeRoot ?? dirname(dirname(dirname(opts.transcriptPath)));
       const fileHistoryDir = await linkFileHistory(claudeRoot, basename(opts.transcriptPath, '.jsonl'), forkSessionId);
       const result = await fingerprintOf(forkPath);
@@ -199,7 +213,7 @@ export async function rewindTranscript(opts: RewindOptions): Promise<RewindResul
       transcript: opts.transcriptPath,
       sessionId,
       backupPath,
-      original: snap.fp,
+      original: snap.fp!,
       result,
       boundaryOffset: snap.plan.boundaryOffset,
       prompts: snap.plan.prompts.map((p) => p.uuid),
@@ -216,10 +230,5 @@ export function backupPathFor(projectRoot: string, sessionId: string, time: numb
 }
 
 async function fingerprintOf(path: string): Promise<Fingerprint> {
-  const fh = await open(path, 'r');
-  try {
-    return await fingerprintHandle(fh);
-  } finally {
-    await fh.close();
-  }
+  return (await fingerprints()).fingerprintFile(path);
 }

@@ -1,0 +1,11 @@
+import { create } from 'zustand';
+import { createSessionsSlice, type SessionsSlice } from './sessions-slice.js';
+import { createTimelineSlice, type TimelineSlice } from './timeline-slice.js';
+
+export type Store = SessionsSlice & TimelineSlice;
+
+/** One store made of slices; components select the smallest piece they need. */
+export const useStore = create<Store>()((...a) => ({
+  ...createSessionsSlice(...a),
+  ...createTimelineSlice(...a),
+}));

@@ -1,0 +1,9 @@
+/**
+ * The names of the operations the UI can ask for. Kept free of zod so the sandboxed preload can
+ * generate one method per operation without bundling the schemas.
+ */
+export const OPERATION_NAMES = ['listSessions', 'getTimeline'] as const;
+export type OperationName = (typeof OPERATION_NAMES)[number];
+
+export const IPC_PREFIX = 'rewind:';
+export const ipcChannel = (name: OperationName): string => `${IPC_PREFIX}${name}`;
