@@ -37,6 +37,8 @@ export const JournalRecordSchema = z.discriminatedUnion('kind', [
     time: z.string(),
     checkpointId: z.string(),
     preRestoreCheckpointId: z.string(),
+    postRestoreCheckpointId: z.string().optional(),
+    projectRoot: z.string().optional(),
   }),
   z.object({ kind: z.literal('undo'), id: z.string(), time: z.string(), undoes: z.string() }),
 ]);

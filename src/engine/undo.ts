@@ -84,5 +84,10 @@ export async function undoLatest(projectRoot: string, opts: { dryRun?: boolean; 
     await appendJournal(projectRoot, { kind: 'undo', id: randomUUID(), time: new Date(now()).toISOString(), undoes: r.id });
     return { dryRun: false, undone: r, summary: `Put back the transcript from ${r.backupPath}`, keptAt };
   }
-  throw new RewindError('NOTHING_TO_UNDO', `undo of a ${r.kind} is not supported yet`);
+  const { undoRestore } = await import('./store/restore.js');
+  const plan = await undoRestore(projectRoot, r, { dryRun: opts.dryRun, force: opts.force, now });
+  const n = plan.changes.length;
+  if (opts.dryRun) return { dryRun: true, undone: r, summary: `Would undo the restore of ${r.checkpointId}: ${n} file${n === 1 ? '' : 's'} change back`, keptAt: null };
+  await appendJournal(projectRoot, { kind: 'undo', id: randomUUID(), time: new Date(now()).toISOString(), undoes: r.id });
+  return { dryRun: false, undone: r, summary: `Undid the restore of ${r.checkpointId}: ${n} file${n === 1 ? '' : 's'} put back`, keptAt: null };
 }

@@ -1,0 +1,32 @@
+import { appendFile, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { storeDir } from '../project.js';
+
+/** One edit the agent reported (PostToolUse), with the file's hash after it; null: file gone. */
+export interface AgentWrite {
+  time: string;
+  path: string;
+  ref: string | null;
+  tool: string;
+}
+
+const file = (root: string) => join(storeDir(root), 'agent-writes.jsonl');
+
+export async function recordAgentWrite(root: string, w: AgentWrite): Promise<void> {
+  await appendFile(file(root), `${JSON.stringify(w)}\n`, { mode: 0o600 });
+}
+
+export async function readAgentWrites(root: string, since: string | null): Promise<AgentWrite[]> {
+  const raw = await readFile(file(root), 'utf8').catch(() => '');
+  const out: AgentWrite[] = [];
+  for (const line of raw.split('\n')) {
+    if (!line) continue;
+    try {
+      const w = JSON.parse(line) as AgentWrite;
+      if (typeof w.path === 'string' && (!since || w.time > since)) out.push(w);
+    } catch {
+      // torn line
+    }
+  }
+  return out;
+}

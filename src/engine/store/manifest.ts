@@ -1,0 +1,181 @@
+import { randomBytes } from 'node:crypto';
+import { appendFile, mkdir, readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { RewindError } from '../errors.js';
+import { writeBufferAtomic } from '../io/atomic-write.js';
+import { storeDir } from '../project.js';
+
+/** One tree entry: [path, kind, blob sha256 | symlink target | '', mode, size, mtimeMs, ino]. */
+export type Entry = [path: string, kind: 'f' | 'l' | 'd', ref: string, mode: number, size: number, mtimeMs: number, ino: number];
+
+export const TRIGGERS = ['prompt', 'manual', 'pre-restore', 'post-restore', 'session-start'] as const;
+export type Trigger = (typeof TRIGGERS)[number];
+
+export interface TranscriptCursor {
+  transcript_path: string;
+  session_id: string | null;
+  agent: string;
+  prompt_uuid: string | null;
+  prompt_id: string | null;
+  /** Transcript size when the checkpoint was taken. */
+  byte_offset_end: number;
+  /** sha256 of the (up to) 64 KiB before byte_offset_end: tells a rewritten transcript apart. */
+  prefix_sha256: string;
+}
+
+export interface Manifest {
+  version: 1;
+  id: string;
+  time: string;
+  label: string | null;
+  trigger: Trigger;
+  /** 'touched': only paths the agent reported were re-read; the rest is the parent's. */
+  scan: 'full' | 'touched';
+  parent: string | null;
+  transcript: TranscriptCursor | null;
+  entries: Entry[];
+  skipped: { path: string; size: number; reason: string }[];
+}
+
+/** What `checkpoints` lists, kept in a small index so listing never reads whole manifests. */
+export interface CheckpointSummary {
+  id: string;
+  time: string;
+  label: string | null;
+  trigger: Trigger;
+  scan: 'full' | 'touched';
+  transcript: TranscriptCursor | null;
+  files: number;
+  bytes: number;
+  changed: { added: string[]; modified: string[]; deleted: string[] };
+  skipped: number;
+}
+
+export function checkpointsDir(projectRoot: string): string {
+  return join(storeDir(projectRoot), 'checkpoints');
+}
+
+export function newCheckpointId(now: number): string {
+  const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace('.', '');
+  return `${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+const ID = /^\d{8}T\d{9}Z-[0-9a-f]{6}$/;
+
+function isEntry(e: unknown): e is Entry {
+  return (
+    Array.isArray(e) &&
+    e.length === 7 &&
+    typeof e[0] === 'string' &&
+    (e[1] === 'f' || e[1] === 'l' || e[1] === 'd') &&
+    typeof e[2] === 'string' &&
+    typeof e[3] === 'number' &&
+    typeof e[4] === 'number' &&
+    typeof e[5] === 'number' &&
+    typeof e[6] === 'number'
+  );
+}
+
+/** Validates a manifest read from disk (hand-written: 20k entries must parse in a few ms). */
+export function parseManifest(raw: string, where: string): Manifest {
+  let v: Record<string, unknown>;
+  try {
+    v = JSON.parse(raw) as Record<string, unknown>;
+  } catch {
+    throw new RewindError('IO', `checkpoint manifest is not valid JSON: ${where}`);
+  }
+  const bad = (what: string) => new RewindError('IO', `checkpoint manifest ${where} is invalid: ${what}`);
+  if (v?.version !== 1) throw bad('unknown version');
+  if (typeof v.id !== 'string' || !ID.test(v.id)) throw bad('id');
+  if (typeof v.time !== 'string') throw bad('time');
+  if (!TRIGGERS.includes(v.trigger as Trigger)) throw bad('trigger');
+  if (v.scan !== 'full' && v.scan !== 'touched') throw bad('scan');
+  if (!Array.isArray(v.entries) || !v.entries.every(isEntry)) throw bad('entries');
+  if (!Array.isArray(v.skipped)) throw bad('skipped');
+  const t = v.transcript as TranscriptCursor | null;
+  if (t !== null && (typeof t !== 'object' || typeof t.transcript_path !== 'string' || typeof t.byte_offset_end !== 'number')) throw bad('transcript');
+  return v as unknown as Manifest;
+}
+
+export async function readManifest(projectRoot: string, id: string): Promise<Manifest> {
+  if (!ID.test(id)) throw new RewindError('USAGE', `not a checkpoint id: ${id}`);
+  const p = join(checkpointsDir(projectRoot), `${id}.json`);
+  const raw = await readFile(p, 'utf8').catch(() => {
+    throw new RewindError('NOT_FOUND', `no checkpoint ${id}`);
+  });
+  return parseManifest(raw, p);
+}
+
+export async function listCheckpointIds(projectRoot: string): Promise<string[]> {
+  const names = await readdir(checkpointsDir(projectRoot)).catch(() => [] as string[]);
+  return names
+    .filter((n) => n.endsWith('.json'))
+    .map((n) => n.slice(0, -5))
+    .filter((n) => ID.test(n))
+    .sort();
+}
+
+export async function writeManifest(projectRoot: string, m: Manifest, summary: CheckpointSummary): Promise<void> {
+  const dir = checkpointsDir(projectRoot);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await writeBufferAtomic(join(dir, `${m.id}.json`), JSON.stringify(m));
+  await appendFile(join(dir, 'index.jsonl'), `${JSON.stringify(summary)}\n`, { mode: 0o600 });
+}
+
+/** Summaries, oldest first; manifests without an index line (a crash between writes) are read. */
+export async function listCheckpoints(projectRoot: string): Promise<CheckpointSummary[]> {
+  const ids = await listCheckpointIds(projectRoot);
+  const byId = new Map<string, CheckpointSummary>();
+  const raw = await readFile(join(checkpointsDir(projectRoot), 'index.jsonl'), 'utf8').catch(() => '');
+  for (const line of raw.split('\n')) {
+    if (!line) continue;
+    try {
+      const s = JSON.parse(line) as CheckpointSummary;
+      if (typeof s.id === 'string') byId.set(s.id, s);
+    } catch {
+      // torn line
+    }
+  }
+  const out: CheckpointSummary[] = [];
+  for (const id of ids) {
+    const s = byId.get(id);
+    if (s) out.push(s);
+    else {
+      const m = await readManifest(projectRoot, id).catch(() => null);
+      if (m) out.push(summarize(m, null));
+    }
+  }
+  return out;
+}
+
+export function summarize(m: Manifest, parent: Manifest | null): CheckpointSummary {
+  const files = m.entries.filter((e) => e[1] !== 'd');
+  const changed = diffEntries(parent?.entries ?? [], m.entries);
+  return {
+    id: m.id,
+    time: m.time,
+    label: m.label,
+    trigger: m.trigger,
+    scan: m.scan,
+    transcript: m.transcript,
+    files: files.length,
+    bytes: files.reduce((s, e) => s + e[4], 0),
+    changed,
+    skipped: m.skipped.length,
+  };
+}
+
+export function diffEntries(before: Entry[], after: Entry[]): { added: string[]; modified: string[]; deleted: string[] } {
+  const a = new Map(before.map((e) => [e[0], e]));
+  const b = new Map(after.map((e) => [e[0], e]));
+  const added: string[] = [];
+  const modified: string[] = [];
+  const deleted: string[] = [];
+  for (const [p, e] of b) {
+    const o = a.get(p);
+    if (!o) added.push(p);
+    else if (o[1] !== e[1] || o[2] !== e[2] || o[3] !== e[3]) modified.push(p);
+  }
+  for (const p of a.keys()) if (!b.has(p)) deleted.push(p);
+  return { added, modified, deleted };
+}

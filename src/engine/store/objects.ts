@@ -1,0 +1,113 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { RewindError } from '../errors.js';
+
+const STREAM_OVER = 8 * 1024 * 1024;
+
+/**
+ * Content-addressed blobs: `objects/<2 hex>/<sha256>`. Written once to a temp name then renamed,
+ * never overwritten, verified on every read. Files are user-only: they are copies of code.
+ */
+export class ObjectStore {
+  private readonly known = new Set<string>();
+  constructor(readonly dir: string) {}
+
+  pathOf(hash: string): string {
+    return join(this.dir, hash.slice(0, 2), hash);
+  }
+
+  async has(hash: string): Promise<boolean> {
+    if (this.known.has(hash)) return true;
+    const ok = !!(await stat(this.pathOf(hash)).catch(() => null));
+    if (ok) this.known.add(hash);
+    return ok;
+  }
+
+  async putBuffer(data: Buffer): Promise<string> {
+    const hash = createHash('sha256').update(data).digest('hex');
+    if (await this.has(hash)) return hash;
+    await this.writeNew(hash, async (fh) => {
+      await fh.writeFile(data);
+    });
+    return hash;
+  }
+
+  /** Hashes and stores a file, reading it once. */
+  async putFile(path: string, size: number): Promise<string> {
+    if (size <= STREAM_OVER) return this.putBuffer(await readFile(path));
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    const tmp = join(this.dir, `tmp-${randomBytes(8).toString('hex')}`);
+    const h = createHash('sha256');
+    const src = await open(path, 'r');
+    const dst = await open(tmp, 'wx', 0o600);
+    try {
+      const buf = Buffer.allocUnsafe(4 * 1024 * 1024);
+      let pos = 0;
+      for (;;) {
+        const { bytesRead } = await src.read(buf, 0, buf.length, pos);
+        if (bytesRead === 0) break;
+        h.update(buf.subarray(0, bytesRead));
+        await dst.write(buf, 0, bytesRead);
+        pos += bytesRead;
+      }
+    } finally {
+      await src.close();
+      await dst.close();
+    }
+    const hash = h.digest('hex');
+    if (await this.has(hash)) {
+      await unlink(tmp);
+      return hash;
+    }
+    await mkdir(join(this.dir, hash.slice(0, 2)), { recursive: true, mode: 0o700 });
+    await rename(tmp, this.pathOf(hash));
+    this.known.add(hash);
+    return hash;
+  }
+
+  private async writeNew(hash: string, write: (fh: import('node:fs/promises').FileHandle) => Promise<void>): Promise<void> {
+    const sub = join(this.dir, hash.slice(0, 2));
+    await mkdir(sub, { recursive: true, mode: 0o700 });
+    const tmp = join(sub, `tmp-${randomBytes(8).toString('hex')}`);
+    const fh = await open(tmp, 'wx', 0o600);
+    try {
+      await write(fh);
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, this.pathOf(hash));
+    this.known.add(hash);
+  }
+
+  /** Reads a blob and checks it is what its name says. */
+  async read(hash: string): Promise<Buffer> {
+    let data: Buffer;
+    try {
+      data = await readFile(this.pathOf(hash));
+    } catch {
+      throw new RewindError('NOT_FOUND', `checkpoint object ${hash.slice(0, 12)} is missing from the store`);
+    }
+    const actual = createHash('sha256').update(data).digest('hex');
+    if (actual !== hash) throw new RewindError('IO', `checkpoint object ${hash.slice(0, 12)} is corrupt (content does not match its hash)`);
+    return data;
+  }
+}
+
+export async function hashFile(path: string): Promise<string> {
+  const h = createHash('sha256');
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(4 * 1024 * 1024);
+    let pos = 0;
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, pos);
+      if (bytesRead === 0) break;
+      h.update(buf.subarray(0, bytesRead));
+      pos += bytesRead;
+    }
+  } finally {
+    await fh.close();
+  }
+  return h.digest('hex');
+}

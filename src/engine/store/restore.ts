@@ -1,0 +1,206 @@
+import { readFile } from 'node:fs/promises';
+import { RewindError } from '../errors.js';
+import type { SessionModel } from '../claude/model.js';
+import { nativeTarget } from '../claude/native-restore.js';
+import { readAgentWrites } from './agent-writes.js';
+import { objectStore, takeCheckpoint } from './checkpoint.js';
+import { listCheckpointIds, readManifest, type Manifest } from './manifest.js';
+import { applyPlan } from './restore-apply.js';
+import { diffChanges, type FileDiff } from './restore-diff.js';
+import { planRestore, type RestorePlan } from './restore-plan.js';
+import { currentTree, treeFromEntries, type TreeState } from './tree-state.js';
+
+export type RestoreSource = 'rewind' | 'claude';
+
+export interface RestoreTarget {
+  source: RestoreSource;
+  /** Our checkpoint (source rewind). */
+  checkpoint: Manifest | null;
+  /** The prompt it is the state before, when known. */
+  promptUuid: string | null;
+  /** Why this source and target were picked, in the user's words. */
+  note: string;
+}
+
+export interface RestorePreview {
+  target: RestoreTarget;
+  plan: RestorePlan;
+  diffs: FileDiff[];
+  skipped: { path: string; size: number; reason: string }[];
+  outside: string[];
+}
+
+export interface ResolveOptions {
+  projectRoot: string;
+  /** checkpoint id (or prefix), a prompt uuid, or @n (the n-th newest checkpoint). */
+  ref: string;
+  source?: RestoreSource;
+  /** Needed for prompt uuids and for the claude source. */
+  session?: SessionModel | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Our checkpoint taken right before a prompt: tied by prompt uuid, or by the hook's prompt_id. */
+export async function checkpointForPrompt(projectRoot: string, promptUuid: string, session: SessionModel | null): Promise<Manifest | null> {
+  const promptId = session?.prompts.find((p) => p.uuid === promptUuid)?.promptId ?? null;
+  const ids = await listCheckpointIds(projectRoot);
+  for (let i = ids.length - 1; i >= 0; i--) {
+    const m = await readManifest(projectRoot, ids[i]!).catch(() => null);
+    const t = m?.transcript;
+    if (!m || !t || m.trigger !== 'prompt') continue;
+    if (t.prompt_uuid === promptUuid || (promptId && t.prompt_id === promptId)) return m;
+  }
+  return null;
+}
+
+export async function resolveRestoreTarget(o: ResolveOptions): Promise<RestoreTarget> {
+  const ids = await listCheckpointIds(o.projectRoot);
+  if (o.source !== 'claude') {
+    if (/^@\d+$/.test(o.ref)) {
+      const n = Number(o.ref.slice(1));
+      if (n < 1) throw new RewindError('USAGE', '@n counts from 1 (the newest checkpoint)');
+      const id = ids[ids.length - n];
+      if (!id) throw new RewindError('NO_CHECKPOINT', `there are only ${ids.length} checkpoints`);
+      const m = await readManifest(o.projectRoot, id);
+      return { source: 'rewind', checkpoint: m, promptUuid: m.transcript?.prompt_uuid ?? null, note: `Rewind checkpoint ${id}` };
+    }
+    if (UUID.test(o.ref)) {
+      const m = await checkpointForPrompt(o.projectRoot, o.ref, o.session ?? null);
+      if (m) return { source: 'rewind', checkpoint: m, promptUuid: o.ref, note: `Rewind checkpoint ${m.id} (taken before that prompt)` };
+      if (o.source === 'rewind') throw new RewindError('NO_CHECKPOINT', `no Rewind checkpoint for prompt ${o.ref} (were the hooks installed then?)`);
+      return { source: 'claude', checkpoint: null, promptUuid: o.ref, note: "Claude's own file history (no Rewind checkpoint for that prompt): only files Claude edited are restored" };
+    }
+    const matches = ids.filter((id) => id.startsWith(o.ref));
+    if (matches.length === 1) {
+      const m = await readManifest(o.projectRoot, matches[0]!);
+      return { source: 'rewind', checkpoint: m, promptUuid: m.transcript?.prompt_uuid ?? null, note: `Rewind checkpoint ${m.id}` };
+    }
+    if (matches.length > 1) throw new RewindError('USAGE', `checkpoint id prefix "${o.ref}" is ambiguous (${matches.length} match)`);
+    throw new RewindError('NO_CHECKPOINT', `no checkpoint "${o.ref}" (see rewind-app checkpoints)`);
+  }
+  if (!UUID.test(o.ref)) throw new RewindError('USAGE', "--source claude takes a prompt uuid (see rewind-app timeline)");
+  return { source: 'claude', checkpoint: null, promptUuid: o.ref, note: "Claude's own file history: only files Claude edited are restored" };
+}
+
+/** The state the agent left: newest checkpoint plus the edits it reported since. */
+async function expectedTree(projectRoot: string, newest: Manifest | null): Promise<TreeState | null> {
+  if (!newest) return null;
+  const t = treeFromEntries(newest.entries);
+  for (const w of await readAgentWrites(projectRoot, newest.time)) {
+    if (w.ref === null) t.delete(w.path);
+    else t.set(w.path, { kind: 'f', ref: w.ref, mode: t.get(w.path)?.mode ?? 0o644, size: 0 });
+  }
+  return t;
+}
+
+async function newestManifest(projectRoot: string): Promise<Manifest | null> {
+  const ids = await listCheckpointIds(projectRoot);
+  const id = ids[ids.length - 1];
+  return id ? readManifest(projectRoot, id) : null;
+}
+
+export interface PreviewContext {
+  preview: RestorePreview;
+  readBlob: (ref: string) => Promise<Buffer>;
+  keepDirs: Set<string>;
+}
+
+export async function previewRestore(
+  projectRoot: string,
+  target: RestoreTarget,
+  opts: { session?: SessionModel | null; claudeRoot?: string; withDiffs?: boolean } = {},
+): Promise<PreviewContext> {
+  const newest = await newestManifest(projectRoot);
+  const current = await currentTree(projectRoot, newest);
+  const expected = await expectedTree(projectRoot, newest);
+  const objects = objectStore(projectRoot);
+  if (target.source === 'rewind') {
+    const m = target.checkpoint!;
+    const leaveAlone = new Set(m.skipped.map((s) => s.path));
+    const plan = planRestore({ target: treeFromEntries(m.entries), current, expected, coverage: 'all', leaveAlone });
+    const readBlob = (ref: string) => objects.read(ref);
+    const diffs = opts.withDiffs === false ? [] : await diffChanges(projectRoot, plan.changes, readBlob);
+    const keepDirs = new Set(m.entries.filter((e) => e[1] === 'd').map((e) => e[0]));
+    return { preview: { target, plan, diffs, skipped: m.skipped, outside: [] }, readBlob, keepDirs };
+  }
+  if (!opts.session || !opts.claudeRoot) throw new RewindError('NO_TRANSCRIPT', "restoring from Claude's file history needs the session's transcript");
+  const native = await nativeTarget(opts.session, target.promptUuid!, opts.claudeRoot, projectRoot);
+  // Claude restores contents and leaves modes as they are.
+  for (const [p, t] of native.target) {
+    const c = current.get(p);
+    if (c?.kind === 'f') t.mode = c.mode;
+  }
+  const plan = planRestore({ target: native.target, current, expected, coverage: native.coverage });
+  const readBlob = async (ref: string) => {
+    const file = native.blobs.get(ref);
+    if (file) return readFile(file);
+    return objects.read(ref);
+  };
+  const diffs = opts.withDiffs === false ? [] : await diffChanges(projectRoot, plan.changes, readBlob);
+  return { preview: { target, plan, diffs, skipped: [], outside: native.outside }, readBlob, keepDirs: new Set() };
+}
+
+export interface RestoreResult {
+  preview: RestorePreview;
+  applied: { written: number; deleted: number; preRestoreId: string; journalId: string } | null;
+}
+
+/** Plans, refuses on conflicts unless forced, takes a pre-restore checkpoint, applies, journals. */
+export async function restore(
+  projectRoot: string,
+  target: RestoreTarget,
+  opts: { session?: SessionModel | null; claudeRoot?: string; dryRun?: boolean; force?: boolean; now?: () => number } = {},
+): Promise<RestoreResult> {
+  const ctx = await previewRestore(projectRoot, target, opts);
+  const { plan } = ctx.preview;
+  if (opts.dryRun) return { preview: ctx.preview, applied: null };
+  if (plan.conflicts > 0 && !opts.force) {
+    const list = plan.changes.filter((c) => c.conflict).map((c) => c.path);
+    throw new RewindError('CONFLICT', `${list.length} file${list.length > 1 ? 's' : ''} changed outside the agent would be overwritten: ${list.slice(0, 5).join(', ')}${list.length > 5 ? ', ...' : ''} (pass --force to restore anyway; a pre-restore checkpoint keeps them)`);
+  }
+  const { validatePlanPaths } = await import('./restore-apply.js');
+  await validatePlanPaths(projectRoot, plan);
+  const pre = await takeCheckpoint({ projectRoot, trigger: 'pre-restore', label: `before restoring ${target.checkpoint?.id ?? target.promptUuid}`, now: opts.now });
+  const r = await applyPlan(projectRoot, plan, ctx.readBlob, ctx.keepDirs);
+  // The state we left, so an undo can tell later edits apart (a stat walk: only what we wrote is read).
+  const post = await takeCheckpoint({ projectRoot, trigger: 'post-restore', label: `after restoring ${target.checkpoint?.id ?? target.promptUuid}`, now: opts.now });
+  const { randomUUID } = await import('node:crypto');
+  const journalId = randomUUID();
+  const { appendJournal } = await import('../journal.js');
+  await appendJournal(projectRoot, {
+    kind: 'restore',
+    id: journalId,
+    time: new Date((opts.now ?? Date.now)()).toISOString(),
+    checkpointId: target.checkpoint?.id ?? `claude:${target.promptUuid}`,
+    preRestoreCheckpointId: pre.manifest.id,
+    postRestoreCheckpointId: post.manifest.id,
+  });
+  return { preview: ctx.preview, applied: { ...r, preRestoreId: pre.manifest.id, journalId } };
+}
+
+/** Puts the tree back as it was before a restore; edits made since the restore are conflicts. */
+export async function undoRestore(
+  projectRoot: string,
+  rec: { preRestoreCheckpointId: string; postRestoreCheckpointId?: string },
+  opts: { dryRun?: boolean; force?: boolean; now?: () => number } = {},
+): Promise<RestorePlan> {
+  const pre = await readManifest(projectRoot, rec.preRestoreCheckpointId);
+  const post = rec.postRestoreCheckpointId ? await readManifest(projectRoot, rec.postRestoreCheckpointId).catch(() => null) : null;
+  const current = await currentTree(projectRoot, await newestManifest(projectRoot));
+  const plan = planRestore({
+    target: treeFromEntries(pre.entries),
+    current,
+    expected: post ? treeFromEntries(post.entries) : null,
+    coverage: 'all',
+    leaveAlone: new Set(pre.skipped.map((x) => x.path)),
+  });
+  if (opts.dryRun) return plan;
+  if (plan.conflicts > 0 && !opts.force) {
+    throw new RewindError('CONFLICT', `files changed since the restore: ${plan.changes.filter((c) => c.conflict).map((c) => c.path).slice(0, 5).join(', ')} (pass --force to undo anyway)`);
+  }
+  await takeCheckpoint({ projectRoot, trigger: 'pre-restore', label: 'before undoing a restore', now: opts.now });
+  const objects = objectStore(projectRoot);
+  await applyPlan(projectRoot, plan, (ref) => objects.read(ref), new Set(pre.entries.filter((e) => e[1] === 'd').map((e) => e[0])));
+  return plan;
+}

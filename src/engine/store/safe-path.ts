@@ -1,0 +1,30 @@
+import { lstat } from 'node:fs/promises';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import { RewindError } from '../errors.js';
+
+/** A manifest path we are willing to write: relative, no `..`, no empty or odd segments. */
+export function checkRelPath(rel: string): void {
+  const bad = (why: string) => new RewindError('UNSAFE_PATH', `refusing unsafe path in checkpoint: "${rel}" (${why})`);
+  if (!rel || rel.includes('\0')) throw bad('empty or NUL');
+  if (isAbsolute(rel) || rel.startsWith('/') || /^[a-zA-Z]:/.test(rel) || rel.startsWith('\\')) throw bad('absolute');
+  if (rel.includes('\\')) throw bad('backslash');
+  for (const seg of rel.split('/')) {
+    if (seg === '' || seg === '.' || seg === '..') throw bad('".." or empty segment');
+  }
+}
+
+/**
+ * Fails if any directory between `root` and `rel` is a symlink or not a directory: writing there
+ * could land outside the project.
+ */
+export async function checkParents(root: string, rel: string): Promise<void> {
+  const parts = rel.split('/');
+  let cur = root;
+  for (let i = 0; i < parts.length - 1; i++) {
+    cur = join(cur, parts[i]!);
+    const st = await lstat(cur).catch(() => null);
+    if (!st) return; // created later, as a real directory
+    if (st.isSymbolicLink()) throw new RewindError('UNSAFE_PATH', `refusing to write through a symlinked directory: ${relative(root, cur).split(sep).join('/')}`);
+    if (!st.isDirectory()) throw new RewindError('UNSAFE_PATH', `${relative(root, cur).split(sep).join('/')} is a file where a directory is needed`);
+  }
+}
