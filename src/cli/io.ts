@@ -1,3 +1,5 @@
+import { realpathSync } from 'node:fs';
+
 /** Where a command writes: injectable so tests and the app's forwarder can capture output. */
 export interface CliIO {
   out(text: string): void;
@@ -5,6 +7,8 @@ export interface CliIO {
   env: NodeJS.ProcessEnv;
   cwd: string;
   stdin?: () => Promise<string>;
+  /** How to run this CLI again from anywhere (for the hooks we install): absolute paths. */
+  self?: { node: string; script: string };
 }
 
 export function processIO(): CliIO {
@@ -13,12 +17,22 @@ export function processIO(): CliIO {
     err: (t) => process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
     env: process.env,
     cwd: process.cwd(),
+    self: { node: process.execPath, script: realScript() },
     stdin: async () => {
       const chunks: Buffer[] = [];
       for await (const c of process.stdin) chunks.push(c as Buffer);
       return Buffer.concat(chunks).toString('utf8');
     },
   };
+}
+
+function realScript(): string {
+  const p = process.argv[1] ?? '';
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
 }
 
 export function relTime(iso: string | null, now = Date.now()): string {

@@ -176,13 +176,14 @@ describe('back', () => {
     expect(again.err).toMatch(/nothing to undo/);
   });
 
-  it('--both says there is no checkpoint store and does the chat part', async () => {
+  it('--both without any checkpoint for the project says the code is unchanged and does the chat part', async () => {
     const h = await home();
     const project = await tempDir();
     const r = await cli(['back', '--both', '--transcript', h.linear, '--project', project], { env: h.env });
     expect(r.code).toBe(0);
-    expect(r.err).toMatch(/No checkpoint store/);
     expect(r.out).toMatch(/Fork created/);
+    expect(r.err).toMatch(/Code: Claude's own file history/);
+    expect(r.err).toMatch(/outside the project/);
   });
 });
 

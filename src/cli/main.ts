@@ -67,6 +67,33 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
           io,
         );
       }
+      case 'hook': {
+        const { hookCommand } = await import('./commands/hook.js');
+        return await hookCommand(io);
+      }
+      case 'hooks': {
+        noExtra(1);
+        const { hooksCommand } = await import('./commands/hooks.js');
+        return await hooksCommand({ action: rest[0], scope: single('scope'), project: single('project'), claudeDir, json: !!args.json, dryRun: !!args['dry-run'] }, io);
+      }
+      case 'checkpoint': {
+        noExtra(0);
+        const { checkpointCommand } = await import('./commands/checkpoint.js');
+        return await checkpointCommand({ label: single('label'), project: single('project'), json: !!args.json }, io);
+      }
+      case 'checkpoints': {
+        noExtra(0);
+        const { checkpointsCommand } = await import('./commands/checkpoint.js');
+        return await checkpointsCommand({ project: single('project'), json: !!args.json }, io);
+      }
+      case 'restore': {
+        noExtra(1);
+        const { restoreCommand } = await import('./commands/restore.js');
+        return await restoreCommand(
+          { ref: rest[0], source: single('source'), dryRun: !!args['dry-run'], json: !!args.json, force: !!args.force, project: single('project'), transcript: single('transcript'), claudeDir },
+          io,
+        );
+      }
       case 'undo': {
         noExtra(0);
         const { undoCommand } = await import('./commands/undo.js');

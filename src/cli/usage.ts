@@ -8,7 +8,13 @@ Usage:
                                      (default: newest session of this directory)
   rewind-app back [n] [--in-place] [--both] [--copy] [--dry-run] [--json]
                   [--transcript PATH] [--project DIR] [--force]
-  rewind-app undo [--dry-run] [--project DIR] [--json]
+  rewind-app undo [--dry-run] [--force] [--project DIR] [--json]
+  rewind-app checkpoint [--label L] [--project DIR] [--json]
+  rewind-app checkpoints [--project DIR] [--json]
+  rewind-app restore <checkpoint id | prompt uuid | @n> [--dry-run] [--json]
+                     [--source rewind|claude] [--force] [--project DIR]
+  rewind-app hooks install|uninstall|status [--scope user|project|local]
+  rewind-app hook                    (run by Claude Code: JSON on stdin)
 
 Options:
   --claude-dir DIR   Claude config dir (default: $CLAUDE_CONFIG_DIR or ~/.claude)
@@ -16,4 +22,4 @@ Options:
   -v, --version      version
 
 Exit codes: 0 ok, 1 error, 2 usage, 3 fewer prompts than asked,
-            4 no transcript found, 5 transcript changed or live`;
+            4 no transcript found, 5 transcript changed or live, 6 conflicts`;

@@ -1,10 +1,9 @@
-import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { rewindTranscript, type RewindResult } from '../../engine/claude/rewind/rewind.js';
 import { RewindError } from '../../engine/errors.js';
-import { storeDir } from '../../engine/project.js';
 import { resolveTranscript } from '../../engine/resolve-transcript.js';
 import type { CliIO } from '../io.js';
+import type { SessionModel } from '../../engine/claude/model.js';
+import type { RestoreResult } from '../../engine/store/restore.js';
 import { truncate } from '../io.js';
 
 export interface BackArgs {
@@ -32,27 +31,19 @@ export function parseCount(raw: unknown): number {
 export async function backCommand(args: BackArgs, io: CliIO): Promise<number> {
   const resolved = await resolveTranscript({ transcript: args.transcript, project: args.project, cwd: io.cwd, env: io.env, claudeRoot: args.claudeDir });
   io.err(`Transcript: ${resolved.path} (${resolved.source})`);
-  const result = await rewindTranscript({
+  const common = {
     transcriptPath: resolved.path,
     n: args.n,
-    mode: args.inPlace ? 'in-place' : 'fork',
-    dryRun: args.dryRun,
+    mode: args.inPlace ? ('in-place' as const) : ('fork' as const),
     force: args.force,
     projectRoot: resolved.projectRoot,
     claudeRoot: args.claudeDir ?? null,
-  });
-  let checkpoint: null = null;
-  if (args.both) {
-    const root = result.projectRoot;
-    const store = root ? join(storeDir(root), 'checkpoints') : null;
-    const has = store ? await stat(store).catch(() => null) : null;
-    io.err(
-      has
-        ? 'Code restore is not available yet in this version: only the chat was rewound.'
-        : `No checkpoint store${root ? ` in ${storeDir(root)}` : ''}: restoring the chat only, the code is unchanged.`,
-    );
-    checkpoint = null;
-  }
+  };
+  // With --both the code part is planned first: a conflict stops everything before any write.
+  const code = args.both ? await planCode(resolved.path, resolved.projectRoot, args, io) : null;
+  const result = await rewindTranscript({ ...common, dryRun: args.dryRun });
+  let checkpoint: CodeReport | null = null;
+  if (code) checkpoint = await applyCode(code, result.prompts[0]!.uuid, result.boundaryOffset, args, io);
   report(result, args, io, checkpoint);
   if (args.copy && !args.json) {
     const text = result.prompts.map((p) => p.text).join('\n\n');
@@ -63,7 +54,7 @@ export async function backCommand(args: BackArgs, io: CliIO): Promise<number> {
   return 0;
 }
 
-function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: null): void {
+function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeReport | null): void {
   for (const w of r.warnings) io.err(`warning: ${w}`);
   if (args.json) {
     io.out(
@@ -105,4 +96,61 @@ function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: null): v
     io.out(`Backup: ${r.backupPath}`);
   }
   if (r.journalId) io.err('Undo with: rewind-app undo');
+}
+
+interface CodePlan {
+  session: SessionModel;
+  projectRoot: string;
+}
+
+interface CodeReport {
+  source: 'rewind' | 'claude';
+  checkpointId: string | null;
+  changes: { path: string; action: string; conflict: string | null }[];
+  applied: RestoreResult['applied'];
+}
+
+async function planCode(transcript: string, projectRoot: string | null, args: BackArgs, io: CliIO): Promise<CodePlan | null> {
+  const { parseTranscriptFile } = await import('../../engine/claude/parse-transcript.js');
+  const session = await parseTranscriptFile(transcript, { withSubagents: false });
+  const root = projectRoot ?? session.cwd;
+  if (!root) {
+    io.err('No project folder known for the code: restoring the chat only.');
+    return null;
+  }
+  // Find the target now (dry) so conflicts stop us before the chat is touched.
+  const { rewindTranscript } = await import('../../engine/claude/rewind/rewind.js');
+  const dry = await rewindTranscript({ transcriptPath: transcript, n: args.n, mode: 'fork', dryRun: true, projectRoot: root });
+  const { targetForRewind, restore } = await import('../../engine/store/restore.js');
+  const { claudeConfigRoot } = await import('../../engine/claude/paths.js');
+  const target = await targetForRewind(root, session, dry.prompts[0]!.uuid, dry.boundaryOffset);
+  if (!target) return null;
+  const preview = await restore(root, target, { session, claudeRoot: args.claudeDir ?? claudeConfigRoot(io.env), dryRun: true });
+  if (preview.preview.plan.conflicts > 0 && !args.force && !args.dryRun) {
+    const list = preview.preview.plan.changes.filter((c) => c.conflict).map((c) => c.path);
+    throw new RewindError('CONFLICT', `${list.length} file(s) changed outside the agent would be overwritten: ${list.slice(0, 5).join(', ')} (nothing was changed; pass --force to go ahead)`);
+  }
+  return { session, projectRoot: root };
+}
+
+async function applyCode(code: CodePlan, promptUuid: string, boundary: number, args: BackArgs, io: CliIO): Promise<CodeReport | null> {
+  const { targetForRewind, restore } = await import('../../engine/store/restore.js');
+  const { claudeConfigRoot } = await import('../../engine/claude/paths.js');
+  const target = await targetForRewind(code.projectRoot, code.session, promptUuid, boundary);
+  if (!target) {
+    io.err(`No checkpoint for that prompt in ${code.projectRoot}/.agent/rewind and no Claude file history: the code is unchanged (install the hooks: rewind-app hooks install).`);
+    return null;
+  }
+  io.err(`Code: ${target.note}`);
+  const r = await restore(code.projectRoot, target, { session: code.session, claudeRoot: args.claudeDir ?? claudeConfigRoot(io.env), dryRun: args.dryRun, force: args.force });
+  if (!args.json) {
+    const { printRestore } = await import('./restore.js');
+    printRestore(r, { json: false, dryRun: args.dryRun }, { ...io, out: io.err });
+  }
+  return {
+    source: target.source,
+    checkpointId: target.checkpoint?.id ?? null,
+    changes: r.preview.plan.changes.map((c) => ({ path: c.path, action: c.action, conflict: c.conflict })),
+    applied: r.applied,
+  };
 }

@@ -54,6 +54,25 @@ export async function checkpointForPrompt(projectRoot: string, promptUuid: strin
   return null;
 }
 
+/**
+ * The code state to go with a chat rewind: our checkpoint taken before the first reverted prompt,
+ * else the newest one taken on this transcript at or before the cut, else Claude's own history.
+ */
+export async function targetForRewind(projectRoot: string, session: SessionModel, promptUuid: string, boundaryOffset: number): Promise<RestoreTarget | null> {
+  const exact = await checkpointForPrompt(projectRoot, promptUuid, session);
+  if (exact) return { source: 'rewind', checkpoint: exact, promptUuid, note: `Rewind checkpoint ${exact.id} (taken before that prompt)` };
+  const ids = await listCheckpointIds(projectRoot);
+  for (let i = ids.length - 1; i >= 0; i--) {
+    const m = await readManifest(projectRoot, ids[i]!).catch(() => null);
+    const t = m?.transcript;
+    if (m && t && t.transcript_path === session.transcriptPath && t.byte_offset_end <= boundaryOffset) {
+      return { source: 'rewind', checkpoint: m, promptUuid, note: `Rewind checkpoint ${m.id} (the newest before that prompt)` };
+    }
+  }
+  if (session.snapshots.has(promptUuid)) return { source: 'claude', checkpoint: null, promptUuid, note: "Claude's own file history (no Rewind checkpoint): only files Claude edited are restored" };
+  return null;
+}
+
 export async function resolveRestoreTarget(o: ResolveOptions): Promise<RestoreTarget> {
   const ids = await listCheckpointIds(o.projectRoot);
   if (o.source !== 'claude') {

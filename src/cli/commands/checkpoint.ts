@@ -1,0 +1,38 @@
+import { resolve } from 'node:path';
+import { takeCheckpoint } from '../../engine/store/checkpoint.js';
+import { listCheckpoints } from '../../engine/store/manifest.js';
+import { resolveProjectRoot } from '../../engine/resolve-transcript.js';
+import type { CliIO } from '../io.js';
+import { relTime, truncate } from '../io.js';
+
+export async function checkpointCommand(args: { label?: string; project?: string; json: boolean }, io: CliIO): Promise<number> {
+  const root = (await resolveProjectRoot({ project: args.project, cwd: io.cwd, env: io.env })) ?? resolve(io.cwd);
+  const r = await takeCheckpoint({ projectRoot: root, trigger: 'manual', label: args.label ?? null });
+  const m = r.manifest;
+  if (args.json) io.out(JSON.stringify({ id: m.id, projectRoot: root, files: m.entries.length, hashed: r.hashed, skipped: m.skipped, ms: Math.round(r.ms) }));
+  else {
+    io.out(`Checkpoint ${m.id}${m.label ? ` "${m.label}"` : ''}: ${m.entries.filter((e) => e[1] !== 'd').length} files (${r.hashed} read)`);
+    for (const s of m.skipped) io.err(`skipped ${s.path}: ${s.reason}`);
+  }
+  return 0;
+}
+
+export async function checkpointsCommand(args: { project?: string; json: boolean }, io: CliIO): Promise<number> {
+  const root = (await resolveProjectRoot({ project: args.project, cwd: io.cwd, env: io.env })) ?? resolve(io.cwd);
+  const list = await listCheckpoints(root);
+  if (args.json) {
+    io.out(JSON.stringify({ projectRoot: root, checkpoints: list }));
+    return 0;
+  }
+  if (list.length === 0) {
+    io.err(`No checkpoints in ${root}/.agent/rewind (install the hooks: rewind-app hooks install, or take one: rewind-app checkpoint)`);
+    return 0;
+  }
+  for (const c of list) {
+    const ch = c.changed;
+    const delta = `+${ch.added.length} ~${ch.modified.length} -${ch.deleted.length}`;
+    const what = c.label ?? (c.transcript?.prompt_id ? `before prompt ${c.transcript.prompt_id.slice(0, 8)}` : c.trigger);
+    io.out(`${c.id}  ${relTime(c.time).padStart(8)}  ${c.trigger.padEnd(11)} ${delta.padEnd(12)} ${truncate(what, 60)}`);
+  }
+  return 0;
+}
