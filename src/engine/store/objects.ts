@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RewindError } from '../errors.js';
 
@@ -66,7 +66,7 @@ export class ObjectStore {
     return hash;
   }
 
-  private async writeNew(hash: string, write: (fh: import('node:fs/promises').FileHandle) => Promise<void>): Promise<void> {
+  private async writeNew(hash: string, write: (fh: FileHandle) => Promise<void>): Promise<void> {
     const sub = join(this.dir, hash.slice(0, 2));
     await mkdir(sub, { recursive: true, mode: 0o700 });
     const tmp = join(sub, `tmp-${randomBytes(8).toString('hex')}`);

@@ -1,3 +1,4 @@
+import type { Dirent } from 'node:fs';
 import { lstat, readFile, readdir, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { IgnoreStack } from './ignore-rules.js';
@@ -26,7 +27,7 @@ export async function walkTree(root: string): Promise<WalkEntry[]> {
   // Returns how many entries the directory holds on disk: only a really empty one is recorded.
   const visit = async (rel: string): Promise<number> => {
     const abs = rel ? join(root, rel) : root;
-    let names: import('node:fs').Dirent[];
+    let names: Dirent[];
     try {
       names = await readdir(abs, { withFileTypes: true });
     } catch {
