@@ -126,13 +126,20 @@ async function lastAssistantOfStep(transcript: string, step: number): Promise<st
   return uuid;
 }
 
-export async function runScenario(spec: ScenarioSpec, env0: Omit<ClaudeEnv, 'home' | 'configDir'>, api: ScriptedApi, extraEnv: NodeJS.ProcessEnv = {}): Promise<Scenario> {
+export async function runScenario(
+  spec: ScenarioSpec,
+  env0: Omit<ClaudeEnv, 'home' | 'configDir'>,
+  api: ScriptedApi,
+  extraEnv: NodeJS.ProcessEnv = {},
+  setup?: (project: string) => Promise<void>,
+): Promise<Scenario> {
   const base = await mkdtemp(join(tmpdir(), `rewind-conf-${spec.name}-`));
   const home = join(base, 'home');
   const project = join(base, spec.name);
   await mkdir(home, { recursive: true });
   await mkdir(project, { recursive: true });
   for (const [p, c] of Object.entries(spec.files)) await writeFile(join(project, p), c);
+  await setup?.(project);
   const env: ClaudeEnv = { ...env0, home, configDir: join(home, '.claude') };
   let sessionId: string | null = null;
   let transcript = '';

@@ -122,10 +122,9 @@ async function planCode(transcript: string, projectRoot: string | null, args: Ba
   const { rewindTranscript } = await import('../../engine/claude/rewind/rewind.js');
   const dry = await rewindTranscript({ transcriptPath: transcript, n: args.n, mode: 'fork', dryRun: true, projectRoot: root });
   const { targetForRewind, restore } = await import('../../engine/store/restore.js');
-  const { claudeConfigRoot } = await import('../../engine/claude/paths.js');
   const target = await targetForRewind(root, session, dry.prompts[0]!.uuid, dry.boundaryOffset);
   if (!target) return null;
-  const preview = await restore(root, target, { session, claudeRoot: args.claudeDir ?? claudeConfigRoot(io.env), dryRun: true });
+  const preview = await restore(root, target, { session, claudeRoot: await claudeRootFor(session, args, io), dryRun: true });
   if (preview.preview.plan.conflicts > 0 && !args.force && !args.dryRun) {
     const list = preview.preview.plan.changes.filter((c) => c.conflict).map((c) => c.path);
     throw new RewindError('CONFLICT', `${list.length} file(s) changed outside the agent would be overwritten: ${list.slice(0, 5).join(', ')} (nothing was changed; pass --force to go ahead)`);
@@ -135,14 +134,13 @@ async function planCode(transcript: string, projectRoot: string | null, args: Ba
 
 async function applyCode(code: CodePlan, promptUuid: string, boundary: number, args: BackArgs, io: CliIO): Promise<CodeReport | null> {
   const { targetForRewind, restore } = await import('../../engine/store/restore.js');
-  const { claudeConfigRoot } = await import('../../engine/claude/paths.js');
   const target = await targetForRewind(code.projectRoot, code.session, promptUuid, boundary);
   if (!target) {
     io.err(`No checkpoint for that prompt in ${code.projectRoot}/.agent/rewind and no Claude file history: the code is unchanged (install the hooks: rewind-app hooks install).`);
     return null;
   }
   io.err(`Code: ${target.note}`);
-  const r = await restore(code.projectRoot, target, { session: code.session, claudeRoot: args.claudeDir ?? claudeConfigRoot(io.env), dryRun: args.dryRun, force: args.force });
+  const r = await restore(code.projectRoot, target, { session: code.session, claudeRoot: await claudeRootFor(code.session, args, io), dryRun: args.dryRun, force: args.force });
   if (!args.json) {
     const { printRestore } = await import('./restore.js');
     printRestore(r, { json: false, dryRun: args.dryRun }, { ...io, out: io.err });
@@ -153,4 +151,9 @@ async function applyCode(code: CodePlan, promptUuid: string, boundary: number, a
     changes: r.preview.plan.changes.map((c) => ({ path: c.path, action: c.action, conflict: c.conflict })),
     applied: r.applied,
   };
+}
+
+async function claudeRootFor(session: SessionModel, args: BackArgs, io: CliIO): Promise<string> {
+  const { claudeConfigRoot, claudeRootOfTranscript } = await import('../../engine/claude/paths.js');
+  return args.claudeDir ?? claudeRootOfTranscript(session.transcriptPath) ?? claudeConfigRoot(io.env);
 }

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { claudeConfigRoot } from '../../engine/claude/paths.js';
+import { claudeConfigRoot, claudeRootOfTranscript } from '../../engine/claude/paths.js';
 import { parseTranscriptFile } from '../../engine/claude/parse-transcript.js';
 import type { SessionModel } from '../../engine/claude/model.js';
 import { RewindError } from '../../engine/errors.js';
@@ -39,7 +39,8 @@ export async function restoreCommand(args: RestoreArgs, io: CliIO): Promise<numb
   root ??= resolve(io.cwd);
   const target = await resolveRestoreTarget({ projectRoot: root, ref: args.ref, source, session });
   io.err(`Source: ${target.note}`);
-  const r = await restore(root, target, { session, claudeRoot: args.claudeDir ?? claudeConfigRoot(io.env), dryRun: args.dryRun, force: args.force });
+  const claudeRoot = args.claudeDir ?? (session ? claudeRootOfTranscript(session.transcriptPath) : null) ?? claudeConfigRoot(io.env);
+  const r = await restore(root, target, { session, claudeRoot, dryRun: args.dryRun, force: args.force });
   printRestore(r, args, io);
   return 0;
 }

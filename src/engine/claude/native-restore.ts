@@ -37,8 +37,11 @@ export async function nativeTarget(model: SessionModel, promptUuid: string, clau
     for (const [k, v] of snap.deltas) if (!m.has(k)) m.set(k, v);
     return m;
   };
-  const first = new Map<string, NativeBackup>();
-  for (const p of live) for (const [k, v] of stateAt(p.uuid)) if (!first.has(k)) first.set(k, v);
+  // Each tracked file's first backup and where on the live path it was first tracked.
+  const first = new Map<string, { backup: NativeBackup; index: number }>();
+  live.forEach((p, index) => {
+    for (const [k, v] of stateAt(p.uuid)) if (!first.has(k)) first.set(k, { backup: v, index });
+  });
   const atPrompt = stateAt(promptUuid);
   const cwd = model.cwd ?? projectRoot;
   const dir = join(claudeRoot, 'file-history', model.sessionId);
@@ -46,7 +49,10 @@ export async function nativeTarget(model: SessionModel, promptUuid: string, clau
   const coverage = new Set<string>();
   const outside: string[] = [];
   const blobs = new Map<string, string>();
-  for (const [tracked, firstBackup] of first) {
+  for (const [tracked, { backup: firstBackup, index }] of first) {
+    // Tracked before this prompt but not in its snapshot (tracking starts afresh after a
+    // compaction): Claude leaves such a file alone, and so do we.
+    if (!atPrompt.has(tracked) && index <= at) continue;
     const abs = isAbsolute(tracked) ? tracked : join(cwd, tracked);
     const rel = relative(projectRoot, abs).split(sep).join('/');
     if (!rel || rel.startsWith('..') || isAbsolute(rel)) {

@@ -22,3 +22,10 @@ export function projectDirMatches(dirName: string, cwd: string): boolean {
 export function fileHistoryDir(root: string, sessionId: string): string {
   return join(root, 'file-history', sessionId);
 }
+
+/** `<root>/projects/<dir>/<session>.jsonl` -> `<root>`, when the transcript sits where Claude keeps it. */
+export function claudeRootOfTranscript(transcriptPath: string): string | null {
+  const parts = transcriptPath.split(/[\\/]/);
+  if (parts.length < 4 || parts[parts.length - 3] !== 'projects') return null;
+  return parts.slice(0, -3).join('/') || '/';
+}

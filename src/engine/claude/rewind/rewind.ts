@@ -6,6 +6,7 @@ import { copyRanges } from '../../io/copy-ranges.js';
 import type { Fingerprint } from '../../io/fingerprint.js';
 import { ensureStore } from '../../project.js';
 import { linkFileHistory } from '../file-history-links.js';
+import { claudeRootOfTranscript } from '../paths.js';
 import { keptRanges, planRewind, type RewindPlan } from './plan.js';
 import { scanTail, type RevertedPrompt, type TailScan } from './tail-scan.js';
 
@@ -163,7 +164,7 @@ export async function rewindTranscript(opts: RewindOptions): Promise<RewindResul
           await copyRanges(fh, out, ranges);
         });
       }
-      const claudeRoot = opts.claudeRoot ?? dirname(dirname(dirname(opts.transcriptPath)));
+      const claudeRoot = opts.claudeRoot ?? claudeRootOfTranscript(opts.transcriptPath) ?? dirname(dirname(dirname(opts.transcriptPath)));
       const fileHistoryDir = await linkFileHistory(claudeRoot, basename(opts.transcriptPath, '.jsonl'), forkSessionId);
       const result = await fingerprintOf(forkPath);
       if (projectRoot) {
