@@ -29,6 +29,8 @@ export interface HookPayload {
 interface Touched {
   complete: boolean;
   paths: string[];
+  /** Touched paths that did not exist when the agent first touched them. */
+  created?: string[];
 }
 
 const touchedFile = (root: string) => join(storeDir(root), 'touched.json');
@@ -93,6 +95,7 @@ export async function handleHook(p: HookPayload, env: NodeJS.ProcessEnv): Promis
         trigger: 'prompt',
         transcript: await transcriptCursor(p),
         touched: touched.complete ? touched.paths : null,
+        created: touched.created ?? [],
       });
       await writeBufferAtomic(touchedFile(root), JSON.stringify({ complete: true, paths: [] } satisfies Touched));
       return `checkpoint ${r.manifest.id} (${r.manifest.scan}, ${r.hashed} hashed, ${Math.round(r.ms)} ms)`;
@@ -105,7 +108,11 @@ export async function handleHook(p: HookPayload, env: NodeJS.ProcessEnv): Promis
       const t = await readTouched(root);
       const rel = FILE_TOOLS.has(tool) ? relInProject(root, cwd, p.tool_input?.file_path ?? p.tool_input?.notebook_path) : null;
       if (rel) {
-        if (!t.paths.includes(rel)) t.paths.push(rel);
+        if (!t.paths.includes(rel)) {
+          t.paths.push(rel);
+          const existed = await stat(join(root, rel)).catch(() => null);
+          if (!existed) t.created = [...(t.created ?? []), rel];
+        }
       } else if (!FILE_TOOLS.has(tool)) {
         t.complete = false;
       }

@@ -4,8 +4,22 @@ import { ensureStore } from '../project.js';
 import { readStoreConfig } from './config.js';
 import { IgnoreStack } from './ignore-rules.js';
 import { withLock } from './lock.js';
-import { listCheckpointIds, newCheckpointId, readManifest, summarize, writeManifest, type Entry, type Manifest, type TranscriptCursor, type Trigger } from './manifest.js';
+import {
+  MAX_DELTA_DEPTH,
+  lastSummary,
+  listCheckpointIds,
+  newCheckpointId,
+  readManifest,
+  summarize,
+  writeManifest,
+  type CheckpointSummary,
+  type Entry,
+  type Manifest,
+  type TranscriptCursor,
+  type Trigger,
+} from './manifest.js';
 import { ObjectStore } from './objects.js';
+import type { TreeState } from './tree-state.js';
 import { walkTree, type WalkEntry } from './walk-tree.js';
 
 export interface CheckpointOptions {
@@ -18,6 +32,10 @@ export interface CheckpointOptions {
    * When given and a previous checkpoint exists, only these are looked at: no tree walk.
    */
   touched?: string[] | null;
+  /** Of the touched paths, those that did not exist before (the hook saw them created). */
+  created?: string[] | null;
+  /** The tree as just read from disk (a restore's preview has it): no second walk. */
+  fromState?: TreeState | null;
   now?: () => number;
 }
 
@@ -69,8 +87,13 @@ export async function takeCheckpoint(opts: CheckpointOptions): Promise<Checkpoin
     const now = opts.now ?? Date.now;
     const config = await readStoreConfig(opts.projectRoot);
     const objects = objectStore(opts.projectRoot);
-    const prev = await latestManifest(opts.projectRoot);
+    const ids = await listCheckpointIds(opts.projectRoot);
+    const parentSummary = opts.touched && ids.length ? await lastSummary(opts.projectRoot) : null;
+    const deltaOk = !!parentSummary && parentSummary.id === ids[ids.length - 1] && (parentSummary.depth ?? 0) < MAX_DELTA_DEPTH;
+    // A touched checkpoint never reads the parent's tree: it only records what changed.
+    const prev = deltaOk ? null : await latestManifest(opts.projectRoot);
     const prevByPath = new Map<string, Entry>((prev?.entries ?? []).map((e) => [e[0], e]));
+    const storedRefs = new Map<string, string>();
     let hashed = 0;
     let newObjects = 0;
     const skipped: Manifest['skipped'] = [];
@@ -84,44 +107,66 @@ export async function takeCheckpoint(opts: CheckpointOptions): Promise<Checkpoin
       }
       const old = prevByPath.get(w.path);
       if (old && old[1] === 'f' && old[4] === w.size && old[5] === w.mtimeMs && old[6] === w.ino) return [w.path, 'f', old[2], w.mode, w.size, w.mtimeMs, w.ino];
+      const stored = storedRefs.get(w.path);
+      if (stored) return [w.path, 'f', stored, w.mode, w.size, w.mtimeMs, w.ino];
       const blob = await objects.putFile(join(opts.projectRoot, w.path), w.size);
       hashed++;
       if (!old || old[2] !== blob) newObjects++;
       return [w.path, 'f', blob, w.mode, w.size, w.mtimeMs, w.ino];
     };
 
-    let entries: Entry[];
+    let entries: Entry[] = [];
+    let delta: Manifest['delta'];
     let scan: Manifest['scan'];
-    if (opts.touched && prev) {
+    let changedOverride: CheckpointSummary['changed'] | undefined;
+    if (deltaOk && opts.touched) {
       scan = 'touched';
-      const map = new Map(prevByPath);
-      for (const s of prev.skipped) skipped.push(s);
+      const set: Entry[] = [];
+      const removed: string[] = [];
+      const created = new Set(opts.created ?? []);
+      const changed: CheckpointSummary['changed'] = { added: [], modified: [], deleted: [] };
       for (const raw of new Set(opts.touched)) {
         const rel = raw.split('\\').join('/').replace(/^\.\//, '');
         if (!rel || rel.startsWith('../') || rel.startsWith('/')) continue;
-        const i = skipped.findIndex((s) => s.path === rel);
-        if (i !== -1) skipped.splice(i, 1);
+        // An ignored path is never in a checkpoint: nothing to record.
+        if (await ignoredPath(opts.projectRoot, rel, false)) continue;
         const st = await lstat(join(opts.projectRoot, rel)).catch(() => null);
-        if (!st || (!st.isFile() && !st.isSymbolicLink()) || (await ignoredPath(opts.projectRoot, rel, false))) {
-          map.delete(rel);
+        if (!st || (!st.isFile() && !st.isSymbolicLink())) {
+          removed.push(rel);
+          if (!created.has(rel)) changed.deleted.push(rel);
           continue;
         }
         const w: WalkEntry = st.isSymbolicLink()
           ? { path: rel, kind: 'symlink', size: 0, mode: 0o777, mtimeMs: st.mtimeMs, ino: st.ino, target: await readlink(join(opts.projectRoot, rel)) }
           : { path: rel, kind: 'file', size: st.size, mode: st.mode & 0o777, mtimeMs: st.mtimeMs, ino: st.ino };
         const e = await fileEntry(w);
-        if (e) map.set(rel, e);
-        else map.delete(rel);
-        // A file in what was an empty directory: that directory is no longer empty.
-        for (let p = rel; p.includes('/'); ) {
-          p = p.slice(0, p.lastIndexOf('/'));
-          if (map.get(p)?.[1] === 'd') map.delete(p);
-        }
+        if (e) set.push(e);
+        else removed.push(rel);
+        (created.has(rel) ? changed.added : changed.modified).push(rel);
       }
-      entries = [...map.values()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+      delta = { set, removed };
+      changedOverride = changed;
     } else {
       scan = 'full';
-      const walked = await walkTree(opts.projectRoot);
+      const walked: WalkEntry[] = opts.fromState
+        ? [...opts.fromState].map(([path, n]) => ({
+            path,
+            kind: n.kind === 'f' ? 'file' : n.kind === 'l' ? 'symlink' : 'dir',
+            size: n.size,
+            mode: n.mode,
+            mtimeMs: n.mtimeMs ?? 0,
+            ino: n.ino ?? 0,
+            ...(n.kind === 'l' ? { target: n.ref } : {}),
+          }))
+        : await walkTree(opts.projectRoot);
+      // A state read from disk already knows each file's hash: no need to read it when that
+      // object is stored already.
+      if (opts.fromState) {
+        const inParent = new Set((prev?.entries ?? []).map((e) => e[2]));
+        for (const [p, n] of opts.fromState) {
+          if (n.kind === 'f' && (inParent.has(n.ref) || (await objects.has(n.ref)))) storedRefs.set(p, n.ref);
+        }
+      }
       const out: (Entry | null)[] = new Array(walked.length);
       // A few files at a time: reading is I/O bound, hashing is not the bottleneck.
       let next = 0;
@@ -141,12 +186,18 @@ export async function takeCheckpoint(opts: CheckpointOptions): Promise<Checkpoin
       label: opts.label ?? null,
       trigger: opts.trigger,
       scan,
-      parent: prev?.id ?? null,
+      parent: deltaOk ? parentSummary!.id : (prev?.id ?? null),
       transcript: opts.transcript ?? null,
       entries,
       skipped,
+      ...(delta ? { delta, depth: (parentSummary!.depth ?? 0) + 1 } : { depth: 0 }),
     };
-    await writeManifest(opts.projectRoot, manifest, summarize(manifest, prev));
+    let summary = summarize(manifest, prev, changedOverride);
+    if (delta && parentSummary) {
+      const addedBytes = delta.set.reduce((n, e) => n + e[4], 0);
+      summary = { ...summary, files: parentSummary.files + changedOverride!.added.length - changedOverride!.deleted.length, bytes: parentSummary.bytes + addedBytes };
+    }
+    await writeManifest(opts.projectRoot, manifest, summary);
     return { manifest, hashed, newObjects, ms: performance.now() - t0 };
   });
 }

@@ -33,13 +33,24 @@ export interface Manifest {
   scan: 'full' | 'touched';
   parent: string | null;
   transcript: TranscriptCursor | null;
+  /** The whole tree (resolved from the chain when this checkpoint is stored as a delta). */
   entries: Entry[];
   skipped: { path: string; size: number; reason: string }[];
+  /**
+   * On disk, a touched checkpoint stores only what changed against its parent: writing it costs
+   * O(touched) whatever the tree size. `readManifest` resolves the chain into `entries`.
+   */
+  delta?: { set: Entry[]; removed: string[] };
+  /** Deltas since the last full manifest (0 for a full one). */
+  depth?: number;
 }
+
+export const MAX_DELTA_DEPTH = 50;
 
 /** What `checkpoints` lists, kept in a small index so listing never reads whole manifests. */
 export interface CheckpointSummary {
   id: string;
+  depth?: number;
   time: string;
   label: string | null;
   trigger: Trigger;
@@ -92,18 +103,67 @@ export function parseManifest(raw: string, where: string): Manifest {
   if (v.scan !== 'full' && v.scan !== 'touched') throw bad('scan');
   if (!Array.isArray(v.entries) || !v.entries.every(isEntry)) throw bad('entries');
   if (!Array.isArray(v.skipped)) throw bad('skipped');
+  if (v.delta !== undefined) {
+    const d = v.delta as { set?: unknown; removed?: unknown };
+    if (!Array.isArray(d.set) || !d.set.every(isEntry) || !Array.isArray(d.removed) || !d.removed.every((r) => typeof r === 'string')) throw bad('delta');
+  }
   const t = v.transcript as TranscriptCursor | null;
   if (t !== null && (typeof t !== 'object' || typeof t.transcript_path !== 'string' || typeof t.byte_offset_end !== 'number')) throw bad('transcript');
   return v as unknown as Manifest;
 }
 
-export async function readManifest(projectRoot: string, id: string): Promise<Manifest> {
+async function readStored(projectRoot: string, id: string): Promise<Manifest> {
   if (!ID.test(id)) throw new RewindError('USAGE', `not a checkpoint id: ${id}`);
   const p = join(checkpointsDir(projectRoot), `${id}.json`);
   const raw = await readFile(p, 'utf8').catch(() => {
     throw new RewindError('NOT_FOUND', `no checkpoint ${id}`);
   });
   return parseManifest(raw, p);
+}
+
+// Manifests never change once written: resolved ones are kept for the life of the process.
+const resolvedCache = new Map<string, Manifest>();
+
+/** A checkpoint with its whole tree, resolving delta chains. */
+export async function readManifest(projectRoot: string, id: string): Promise<Manifest> {
+  const key = `${projectRoot}\0${id}`;
+  const hit = resolvedCache.get(key);
+  if (hit) return hit;
+  const chain: Manifest[] = [];
+  let cur = await readStored(projectRoot, id);
+  while (cur.delta) {
+    chain.push(cur);
+    if (!cur.parent) throw new RewindError('IO', `checkpoint ${cur.id} is a delta without a parent`);
+    const cached = resolvedCache.get(`${projectRoot}\0${cur.parent}`);
+    if (cached) {
+      cur = cached;
+      break;
+    }
+    if (chain.length > MAX_DELTA_DEPTH * 4) throw new RewindError('IO', `checkpoint chain under ${id} is too long or loops`);
+    cur = await readStored(projectRoot, cur.parent);
+  }
+  let entries = new Map(cur.entries.map((e) => [e[0], e]));
+  let skipped = cur.skipped;
+  resolvedCache.set(`${projectRoot}\0${cur.id}`, cur);
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const d = chain[i]!;
+    entries = new Map(entries);
+    const touched = new Set([...d.delta!.set.map((e) => e[0]), ...d.delta!.removed, ...d.skipped.map((x) => x.path)]);
+    for (const r of d.delta!.removed) entries.delete(r);
+    for (const e of d.delta!.set) {
+      entries.set(e[0], e);
+      // A file in what was an empty directory: that directory is no longer empty.
+      for (let p = e[0]; p.includes('/'); ) {
+        p = p.slice(0, p.lastIndexOf('/'));
+        if (entries.get(p)?.[1] === 'd') entries.delete(p);
+      }
+    }
+    skipped = [...skipped.filter((x) => !touched.has(x.path)), ...d.skipped];
+    const resolved: Manifest = { ...d, entries: [...entries.values()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)), skipped };
+    resolvedCache.set(`${projectRoot}\0${d.id}`, resolved);
+    cur = resolved;
+  }
+  return cur;
 }
 
 export async function listCheckpointIds(projectRoot: string): Promise<string[]> {
@@ -118,7 +178,8 @@ export async function listCheckpointIds(projectRoot: string): Promise<string[]> 
 export async function writeManifest(projectRoot: string, m: Manifest, summary: CheckpointSummary): Promise<void> {
   const dir = checkpointsDir(projectRoot);
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  await writeBufferAtomic(join(dir, `${m.id}.json`), JSON.stringify(m));
+  const stored = m.delta ? { ...m, entries: [] } : m;
+  await writeBufferAtomic(join(dir, `${m.id}.json`), JSON.stringify(stored));
   await appendFile(join(dir, 'index.jsonl'), `${JSON.stringify(summary)}\n`, { mode: 0o600 });
 }
 
@@ -148,11 +209,12 @@ export async function listCheckpoints(projectRoot: string): Promise<CheckpointSu
   return out;
 }
 
-export function summarize(m: Manifest, parent: Manifest | null): CheckpointSummary {
+export function summarize(m: Manifest, parent: Manifest | null, changedOverride?: CheckpointSummary['changed']): CheckpointSummary {
   const files = m.entries.filter((e) => e[1] !== 'd');
-  const changed = diffEntries(parent?.entries ?? [], m.entries);
+  const changed = changedOverride ?? diffEntries(parent?.entries ?? [], m.entries);
   return {
     id: m.id,
+    depth: m.depth ?? 0,
     time: m.time,
     label: m.label,
     trigger: m.trigger,
@@ -178,4 +240,19 @@ export function diffEntries(before: Entry[], after: Entry[]): { added: string[];
   }
   for (const p of a.keys()) if (!b.has(p)) deleted.push(p);
   return { added, modified, deleted };
+}
+
+/** The newest index line: what a touched checkpoint needs of its parent (no manifest read). */
+export async function lastSummary(projectRoot: string): Promise<CheckpointSummary | null> {
+  const raw = await readFile(join(checkpointsDir(projectRoot), 'index.jsonl'), 'utf8').catch(() => '');
+  const lines = raw.trimEnd().split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    try {
+      const s = JSON.parse(lines[i]!) as CheckpointSummary;
+      if (typeof s.id === 'string') return s;
+    } catch {
+      // torn line
+    }
+  }
+  return null;
 }

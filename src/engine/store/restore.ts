@@ -121,6 +121,8 @@ async function newestManifest(projectRoot: string): Promise<Manifest | null> {
 
 export interface PreviewContext {
   preview: RestorePreview;
+  /** The tree as read for the preview: becomes the pre-restore checkpoint. */
+  current: TreeState;
   readBlob: (ref: string) => Promise<Buffer>;
   keepDirs: Set<string>;
 }
@@ -141,7 +143,7 @@ export async function previewRestore(
     const readBlob = (ref: string) => objects.read(ref);
     const diffs = opts.withDiffs === false ? [] : await diffChanges(projectRoot, plan.changes, readBlob);
     const keepDirs = new Set(m.entries.filter((e) => e[1] === 'd').map((e) => e[0]));
-    return { preview: { target, plan, diffs, skipped: m.skipped, outside: [] }, readBlob, keepDirs };
+    return { preview: { target, plan, diffs, skipped: m.skipped, outside: [] }, current, readBlob, keepDirs };
   }
   if (!opts.session || !opts.claudeRoot) throw new RewindError('NO_TRANSCRIPT', "restoring from Claude's file history needs the session's transcript");
   const native = await nativeTarget(opts.session, target.promptUuid!, opts.claudeRoot, projectRoot);
@@ -157,7 +159,7 @@ export async function previewRestore(
     return objects.read(ref);
   };
   const diffs = opts.withDiffs === false ? [] : await diffChanges(projectRoot, plan.changes, readBlob);
-  return { preview: { target, plan, diffs, skipped: [], outside: native.outside }, readBlob, keepDirs: new Set() };
+  return { preview: { target, plan, diffs, skipped: [], outside: native.outside }, current, readBlob, keepDirs: new Set() };
 }
 
 export interface RestoreResult {
@@ -180,10 +182,16 @@ export async function restore(
   }
   const { validatePlanPaths } = await import('./restore-apply.js');
   await validatePlanPaths(projectRoot, plan);
-  const pre = await takeCheckpoint({ projectRoot, trigger: 'pre-restore', label: `before restoring ${target.checkpoint?.id ?? target.promptUuid}`, now: opts.now });
+  const pre = await takeCheckpoint({ projectRoot, trigger: 'pre-restore', label: `before restoring ${target.checkpoint?.id ?? target.promptUuid}`, fromState: ctx.current, now: opts.now });
   const r = await applyPlan(projectRoot, plan, ctx.readBlob, ctx.keepDirs);
-  // The state we left, so an undo can tell later edits apart (a stat walk: only what we wrote is read).
-  const post = await takeCheckpoint({ projectRoot, trigger: 'post-restore', label: `after restoring ${target.checkpoint?.id ?? target.promptUuid}`, now: opts.now });
+  // The state we left, so an undo can tell later edits apart: only the paths we wrote are read.
+  const post = await takeCheckpoint({
+    projectRoot,
+    trigger: 'post-restore',
+    label: `after restoring ${target.checkpoint?.id ?? target.promptUuid}`,
+    touched: plan.changes.filter((c) => c.after?.kind !== 'd' && c.before?.kind !== 'd').map((c) => c.path),
+    now: opts.now,
+  });
   const { randomUUID } = await import('node:crypto');
   const journalId = randomUUID();
   const { appendJournal } = await import('../journal.js');

@@ -67,14 +67,23 @@ describe('checkpoints', () => {
     await writeFile(join(root, 'src', 'main.ts'), 'export const a = 2;\n');
     await writeFile(join(root, 'src', 'new.ts'), 'new\n');
     await writeFile(join(root, 'bin.dat'), 'changed but not reported');
-    const touched = await takeCheckpoint({ projectRoot: root, trigger: 'prompt', touched: ['src/main.ts', 'src/new.ts', 'src/generated/out.js'] });
+    const touched = await takeCheckpoint({ projectRoot: root, trigger: 'prompt', touched: ['src/main.ts', 'src/new.ts', 'src/generated/out.js'], created: ['src/new.ts'] });
     expect(touched.manifest.scan).toBe('touched');
     expect(touched.hashed).toBe(2);
-    const paths = touched.manifest.entries.map((e) => e[0]);
+    // Stored as a delta; read back, it is the whole tree.
+    expect(touched.manifest.delta!.set.map((e) => e[0])).toEqual(['src/main.ts', 'src/new.ts']);
+    const resolved = await readManifest(root, touched.manifest.id);
+    const paths = resolved.entries.map((e) => e[0]);
     expect(paths).toContain('src/new.ts');
+    expect(paths).toContain('bin.dat');
     expect(paths).not.toContain('src/generated/out.js');
+    expect(resolved.entries.find((e) => e[0] === 'src/main.ts')![2]).toBe(await hashFile(join(root, 'src', 'main.ts')));
+    // bin.dat changed without being reported: a touched checkpoint keeps its old content, a full one sees it.
+    expect(resolved.entries.find((e) => e[0] === 'bin.dat')![2]).toBe(first.manifest.entries.find((e) => e[0] === 'bin.dat')![2]);
+    const full = await takeCheckpoint({ projectRoot: root, trigger: 'manual' });
+    expect(full.manifest.entries.find((e) => e[0] === 'bin.dat')![2]).toBe(await hashFile(join(root, 'bin.dat')));
     const list = await listCheckpoints(root);
-    expect(list.map((c) => c.scan)).toEqual(['full', 'full', 'touched']);
+    expect(list.map((c) => c.scan)).toEqual(['full', 'full', 'touched', 'full']);
     expect(list[2]!.changed).toEqual({ added: ['src/new.ts'], modified: ['src/main.ts'], deleted: [] });
   });
 

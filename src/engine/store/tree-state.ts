@@ -9,6 +9,9 @@ export interface NodeState {
   ref: string;
   mode: number;
   size: number;
+  /** From the walk, when the state was read from disk: lets it serve as a stat cache. */
+  mtimeMs?: number;
+  ino?: number;
 }
 
 export type TreeState = Map<string, NodeState>;
@@ -29,12 +32,13 @@ export async function currentTree(root: string, statCache: Manifest | null): Pro
   const worker = async () => {
     while (next < walked.length) {
       const w = walked[next++]!;
-      if (w.kind === 'dir') out.set(w.path, { kind: 'd', ref: '', mode: w.mode, size: 0 });
-      else if (w.kind === 'symlink') out.set(w.path, { kind: 'l', ref: w.target ?? '', mode: 0o777, size: 0 });
+      const at = { mtimeMs: w.mtimeMs, ino: w.ino };
+      if (w.kind === 'dir') out.set(w.path, { kind: 'd', ref: '', mode: w.mode, size: 0, ...at });
+      else if (w.kind === 'symlink') out.set(w.path, { kind: 'l', ref: w.target ?? '', mode: 0o777, size: 0, ...at });
       else {
         const c = cache.get(w.path);
         const ref = c && c[1] === 'f' && c[4] === w.size && c[5] === w.mtimeMs && c[6] === w.ino ? c[2] : await hashFile(join(root, w.path));
-        out.set(w.path, { kind: 'f', ref, mode: w.mode, size: w.size });
+        out.set(w.path, { kind: 'f', ref, mode: w.mode, size: w.size, ...at });
       }
     }
   };
