@@ -9,6 +9,8 @@ export interface CliIO {
   stdin?: () => Promise<string>;
   /** How to run this CLI again from anywhere (for the hooks we install): absolute paths. */
   self?: { node: string; script: string };
+  /** Set when the app itself runs a forwarded command: never forward again. */
+  inApp?: boolean;
 }
 
 export function processIO(): CliIO {

@@ -6,9 +6,11 @@ import { USAGE } from './usage.js';
 
 declare const __APP_VERSION__: string;
 
-const BOOLEAN = ['json', 'in-place', 'both', 'copy', 'dry-run', 'force', 'help', 'version'];
+const BOOLEAN = ['json', 'in-place', 'both', 'copy', 'dry-run', 'force', 'help', 'version', 'demo'];
 const STRING = ['transcript', 'project', 'claude-dir', 'label', 'source', 'scope', 'port', 'host'];
 const KNOWN = new Set([...BOOLEAN, ...STRING, '_', 'h', 'v']);
+/** Commands that write: when the app runs, it performs them (a single writer, the window updates). */
+const FORWARDED = new Set(['back', 'restore', 'checkpoint', 'undo']);
 
 /** Runs one CLI invocation and returns its exit code; never throws. */
 export async function run(argv: string[], io: CliIO = processIO()): Promise<number> {
@@ -26,6 +28,11 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
     if (args.help || command === 'help') {
       io.out(USAGE);
       return EXIT.ok;
+    }
+    if (command && FORWARDED.has(command) && !io.inApp && !io.env.REWIND_NO_FORWARD) {
+      const { forwardToApp } = await import('./forward.js');
+      const answered = await forwardToApp(argv, io);
+      if (answered !== null) return answered;
     }
     const claudeDir = args['claude-dir'] as string | undefined;
     const single = (flag: string): string | undefined => {
@@ -99,9 +106,14 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
         const { undoCommand } = await import('./commands/undo.js');
         return await undoCommand({ dryRun: !!args['dry-run'], json: !!args.json, force: !!args.force, project: single('project') }, io);
       }
+      case 'serve': {
+        noExtra(0);
+        const { serveCommand } = await import('./commands/serve.js');
+        return await serveCommand({ port: single('port'), host: single('host'), claudeDir, demo: !!args.demo }, io);
+      }
       case undefined: {
         const { openApp } = await import('./commands/open-app.js');
-        return await openApp(io);
+        return await openApp(io, { claudeDir, demo: !!args.demo });
       }
       default:
         throw new RewindError('USAGE', `unknown command "${command}" (see rewind-app --help)`);

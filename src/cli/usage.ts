@@ -1,7 +1,9 @@
 export const USAGE = `rewind-app: fork, rewrite and restore AI coding agent sessions
 
 Usage:
-  rewind-app                         open the app
+  rewind-app [--demo]                open the app (browser mode when Electron cannot start)
+  rewind-app serve [--port N] [--host 127.0.0.1] [--demo]
+                                     browser mode: prints a URL with a one-time token
   rewind-app sessions [--project DIR] [--json]
   rewind-app timeline [SESSION] [--json]
                                      SESSION: id, id prefix or transcript path
@@ -15,6 +17,8 @@ Usage:
                      [--source rewind|claude] [--force] [--project DIR]
   rewind-app hooks install|uninstall|status [--scope user|project|local]
   rewind-app hook                    (run by Claude Code: JSON on stdin)
+
+When the app is running, back, restore, checkpoint and undo are performed by it.
 
 Options:
   --claude-dir DIR   Claude config dir (default: $CLAUDE_CONFIG_DIR or ~/.claude)

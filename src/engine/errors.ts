@@ -31,8 +31,9 @@ export class RewindError extends Error {
   }
 }
 
+/** By shape, not by class: a second copy of this module (another bundle) still counts. */
 export function isRewindError(e: unknown): e is RewindError {
-  return e instanceof RewindError;
+  return e instanceof Error && e.name === 'RewindError' && (ERROR_CODES as readonly string[]).includes((e as RewindError).code);
 }
 
 /** One line for a person: a RewindError's message, or a short description of a system error. */

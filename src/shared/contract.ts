@@ -1,20 +1,149 @@
 import { z } from 'zod';
 import type { OperationName } from './operations.js';
-import { SessionSummarySchema, TimelineSchema } from './session-schema.js';
+import { SessionSummarySchema, TimelinePromptSchema, TimelineSchema } from './session-schema.js';
 
-/** Every request and response that crosses a process boundary, validated where it arrives. */
+/** Every request, response and event that crosses a process boundary; validated where it arrives. */
+
+const path = z.string().min(1).max(4096);
+/** A session: its id, an id prefix, or its transcript path. */
+const sessionRef = z.string().min(1).max(4096);
+const uuid = z.string().min(1).max(200);
+
+export const ChatPlanSchema = z.object({
+  transcript: z.string(),
+  sessionId: z.string(),
+  mode: z.enum(['fork', 'in-place']),
+  boundaryOffset: z.number().int(),
+  resultSize: z.number().int(),
+  droppedMessages: z.number().int(),
+  prompts: z.array(z.object({ uuid: z.string(), text: z.string(), images: z.number().int(), timestamp: z.string().nullable() })),
+  backupPath: z.string().nullable(),
+});
+
+export const FileChangeSchema = z.object({
+  path: z.string(),
+  action: z.enum(['create', 'modify', 'delete', 'unchanged']),
+  kind: z.enum(['f', 'l', 'd']),
+  conflict: z.string().nullable(),
+  binary: z.boolean(),
+  sizeBefore: z.number().nullable(),
+  sizeAfter: z.number().nullable(),
+  patch: z.string().nullable(),
+});
+
+export const CodePlanSchema = z.object({
+  source: z.enum(['rewind', 'claude']),
+  checkpointId: z.string().nullable(),
+  note: z.string(),
+  projectRoot: z.string(),
+  changes: z.array(FileChangeSchema),
+  unchanged: z.number().int(),
+  untouched: z.array(z.string()),
+  skipped: z.array(z.object({ path: z.string(), size: z.number(), reason: z.string() })),
+  conflicts: z.number().int(),
+});
+export type CodePlan = z.infer<typeof CodePlanSchema>;
+
+const RewindRequest = z
+  .object({
+    session: sessionRef,
+    promptUuid: uuid,
+    mode: z.enum(['fork', 'in-place']),
+    withCode: z.boolean().default(false),
+    force: z.boolean().default(false),
+  })
+  .strict();
+
+export const CheckpointSummarySchema = z.object({
+  id: z.string(),
+  time: z.string(),
+  label: z.string().nullable(),
+  trigger: z.string(),
+  scan: z.enum(['full', 'touched']),
+  transcript: z.object({ transcript_path: z.string(), session_id: z.string().nullable(), prompt_id: z.string().nullable(), prompt_uuid: z.string().nullable(), byte_offset_end: z.number() }).nullable(),
+  files: z.number(),
+  bytes: z.number(),
+  changed: z.object({ added: z.array(z.string()), modified: z.array(z.string()), deleted: z.array(z.string()) }),
+});
+
+export const TurnItemSchema = z.object({
+  kind: z.enum(['text', 'thinking', 'tool-call', 'tool-result', 'subagent', 'command', 'other']),
+  title: z.string(),
+  body: z.string(),
+  isError: z.boolean().default(false),
+});
+
+const HooksScopeSchema = z.object({ scope: z.enum(['user', 'project', 'local']), file: z.string(), events: z.array(z.string()), command: z.string().nullable() });
+
 export const CONTRACT = {
   listSessions: {
-    request: z.object({ project: z.string().min(1).optional() }).strict(),
-    response: z.object({ root: z.string(), sessions: z.array(SessionSummarySchema) }),
+    request: z.object({ project: path.optional() }).strict(),
+    response: z.object({ root: z.string(), exists: z.boolean(), sessions: z.array(SessionSummarySchema) }),
   },
   getTimeline: {
-    request: z.object({ session: z.string().min(1) }).strict(),
+    request: z.object({ session: sessionRef }).strict(),
     response: TimelineSchema,
+  },
+  getTurn: {
+    request: z.object({ session: sessionRef, promptUuid: uuid }).strict(),
+    response: z.object({ promptUuid: z.string(), text: z.string(), items: z.array(TurnItemSchema), truncated: z.boolean() }),
+  },
+  previewRewind: {
+    request: RewindRequest,
+    response: z.object({ chat: ChatPlanSchema, code: CodePlanSchema.nullable(), codeNote: z.string().nullable(), summary: z.string() }),
+  },
+  applyRewind: {
+    request: RewindRequest,
+    response: z.object({
+      chat: ChatPlanSchema,
+      forkSessionId: z.string().nullable(),
+      forkPath: z.string().nullable(),
+      backupPath: z.string().nullable(),
+      code: z.object({ written: z.number(), deleted: z.number(), checkpointId: z.string().nullable() }).nullable(),
+      projectRoot: z.string().nullable(),
+      summary: z.string(),
+    }),
+  },
+  listCheckpoints: {
+    request: z.object({ project: path }).strict(),
+    response: z.object({ projectRoot: z.string(), checkpoints: z.array(CheckpointSummarySchema) }),
+  },
+  takeCheckpoint: {
+    request: z.object({ project: path, label: z.string().max(200).optional() }).strict(),
+    response: z.object({ id: z.string(), files: z.number(), hashed: z.number(), skipped: z.number() }),
+  },
+  previewRestore: {
+    request: z.object({ project: path, ref: z.string().min(1).max(200), source: z.enum(['rewind', 'claude']).optional(), session: sessionRef.optional() }).strict(),
+    response: CodePlanSchema,
+  },
+  applyRestore: {
+    request: z.object({ project: path, ref: z.string().min(1).max(200), source: z.enum(['rewind', 'claude']).optional(), session: sessionRef.optional(), force: z.boolean().default(false) }).strict(),
+    response: z.object({ written: z.number(), deleted: z.number(), preRestoreId: z.string(), summary: z.string() }),
+  },
+  undo: {
+    request: z.object({ project: path, dryRun: z.boolean().default(false), force: z.boolean().default(false) }).strict(),
+    response: z.object({ kind: z.string(), summary: z.string(), dryRun: z.boolean(), keptAt: z.string().nullable() }),
+  },
+  hooksStatus: {
+    request: z.object({ project: path }).strict(),
+    response: z.object({ projectRoot: z.string(), scopes: z.array(HooksScopeSchema), command: z.string() }),
+  },
+  installHooks: {
+    request: z.object({ project: path, scope: z.enum(['user', 'project', 'local']).default('local'), dryRun: z.boolean().default(false) }).strict(),
+    response: z.object({ file: z.string(), changed: z.boolean(), lines: z.array(z.string()) }),
+  },
+  getSettings: {
+    request: z.object({}).strict(),
+    response: z.object({ claudeRoot: z.string(), demo: z.boolean(), version: z.string() }),
+  },
+  setSettings: {
+    request: z.object({ claudeRoot: path.optional(), demo: z.boolean().optional() }).strict(),
+    response: z.object({ claudeRoot: z.string(), demo: z.boolean(), version: z.string() }),
   },
 } as const satisfies Record<OperationName, { request: z.ZodType; response: z.ZodType }>;
 
 export type RequestOf<K extends OperationName> = z.input<(typeof CONTRACT)[K]['request']>;
+export type ParsedRequestOf<K extends OperationName> = z.output<(typeof CONTRACT)[K]['request']>;
 export type ResponseOf<K extends OperationName> = z.output<(typeof CONTRACT)[K]['response']>;
 
 export const ErrorPayloadSchema = z.object({ code: z.string(), message: z.string() });
@@ -23,5 +152,23 @@ export type ErrorPayload = z.infer<typeof ErrorPayloadSchema>;
 /** What every door returns: a value, or an error with a stable code (never a stack trace). */
 export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorPayload };
 
-/** The API the renderer sees, one named method per operation. */
-export type RewindApi = { [K in OperationName]: (request: RequestOf<K>) => Promise<Result<ResponseOf<K>>> };
+export const EventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('sessionsChanged') }),
+  z.object({
+    type: z.literal('timelineChanged'),
+    session: z.string(),
+    /** 'append': only `upserts` changed (new or grown prompts); 'reread': take `timeline` whole. */
+    kind: z.enum(['append', 'reread']),
+    upserts: z.array(TimelinePromptSchema),
+    timeline: TimelineSchema.nullable(),
+    stats: TimelineSchema.shape.stats,
+  }),
+  z.object({ type: z.literal('operationProgress'), id: z.string(), message: z.string(), fraction: z.number().nullable() }),
+  z.object({ type: z.literal('operationFinished'), id: z.string(), operation: z.string(), ok: z.boolean(), summary: z.string(), output: z.string().optional() }),
+]);
+export type RewindEvent = z.infer<typeof EventSchema>;
+
+/** The API the renderer sees: one named method per operation, plus the event stream. */
+export type RewindApi = { [K in OperationName]: (request: RequestOf<K>) => Promise<Result<ResponseOf<K>>> } & {
+  onEvent(listener: (e: RewindEvent) => void): () => void;
+};

@@ -2,8 +2,24 @@
  * The names of the operations the UI can ask for. Kept free of zod so the sandboxed preload can
  * generate one method per operation without bundling the schemas.
  */
-export const OPERATION_NAMES = ['listSessions', 'getTimeline'] as const;
+export const OPERATION_NAMES = [
+  'listSessions',
+  'getTimeline',
+  'getTurn',
+  'previewRewind',
+  'applyRewind',
+  'listCheckpoints',
+  'takeCheckpoint',
+  'previewRestore',
+  'applyRestore',
+  'undo',
+  'hooksStatus',
+  'installHooks',
+  'getSettings',
+  'setSettings',
+] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 
 export const IPC_PREFIX = 'rewind:';
 export const ipcChannel = (name: OperationName): string => `${IPC_PREFIX}${name}`;
+export const IPC_EVENT_CHANNEL = 'rewind:event';

@@ -17,17 +17,18 @@ export function findElectron(): { path: string } | { reason: string } {
   }
 }
 
-/** Opens the desktop window; the app itself takes the single-instance lock. */
-export async function openApp(io: CliIO): Promise<number> {
+/** Opens the desktop window (the app itself takes the single-instance lock), else browser mode. */
+export async function openApp(io: CliIO, opts: { claudeDir?: string; demo?: boolean } = {}): Promise<number> {
   const electron = findElectron();
   const appDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
   const display = process.platform !== 'linux' || io.env.DISPLAY || io.env.WAYLAND_DISPLAY;
   if ('path' in electron && display) {
-    const child = spawn(electron.path, [appDir], { stdio: 'inherit', env: io.env });
+    const env = { ...io.env, ...(opts.claudeDir ? { CLAUDE_CONFIG_DIR: opts.claudeDir } : {}), ...(opts.demo ? { REWIND_DEMO: '1' } : {}) };
+    const child = spawn(electron.path, [appDir], { stdio: 'inherit', env });
     return await new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 0)));
   }
   const why = 'reason' in electron ? electron.reason : 'no display (DISPLAY/WAYLAND_DISPLAY unset)';
-  io.err(`Cannot open the desktop window: ${why}.`);
-  io.err('Use the terminal commands meanwhile: rewind-app sessions, rewind-app timeline, rewind-app back 1 (see rewind-app --help).');
-  return 1;
+  io.err(`Cannot open the desktop window: ${why}. Opening Rewind in browser mode instead.`);
+  const { serveCommand } = await import('./serve.js');
+  return serveCommand({ claudeDir: opts.claudeDir, demo: opts.demo }, io);
 }

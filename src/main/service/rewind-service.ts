@@ -1,37 +1,100 @@
-import { findSession } from '../../engine/claude/discover.js';
-import { listSessions } from '../../engine/claude/discover.js';
-import { claudeConfigRoot } from '../../engine/claude/paths.js';
-import { parseTranscriptFile } from '../../engine/claude/parse-transcript.js';
-import { toTimeline } from '../../engine/claude/timeline.js';
-import { describeError } from '../../engine/errors.js';
-import { CONTRACT, type RequestOf, type ResponseOf, type Result } from '../../shared/contract.js';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { findSession, listSessions, PromptCountCache } from '../../engine/claude/discover.js';
+import type { SessionModel } from '../../engine/claude/model.js';
+import { claudeConfigRoot, claudeRootOfTranscript } from '../../engine/claude/paths.js';
+import { rewindTranscript, type RewindResult } from '../../engine/claude/rewind/rewind.js';
+import { materializeDemo } from '../../engine/demo.js';
+import { describeError, RewindError } from '../../engine/errors.js';
+import { hookCommand, hooksStatus, installHooks, settingsPath, type Scope } from '../../engine/hooks/settings.js';
+import { takeCheckpoint } from '../../engine/store/checkpoint.js';
+import { listCheckpoints } from '../../engine/store/manifest.js';
+import { previewRestore, resolveRestoreTarget, restore, targetForRewind, type RestorePreview, type RestoreTarget } from '../../engine/store/restore.js';
+import { undoLatest } from '../../engine/undo.js';
+import { CONTRACT, type CodePlan, type ParsedRequestOf, type ResponseOf, type Result, type RewindEvent } from '../../shared/contract.js';
 import type { OperationName } from '../../shared/operations.js';
+import { LiveSessions } from './live-sessions.js';
+import { turnDetail } from './turn-detail.js';
+import { Watcher } from './watcher.js';
 
 export interface ServiceOptions {
   claudeRoot?: string;
+  /** Folder holding `demo/` (bundled sessions). */
+  resourcesDir?: string;
+  /** Use the bundled demo instead of the user's data (also when no Claude data exists). */
+  demo?: boolean;
+  /** How the installed hooks run this app's CLI: absolute paths. */
+  cli?: { node: string; script: string };
+  version?: string;
+  watch?: boolean;
 }
 
+type Handler<K extends OperationName> = (req: ParsedRequestOf<K>) => Promise<ResponseOf<K>>;
+
 /**
- * Everything the UI can ask for, in plain Node (no Electron): the Electron IPC door and the HTTP
- * door both call `handle`, which validates the request against the contract first.
+ * Everything the UI can ask for, in plain Node (no Electron). The IPC, HTTP and socket doors all
+ * call `handle`, which validates the request against the contract first; errors come back as
+ * `{code, message}`.
  */
 export class RewindService {
-  readonly claudeRoot: string;
+  claudeRoot: string;
+  demo = false;
+  private readonly listeners = new Set<(e: RewindEvent) => void>();
+  readonly live: LiveSessions;
+  private watcher: Watcher | null = null;
+  private readonly counts = new PromptCountCache(null);
+  private opCounter = 0;
 
-  constructor(opts: ServiceOptions = {}) {
+  constructor(private readonly opts: ServiceOptions = {}) {
     this.claudeRoot = opts.claudeRoot ?? claudeConfigRoot();
+    this.live = new LiveSessions((e) => this.emit(e));
   }
 
-  async listSessions(req: RequestOf<'listSessions'>): Promise<ResponseOf<'listSessions'>> {
-    return { root: this.claudeRoot, sessions: await listSessions({ root: this.claudeRoot, project: req.project }) };
+  /** Picks the data source (demo when asked or when there is no Claude data) and starts watching. */
+  async start(): Promise<void> {
+    const hasData = !!(await stat(join(this.claudeRoot, 'projects')).catch(() => null));
+    if ((this.opts.demo || (!hasData && !this.opts.claudeRoot)) && this.opts.resourcesDir) await this.useDemo();
+    if (this.opts.watch !== false) await this.startWatching();
   }
 
-  async getTimeline(req: RequestOf<'getTimeline'>): Promise<ResponseOf<'getTimeline'>> {
-    const file = await findSession(req.session, this.claudeRoot);
-    return toTimeline(await parseTranscriptFile(file.path));
+  private async useDemo(): Promise<void> {
+    const d = await materializeDemo(this.opts.resourcesDir!);
+    this.claudeRoot = d.claudeRoot;
+    this.demo = true;
   }
 
-  /** Validates an untrusted request and runs it; errors come back as `{code, message}`. */
+  private async startWatching(): Promise<void> {
+    await this.watcher?.close();
+    this.watcher = new Watcher({
+      onTranscript: (p) => {
+        if (this.live.has(p)) void this.live.refresh(p);
+      },
+      onSessions: () => this.emit({ type: 'sessionsChanged' }),
+      onStore: () => this.emit({ type: 'sessionsChanged' }),
+    });
+    await this.watcher.watchClaudeRoot(this.claudeRoot).catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    await this.watcher?.close();
+  }
+
+  onEvent(listener: (e: RewindEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  emit(e: RewindEvent): void {
+    for (const l of this.listeners) {
+      try {
+        l(e);
+      } catch {
+        // one bad listener does not stop the others
+      }
+    }
+  }
+
+  /** Validates an untrusted request and runs it. */
   async handle(name: string, payload: unknown): Promise<Result<unknown>> {
     if (!Object.hasOwn(CONTRACT, name)) return { ok: false, error: { code: 'USAGE', message: `unknown operation "${name}"` } };
     const op = name as OperationName;
@@ -42,10 +105,191 @@ export class RewindService {
       return { ok: false, error: { code: 'INVALID_REQUEST', message: `invalid ${op} request${where}: ${issue?.message ?? 'bad payload'}` } };
     }
     try {
-      const value = await (this[op] as (r: unknown) => Promise<unknown>).call(this, parsed.data);
-      return { ok: true, value };
+      const handler = this.handlers[op] as Handler<OperationName>;
+      return { ok: true, value: await handler(parsed.data as never) };
     } catch (e) {
       return { ok: false, error: describeError(e) };
     }
+  }
+
+  private async transcriptOf(session: string): Promise<string> {
+    return (await findSession(session, this.claudeRoot)).path;
+  }
+
+  private async sessionModel(session: string): Promise<SessionModel> {
+    return (await this.live.get(await this.transcriptOf(session))).model;
+  }
+
+  /** The project a session ran in: its cwd, when that folder exists here. */
+  private async projectOf(model: SessionModel): Promise<string | null> {
+    if (!model.cwd) return null;
+    const st = await stat(model.cwd).catch(() => null);
+    return st?.isDirectory() ? model.cwd : null;
+  }
+
+  private codePlanDoc(p: RestorePreview, projectRoot: string): CodePlan {
+    const diffs = new Map(p.diffs.map((d) => [d.path, d]));
+    return {
+      source: p.target.source,
+      checkpointId: p.target.checkpoint?.id ?? null,
+      note: p.target.note,
+      projectRoot,
+      changes: p.plan.changes.map((c) => {
+        const d = diffs.get(c.path);
+        return {
+          path: c.path,
+          action: c.action,
+          kind: (c.after ?? c.before)?.kind ?? 'f',
+          conflict: c.conflict,
+          binary: d?.binary ?? false,
+          sizeBefore: d?.sizeBefore ?? null,
+          sizeAfter: d?.sizeAfter ?? null,
+          patch: d?.patch ?? null,
+        };
+      }),
+      unchanged: p.plan.unchanged,
+      untouched: p.plan.untouched.slice(0, 200),
+      skipped: p.skipped,
+      conflicts: p.plan.conflicts,
+    };
+  }
+
+  private chatDoc(r: RewindResult): ResponseOf<'previewRewind'>['chat'] {
+    return {
+      transcript: r.transcript,
+      sessionId: r.sessionId,
+      mode: r.mode,
+      boundaryOffset: r.boundaryOffset,
+      resultSize: r.resultSize,
+      droppedMessages: r.droppedMessages,
+      prompts: r.prompts.map((p) => ({ uuid: p.uuid, text: p.text, images: p.images, timestamp: p.timestamp })),
+      backupPath: r.backupPath,
+    };
+  }
+
+  private async codeTarget(model: SessionModel, projectRoot: string | null, chat: RewindResult): Promise<{ target: RestoreTarget | null; note: string | null }> {
+    if (!projectRoot) return { target: null, note: `The project folder ${model.cwd ?? '(unknown)'} is not on this machine: only the chat can be rewound.` };
+    const target = await targetForRewind(projectRoot, model, chat.prompts[0]!.uuid, chat.boundaryOffset);
+    return { target, note: target ? null : 'No checkpoint covers this prompt: install the hooks so every prompt gets one.' };
+  }
+
+  private summary(mode: 'fork' | 'in-place', prompts: number, files: number | null): string {
+    const chat = mode === 'fork' ? `Fork before this prompt (${prompts} prompt${prompts === 1 ? '' : 's'} left out of the new session)` : `Rewrite this session in place, dropping ${prompts} prompt${prompts === 1 ? '' : 's'}`;
+    return files === null ? chat : `${chat} and restore ${files} file${files === 1 ? '' : 's'}`;
+  }
+
+  private readonly handlers: { [K in OperationName]: Handler<K> } = {
+    listSessions: async (req) => {
+      const exists = !!(await stat(join(this.claudeRoot, 'projects')).catch(() => null));
+      if (!exists) return { root: this.claudeRoot, exists, sessions: [] };
+      return { root: this.claudeRoot, exists, sessions: await listSessions({ root: this.claudeRoot, project: req.project, cache: this.counts }) };
+    },
+    getTimeline: async (req) => {
+      const path = await this.transcriptOf(req.session);
+      const { model, timeline } = await this.live.get(path);
+      const root = await this.projectOf(model);
+      if (root) void this.watcher?.watchStore(root);
+      return timeline;
+    },
+    getTurn: async (req) => turnDetail(await this.sessionModel(req.session), req.promptUuid),
+    previewRewind: async (req) => {
+      const path = await this.transcriptOf(req.session);
+      const model = (await this.live.get(path)).model;
+      const projectRoot = await this.projectOf(model);
+      const chat = await rewindTranscript({ transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, dryRun: true, projectRoot, claudeRoot: claudeRootOfTranscript(path) });
+      let code: CodePlan | null = null;
+      let codeNote: string | null = null;
+      if (req.withCode) {
+        const t = await this.codeTarget(model, projectRoot, chat);
+        codeNote = t.note;
+        if (t.target && projectRoot) {
+          const ctx = await previewRestore(projectRoot, t.target, { session: model, claudeRoot: claudeRootOfTranscript(path) ?? this.claudeRoot });
+          code = this.codePlanDoc(ctx.preview, projectRoot);
+        }
+      }
+      return { chat: this.chatDoc(chat), code, codeNote, summary: this.summary(req.mode, chat.prompts.length, code ? code.changes.length : null) };
+    },
+    applyRewind: async (req) => {
+      const id = `op-${++this.opCounter}`;
+      const path = await this.transcriptOf(req.session);
+      const model = (await this.live.get(path)).model;
+      const projectRoot = await this.projectOf(model);
+      const claudeRoot = claudeRootOfTranscript(path) ?? this.claudeRoot;
+      const dry = await rewindTranscript({ transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, dryRun: true, projectRoot, claudeRoot });
+      let target: RestoreTarget | null = null;
+      if (req.withCode) {
+        target = (await this.codeTarget(model, projectRoot, dry)).target;
+        if (target && projectRoot && !req.force) {
+          const ctx = await previewRestore(projectRoot, target, { session: model, claudeRoot, withDiffs: false });
+          if (ctx.preview.plan.conflicts > 0) throw new RewindError('CONFLICT', `${ctx.preview.plan.conflicts} file(s) changed outside the agent would be overwritten: nothing was changed`);
+        }
+      }
+      this.emit({ type: 'operationProgress', id, message: req.mode === 'fork' ? 'Writing the fork…' : 'Rewriting the transcript…', fraction: null });
+      const chat = await rewindTranscript({ transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, force: req.force, projectRoot, claudeRoot });
+      let code: ResponseOf<'applyRewind'>['code'] = null;
+      if (target && projectRoot) {
+        this.emit({ type: 'operationProgress', id, message: 'Restoring files…', fraction: null });
+        const r = await restore(projectRoot, target, { session: model, claudeRoot, force: req.force });
+        code = { written: r.applied?.written ?? 0, deleted: r.applied?.deleted ?? 0, checkpointId: target.checkpoint?.id ?? null };
+      }
+      if (req.mode === 'in-place') this.live.forget(path);
+      const summary =
+        req.mode === 'fork' ? `Fork created: ${chat.forkSessionId}` : `Chat rewritten in place (backup: ${chat.backupPath})`;
+      this.emit({ type: 'operationFinished', id, operation: 'applyRewind', ok: true, summary });
+      this.emit({ type: 'sessionsChanged' });
+      return { chat: this.chatDoc(chat), forkSessionId: chat.forkSessionId, forkPath: chat.forkPath, backupPath: chat.backupPath, code, projectRoot, summary };
+    },
+    listCheckpoints: async (req) => ({ projectRoot: req.project, checkpoints: await listCheckpoints(req.project) }),
+    takeCheckpoint: async (req) => {
+      const r = await takeCheckpoint({ projectRoot: req.project, trigger: 'manual', label: req.label ?? null });
+      return { id: r.manifest.id, files: r.manifest.entries.filter((e) => e[1] !== 'd').length, hashed: r.hashed, skipped: r.manifest.skipped.length };
+    },
+    previewRestore: async (req) => {
+      const model = req.session ? await this.sessionModel(req.session) : null;
+      const target = await resolveRestoreTarget({ projectRoot: req.project, ref: req.ref, source: req.source, session: model });
+      const ctx = await previewRestore(req.project, target, { session: model, claudeRoot: model ? (claudeRootOfTranscript(model.transcriptPath) ?? this.claudeRoot) : this.claudeRoot });
+      return this.codePlanDoc(ctx.preview, req.project);
+    },
+    applyRestore: async (req) => {
+      const model = req.session ? await this.sessionModel(req.session) : null;
+      const target = await resolveRestoreTarget({ projectRoot: req.project, ref: req.ref, source: req.source, session: model });
+      const r = await restore(req.project, target, { session: model, claudeRoot: model ? (claudeRootOfTranscript(model.transcriptPath) ?? this.claudeRoot) : this.claudeRoot, force: req.force });
+      const summary = `Restored ${r.applied?.written ?? 0} file(s), deleted ${r.applied?.deleted ?? 0}`;
+      this.emit({ type: 'operationFinished', id: `op-${++this.opCounter}`, operation: 'applyRestore', ok: true, summary });
+      return { written: r.applied?.written ?? 0, deleted: r.applied?.deleted ?? 0, preRestoreId: r.applied?.preRestoreId ?? '', summary };
+    },
+    undo: async (req) => {
+      const r = await undoLatest(req.project, { dryRun: req.dryRun, force: req.force });
+      if (!r.dryRun) {
+        if (r.undone.kind === 'in-place') this.live.forget(r.undone.transcript);
+        this.emit({ type: 'operationFinished', id: `op-${++this.opCounter}`, operation: 'undo', ok: true, summary: r.summary });
+        this.emit({ type: 'sessionsChanged' });
+      }
+      return { kind: r.undone.kind, summary: r.summary, dryRun: r.dryRun, keptAt: r.keptAt };
+    },
+    hooksStatus: async (req) => {
+      const scopes = await Promise.all((['user', 'project', 'local'] as Scope[]).map((s) => hooksStatus(settingsPath(s, req.project, this.claudeRoot), s)));
+      return { projectRoot: req.project, scopes, command: this.hookCommandLine() };
+    },
+    installHooks: async (req) => installHooks(settingsPath(req.scope, req.project, this.claudeRoot), this.hookCommandLine(), req.dryRun),
+    getSettings: async () => ({ claudeRoot: this.claudeRoot, demo: this.demo, version: this.opts.version ?? 'dev' }),
+    setSettings: async (req) => {
+      if (req.demo) await this.useDemo();
+      else if (req.claudeRoot) {
+        const st = await stat(req.claudeRoot).catch(() => null);
+        if (!st?.isDirectory()) throw new RewindError('NOT_FOUND', `not a folder: ${req.claudeRoot}`);
+        this.claudeRoot = req.claudeRoot;
+        this.demo = false;
+      }
+      if (this.opts.watch !== false) await this.startWatching();
+      this.emit({ type: 'sessionsChanged' });
+      return { claudeRoot: this.claudeRoot, demo: this.demo, version: this.opts.version ?? 'dev' };
+    },
+  };
+
+  private hookCommandLine(): string {
+    const cli = this.opts.cli;
+    if (!cli) throw new RewindError('INTERNAL', 'this build does not know where its CLI is');
+    return hookCommand(cli.node, cli.script);
   }
 }

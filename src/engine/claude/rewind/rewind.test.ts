@@ -287,3 +287,30 @@ describe('undo of nothing', () => {
     await expect(undoLatest(dir)).rejects.toMatchObject({ code: 'NOTHING_TO_UNDO' });
   });
 });
+
+describe('rewind at a given prompt', () => {
+  it('a live prompt: the same cut as back n', async () => {
+    const env = await setup(BRANCHED);
+    const t = toTimeline(await parseTranscriptFile(env.transcript));
+    const d = t.prompts.find((p) => p.text === 'WRITE d.txt branch two')!;
+    const byUuid = await rewindTranscript({ transcriptPath: env.transcript, promptUuid: d.uuid, mode: 'fork', dryRun: true, projectRoot: null });
+    const byN = await rewindTranscript({ transcriptPath: env.transcript, n: 2, mode: 'fork', dryRun: true, projectRoot: null });
+    expect(byUuid.boundaryOffset).toBe(byN.boundaryOffset);
+    expect(byUuid.prompts.map((p) => p.text)).toEqual(['WRITE d.txt branch two', 'WRITE e.txt after branch']);
+  });
+
+  it('a prompt on the dead branch: fork right before it, that branch becomes the live one', async () => {
+    const env = await setup(BRANCHED);
+    const t = toTimeline(await parseTranscriptFile(env.transcript));
+    const dead = t.prompts.find((p) => p.text === 'WRITE b.txt bee')!;
+    expect(dead.active).toBe(false);
+    const r = await rewindTranscript({ transcriptPath: env.transcript, promptUuid: dead.uuid, mode: 'fork', projectRoot: env.project });
+    expect(r.prompts.map((p) => p.text)).toEqual(['WRITE b.txt bee']);
+    expect(await promptsOf(r.forkPath!)).toEqual(['WRITE a.txt version one', 'WRITE a.txt version two', 'BASH echo bashmade > c.txt']);
+  });
+
+  it('an unknown uuid or a non-prompt is a clear error', async () => {
+    const env = await setup(LINEAR);
+    await expect(rewindTranscript({ transcriptPath: env.transcript, promptUuid: 'nope', mode: 'fork', dryRun: true, projectRoot: null })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});

@@ -14,7 +14,9 @@ export type RewindMode = 'fork' | 'in-place';
 
 export interface RewindOptions {
   transcriptPath: string;
-  n: number;
+  /** How many prompts back along the live path, or a prompt to cut before (any branch). */
+  n?: number;
+  promptUuid?: string;
   mode: RewindMode;
   dryRun?: boolean;
   force?: boolean;
@@ -65,11 +67,13 @@ async function takeSnapshot(fh: FileHandle, opts: RewindOptions): Promise<Snapsh
   const size = (await fh.stat()).size;
   if (size === 0) throw new RewindError('NOT_ENOUGH_PROMPTS', `transcript is empty: ${opts.transcriptPath}`);
   const fp = opts.dryRun ? null : await (await fingerprints()).fingerprintHandle(fh, size);
-  const scan = await scanTail(fh, size, opts.n, opts.chunkSize);
+  const scan = await scanTail(fh, size, opts.promptUuid ? { promptUuid: opts.promptUuid } : { n: opts.n ?? 1 }, opts.chunkSize);
   if (!scan.keepLeaf) {
     throw new RewindError(
       'NOT_ENOUGH_PROMPTS',
-      `cannot go back ${opts.n}: that is every prompt on the live path, nothing would be left to resume (start a new session instead)`,
+      opts.promptUuid
+        ? 'that is the first prompt: nothing would be left to resume (start a new session instead)'
+        : `cannot go back ${opts.n ?? 1}: that is every prompt on the live path, nothing would be left to resume (start a new session instead)`,
     );
   }
   return { size, fp, scan, plan: planRewind(scan) };

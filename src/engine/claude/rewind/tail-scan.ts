@@ -89,7 +89,12 @@ function reduce(offset: number, length: number, e: Json | null, garbage: string 
  * (and `logicalParentUuid` across compactions) and stop at the parent of the Nth prompt. Dead
  * branches are skipped because only the chain is followed.
  */
-export async function scanTail(fh: FileHandle, size: number, n: number, chunkSize?: number): Promise<TailScan> {
+export type ScanTarget = { n: number } | { promptUuid: string };
+
+export async function scanTail(fh: FileHandle, size: number, target: number | ScanTarget, chunkSize?: number): Promise<TailScan> {
+  const t: ScanTarget = typeof target === 'number' ? { n: target } : target;
+  const n = 'n' in t ? t.n : Number.POSITIVE_INFINITY;
+  const targetUuid = 'promptUuid' in t ? t.promptUuid : null;
   const reader = new ReverseLineReader(fh, size, chunkSize);
   const lines: TailLine[] = [];
   const prompts: RevertedPrompt[] = [];
@@ -101,6 +106,8 @@ export async function scanTail(fh: FileHandle, size: number, n: number, chunkSiz
   let done = false;
   let contextFrom = 0;
   let inContext = false;
+  /** Set once the target prompt is found: from then on we only need its ancestors. */
+  let targetFound = false;
   for await (const raw of reader.lines()) {
     const parsed = raw.bytes.length === 0 ? null : parseJsonLine(raw.bytes);
     if (parsed === null) {
@@ -132,8 +139,22 @@ export async function scanTail(fh: FileHandle, size: number, n: number, chunkSiz
       leafUuid = line.uuid;
       wanted = line.uuid;
     }
+    if (targetUuid && !targetFound && line.uuid === targetUuid && line.uuid !== wanted) {
+      // The target is off the live path (a dead branch): it alone is reverted, its parent is kept.
+      const content = line.type === 'user' ? readUserContent(e) : null;
+      if (!content || classifyUser(e, content) !== 'prompt') throw new RewindError('NOT_FOUND', `${targetUuid} is not a prompt`);
+      prompts.length = 0;
+      prompts.push({ uuid: line.uuid!, text: content.text, images: content.images, timestamp: str(e.timestamp) ?? null, offset: line.offset });
+      targetFound = true;
+      wanted = line.parentUuid ?? line.logicalParentUuid;
+      if (wanted === null) {
+        done = true;
+        break;
+      }
+      continue;
+    }
     if (line.uuid !== wanted) continue;
-    if (prompts.length === n) {
+    if (prompts.length === n || targetFound) {
       keepLeaf = { uuid: line.uuid!, offset: line.offset };
       done = true;
       inContext = true;
@@ -146,18 +167,22 @@ export async function scanTail(fh: FileHandle, size: number, n: number, chunkSiz
       const content = readUserContent(e);
       if (classifyUser(e, content) === 'prompt') {
         prompts.push({ uuid: line.uuid!, text: content.text, images: content.images, timestamp: str(e.timestamp) ?? null, offset: line.offset });
+        if (line.uuid === targetUuid) targetFound = true;
+      } else if (line.uuid === targetUuid) {
+        throw new RewindError('NOT_FOUND', `${targetUuid} is not a prompt`);
       }
     }
     wanted = line.parentUuid ?? line.logicalParentUuid;
     if (wanted === null) {
-      done = prompts.length === n;
+      done = prompts.length === n || targetFound;
       break;
     }
   }
   if (leafUuid === null) {
     throw new RewindError('NOT_ENOUGH_PROMPTS', size === 0 ? 'transcript is empty: nothing to rewind' : 'transcript has no messages: nothing to rewind');
   }
-  if (!done && prompts.length < n) {
+  if (targetUuid && !targetFound) throw new RewindError('NOT_FOUND', `no prompt ${targetUuid} in this transcript`);
+  if (!done && !targetUuid && prompts.length < n) {
     const what = prompts.length === 0 ? 'no prompts' : `only ${prompts.length} prompt${prompts.length === 1 ? '' : 's'}`;
     throw new RewindError('NOT_ENOUGH_PROMPTS', `cannot go back ${n}: the live path has ${what}`);
   }

@@ -1,0 +1,48 @@
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { RewindError } from '../../engine/errors.js';
+import { findDir, startRuntime } from '../../main/app-runtime.js';
+import type { CliIO } from '../io.js';
+
+declare const __APP_VERSION__: string;
+
+export interface ServeArgs {
+  port?: string;
+  host?: string;
+  claudeDir?: string;
+  demo?: boolean;
+}
+
+/** Browser mode: the app's service on loopback, until Ctrl-C. */
+export async function serveCommand(args: ServeArgs, io: CliIO, opts: { untilSignal?: boolean } = {}): Promise<number> {
+  const port = args.port === undefined ? 0 : Number(args.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RewindError('USAGE', `--port takes 0-65535 (got "${args.port}")`);
+  const here = dirname(fileURLToPath(import.meta.url));
+  // Built: out/cli/chunks -> out/renderer, resources/; from source: src/cli/commands -> out/renderer.
+  const rendererDir = findDir(here, '../renderer', '../../renderer', '../../../out/renderer', '../../out/renderer');
+  const resourcesDir = findDir(here, '../../resources', '../../../resources', '../../../../resources');
+  const rt = await startRuntime({
+    claudeRoot: args.claudeDir ?? (io.env.CLAUDE_CONFIG_DIR || undefined),
+    demo: args.demo,
+    resourcesDir: resourcesDir ?? undefined,
+    cli: io.self,
+    version: typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : 'dev',
+    http: { port, host: args.host ?? '127.0.0.1', rendererDir },
+    env: io.env,
+  }).catch((e: unknown) => {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new RewindError('USAGE', `port ${port} is in use (try --port 0)`);
+    throw e;
+  });
+  io.out(`Rewind is running at ${rt.http!.url}`);
+  io.err(`${rt.service.demo ? 'Showing the bundled demo' : `Reading ${rt.service.claudeRoot}`}. ${rendererDir ? '' : 'The UI is not built (npm run build): only the API is served. '}Stop with Ctrl-C.`);
+  if (!rt.socket) io.err('Another Rewind is already running: terminal commands go to that one.');
+  if (opts.untilSignal === false) return 0;
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await rt.close();
+  return 0;
+}

@@ -1,0 +1,266 @@
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import { appendFile, readFile, utimes, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { BRANCHED, LINEAR, copyClaudeHome, inCopy, tempDir } from '../../../test/fixtures.js';
+import type { RewindEvent } from '../../shared/contract.js';
+import { OPERATION_NAMES } from '../../shared/operations.js';
+import { startRuntime, type Runtime } from '../app-runtime.js';
+import { RewindService } from '../service/rewind-service.js';
+import { startHttpDoor, type HttpDoor } from './http-door.js';
+
+/** Async on purpose: the socket door lives in this process, a blocking spawn would deadlock it. */
+async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number; stdout: string; stderr: string }> {
+  try {
+    const r = await promisify(execFile)(process.execPath, [CLI, ...args], { env, encoding: 'utf8' });
+    return { status: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (e) {
+    const x = e as { code?: number; stdout?: string; stderr?: string };
+    return { status: typeof x.code === 'number' ? x.code : 1, stdout: x.stdout ?? '', stderr: x.stderr ?? '' };
+  }
+}
+
+const ROOT = resolve(import.meta.dirname, '..', '..', '..');
+const CLI = join(ROOT, 'out', 'cli', 'rewind-app.mjs');
+
+interface Raw {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+function http(port: number, path: string, opts: { method?: string; body?: string; headers?: Record<string, string> } = {}): Promise<Raw> {
+  return new Promise((resolvePromise, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method: opts.method ?? 'GET', headers: { host: `127.0.0.1:${port}`, ...opts.headers } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (body += d));
+      res.on('end', () => resolvePromise({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}
+
+/** The same contract cases, whatever the door. */
+type Call = (name: string, payload: unknown) => Promise<{ ok: boolean; value?: unknown; error?: { code: string; message: string } }>;
+
+function contractCases(door: string, call: () => Call, ctx: () => { branched: string; root: string }) {
+  describe(`contract through ${door}`, () => {
+    it('listSessions and getTimeline answer with the documents', async () => {
+      const list = await call()('listSessions', {});
+      expect(list.ok).toBe(true);
+      const sessions = (list.value as { sessions: { id: string }[] }).sessions;
+      expect(sessions.map((s) => s.id).sort()).toEqual(['2ea8980a-26fe-4928-aab5-4ebf6074b664', '9ee005d2-71bf-404d-813f-f64902d8df5f', 'ec33f68b-d266-42d6-b76a-6c2b9bb6c0ae']);
+      const t = await call()('getTimeline', { session: '9ee005d2' });
+      expect(t.ok).toBe(true);
+      expect((t.value as { prompts: { active: boolean }[] }).prompts.map((p) => p.active)).toEqual([true, true, false, false, true, true]);
+    });
+
+    it('invalid payloads are rejected with a clear error and change nothing', async () => {
+      const before = await readFile(ctx().branched);
+      for (const [name, payload, pattern] of [
+        ['getTimeline', {}, /session/],
+        ['getTimeline', { session: 42 }, /session/],
+        ['applyRewind', { session: '9ee005d2', promptUuid: 'x', mode: 'explode' }, /mode/],
+        ['applyRewind', { session: '9ee005d2', mode: 'fork' }, /promptUuid/],
+        ['listSessions', { extra: true }, /extra|unrecognized/i],
+      ] as const) {
+        const r = await call()(name, payload);
+        expect(r.ok, `${name} ${JSON.stringify(payload)}`).toBe(false);
+        expect(r.error!.code).toBe('INVALID_REQUEST');
+        expect(r.error!.message).toMatch(pattern);
+        expect(r.error!.message).not.toMatch(/\n\s+at /);
+      }
+      expect((await readFile(ctx().branched)).equals(before)).toBe(true);
+    });
+
+    it('errors cross as {code, message}', async () => {
+      const r = await call()('getTimeline', { session: 'ffffffff' });
+      expect(r).toMatchObject({ ok: false, error: { code: 'NOT_FOUND', message: expect.stringMatching(/no session "ffffffff"/) } });
+    });
+  });
+}
+
+describe('doors', () => {
+  let root: string;
+  let branched: string;
+  let service: RewindService;
+  let door: HttpDoor;
+  const events: RewindEvent[] = [];
+
+  beforeAll(async () => {
+    root = await copyClaudeHome();
+    branched = inCopy(root, BRANCHED);
+    service = new RewindService({ claudeRoot: root, cli: { node: process.execPath, script: CLI } });
+    await service.start();
+    service.onEvent((e) => events.push(e));
+    door = await startHttpDoor(service, { rendererDir: null });
+  });
+  afterAll(async () => {
+    await door.close();
+    await service.close();
+  });
+
+  // IPC: main/index.ts with Electron mocked; the handlers it registers are called as the preload would.
+  const ipc = new Map<string, (event: unknown, payload: unknown) => Promise<unknown>>();
+  const ipcCall: Call = async (name, payload) =>
+    (await ipc.get(`rewind:${name}`)!({ sender: { id: 1 }, senderFrame: { url: 'file:///app/out/renderer/index.html' } }, payload)) as Awaited<ReturnType<Call>>;
+  beforeAll(async () => {
+    vi.resetModules();
+    process.env.CLAUDE_CONFIG_DIR = root;
+    vi.doMock('electron', () => {
+      class BrowserWindow {
+        static all: BrowserWindow[] = [];
+        webContents = { id: 1, send: () => undefined, setWindowOpenHandler: () => undefined, on: () => undefined };
+        constructor() {
+          BrowserWindow.all.push(this);
+        }
+        static getAllWindows() {
+          return BrowserWindow.all;
+        }
+        on() {}
+        once() {}
+        loadFile() {
+          return Promise.resolve();
+        }
+        loadURL() {
+          return Promise.resolve();
+        }
+      }
+      return {
+        BrowserWindow,
+        app: { requestSingleInstanceLock: () => true, on: () => undefined, whenReady: () => Promise.resolve(), getVersion: () => 'test', quit: () => undefined },
+        ipcMain: { handle: (ch: string, fn: (event: unknown, payload: unknown) => Promise<unknown>) => ipc.set(ch, fn) },
+        session: { defaultSession: { setPermissionRequestHandler: () => undefined } },
+        shell: { openExternal: () => undefined },
+      };
+    });
+    process.env.REWIND_SOCKET = join(await tempDir('rewind-sock-'), 'ipc-test.sock');
+    const electron = (await import('electron')) as unknown as { BrowserWindow: { getAllWindows(): unknown[] } };
+    await import('../index.js');
+    await vi.waitFor(() => expect(ipc.size).toBe(OPERATION_NAMES.length));
+    await vi.waitFor(() => expect(electron.BrowserWindow.getAllWindows()).toHaveLength(1), { timeout: 5000 });
+  });
+
+  contractCases('Electron IPC', () => ipcCall, () => ({ branched, root }));
+
+  it('IPC drops calls from senders that are not our windows', async () => {
+    const r = await ipc.get('rewind:listSessions')!({ sender: { id: 99 }, senderFrame: { url: 'https://evil.example/' } }, {});
+    expect(r).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+  });
+
+  const httpCall: Call = async (name, payload) => {
+    const r = await http(door.port, `/api/${name}`, { method: 'POST', body: JSON.stringify(payload), headers: { 'x-rewind-token': door.token, 'content-type': 'application/json' } });
+    return JSON.parse(r.body);
+  };
+  contractCases('HTTP', () => httpCall, () => ({ branched, root }));
+
+  describe('HTTP door protection', () => {
+    it('answers 401 without the token, page or API', async () => {
+      expect((await http(door.port, '/')).status).toBe(401);
+      expect((await http(door.port, '/api/listSessions', { method: 'POST', body: '{}' })).status).toBe(401);
+      expect((await http(door.port, '/api/listSessions', { method: 'POST', body: '{}', headers: { 'x-rewind-token': 'wrong' } })).status).toBe(401);
+      expect((await http(door.port, '/api/events')).status).toBe(401);
+    });
+
+    it('refuses a non-loopback Host or Origin, even with the token', async () => {
+      const h = await http(door.port, '/api/listSessions', { method: 'POST', body: '{}', headers: { 'x-rewind-token': door.token, host: 'evil.example.com' } });
+      expect(h.status).toBe(403);
+      const o = await http(door.port, '/api/listSessions', { method: 'POST', body: '{}', headers: { 'x-rewind-token': door.token, origin: 'http://evil.example.com' } });
+      expect(o.status).toBe(403);
+      const ok = await http(door.port, '/api/listSessions', { method: 'POST', body: '{}', headers: { 'x-rewind-token': door.token, origin: `http://127.0.0.1:${door.port}` } });
+      expect(ok.status).toBe(200);
+    });
+
+    it('the token in the URL becomes a cookie, then leaves the address bar', async () => {
+      const first = await http(door.port, `/?token=${door.token}`);
+      expect(first.status).toBe(303);
+      expect(first.headers.location).toBe('/');
+      const cookie = String(first.headers['set-cookie']);
+      expect(cookie).toMatch(/rewind_token=[0-9a-f]+; HttpOnly; SameSite=Strict/);
+      const api = await http(door.port, '/api/getSettings', { method: 'POST', body: '{}', headers: { cookie: cookie.split(';')[0]! } });
+      expect(JSON.parse(api.body)).toMatchObject({ ok: true, value: { claudeRoot: root } });
+    });
+
+    it('refuses to listen beyond loopback', async () => {
+      await expect(startHttpDoor(service, { rendererDir: null, host: '0.0.0.0' })).rejects.toThrow(/loopback only/);
+    });
+
+    it('serves the built UI with a strict CSP and no path traversal', async () => {
+      const ui = await tempDir();
+      await writeFile(join(ui, 'index.html'), '<!doctype html><title>Rewind</title>');
+      await writeFile(join(ui, '..', 'secret.txt'), 'secret');
+      const d = await startHttpDoor(service, { rendererDir: ui });
+      try {
+        const page = await http(d.port, '/', { headers: { 'x-rewind-token': d.token } });
+        expect(page.status).toBe(200);
+        expect(page.headers['content-security-policy']).toMatch(/default-src 'self'/);
+        const escape = await http(d.port, '/..%2fsecret.txt', { headers: { 'x-rewind-token': d.token } });
+        expect(escape.body).not.toContain('secret');
+      } finally {
+        await d.close();
+      }
+    });
+  });
+
+  it('live update: a prompt appended to an open transcript arrives as an event', async () => {
+    const t = await service.handle('getTimeline', { session: branched });
+    expect(t.ok).toBe(true);
+    const before = events.length;
+    const leaf = t.ok ? (t.value as { activeLeaf: string }).activeLeaf : null;
+    const line = { parentUuid: leaf, isSidechain: false, type: 'user', message: { role: 'user', content: 'a new prompt, live' }, uuid: 'live-0000-4000-8000-000000000001', timestamp: new Date().toISOString(), sessionId: '9ee005d2-71bf-404d-813f-f64902d8df5f', cwd: '/home/dev/projects/branched' };
+    await appendFile(branched, `${JSON.stringify(line)}\n`);
+    await vi.waitFor(
+      () => {
+        const e = events.slice(before).find((x) => x.type === 'timelineChanged');
+        expect(e).toBeDefined();
+        expect(e?.type === 'timelineChanged' && e.upserts.map((p) => p.text)).toEqual(['a new prompt, live']);
+      },
+      { timeout: 5000, interval: 20 },
+    );
+  });
+});
+
+describe('terminal door: the CLI forwards to a running app', () => {
+  let rt: Runtime;
+  let sock: string;
+  let root: string;
+  beforeAll(async () => {
+    if (!spawnSync(process.execPath, [CLI, '--version']).stdout) throw new Error('build the CLI first (npm run build)');
+    root = await copyClaudeHome();
+    sock = join(await tempDir('rewind-sock-'), 'rewind.sock');
+    rt = await startRuntime({ claudeRoot: root, watch: false, http: null, env: { REWIND_SOCKET: sock } });
+  });
+  afterAll(async () => {
+    await rt.close();
+  });
+
+  it('back 1 is performed by the app, printed by the CLI, with the same output as standalone', async () => {
+    expect(rt.socket?.path).toBe(sock);
+    const events: RewindEvent[] = [];
+    rt.service.onEvent((e) => events.push(e));
+    const linear = inCopy(root, LINEAR);
+    const past = new Date(Date.now() - 3600_000);
+    await utimes(linear, past, past);
+    const project = await tempDir();
+    const env = { ...process.env, REWIND_SOCKET: sock, CLAUDE_CONFIG_DIR: root };
+    const viaApp = await runCli(['back', '1', '--dry-run', '--transcript', linear, '--project', project], env);
+    expect(viaApp.status).toBe(0);
+    const finished = events.find((e) => e.type === 'operationFinished');
+    expect(finished).toMatchObject({ type: 'operationFinished', operation: 'back', ok: true });
+    const standalone = await runCli(['back', '1', '--dry-run', '--transcript', linear, '--project', project], { ...env, REWIND_NO_FORWARD: '1' });
+    expect(viaApp.stdout).toBe(standalone.stdout);
+    expect(viaApp.stderr).toBe(standalone.stderr);
+    expect(viaApp.stdout).toMatch(/Dry run: would fork/);
+    // Exit codes cross too.
+    const bad = await runCli(['back', '99', '--transcript', linear], env);
+    expect(bad.status, bad.stderr).toBe(3);
+    expect(events.filter((e) => e.type === 'operationFinished')).toHaveLength(2);
+    // With no app listening, the CLI works alone.
+    const alone = await runCli(['back', '1', '--dry-run', '--transcript', linear, '--project', project], { ...env, REWIND_SOCKET: join(project, 'none.sock') });
+    expect(alone.stdout).toBe(standalone.stdout);
+  });
+});

@@ -1,0 +1,77 @@
+import { watch, type FSWatcher } from 'chokidar';
+import { join } from 'node:path';
+
+export interface WatchHandlers {
+  /** A transcript was added or grew. */
+  onTranscript(path: string): void;
+  /** The set of sessions (or their order) may have changed. */
+  onSessions(): void;
+  /** Something in a project's store changed (a checkpoint was taken). */
+  onStore(projectRoot: string): void;
+}
+
+/**
+ * Watches the Claude config root's `projects/` (directories, two levels: project folders and the
+ * transcripts in them) and the `.agent/rewind/checkpoints` of open projects. Bursts are debounced per
+ * path; nothing is polled.
+ */
+export class Watcher {
+  private root: FSWatcher | null = null;
+  private stores = new Map<string, FSWatcher>();
+  private timers = new Map<string, NodeJS.Timeout>();
+
+  constructor(
+    private readonly handlers: WatchHandlers,
+    private readonly debounceMs = 20,
+    private readonly sessionsDebounceMs = 250,
+  ) {}
+
+  private debounce(key: string, ms: number, fn: () => void): void {
+    const t = this.timers.get(key);
+    if (t) clearTimeout(t);
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        fn();
+      }, ms),
+    );
+  }
+
+  async watchClaudeRoot(claudeRoot: string): Promise<void> {
+    await this.root?.close();
+    const projects = join(claudeRoot, 'projects');
+    const w = watch(projects, {
+      ignoreInitial: true,
+      depth: 1,
+      // Subagent folders and tool-results are not sessions.
+      ignored: (p, stats) => !!stats?.isFile() && !p.endsWith('.jsonl'),
+    });
+    const onFile = (p: string) => {
+      if (!p.endsWith('.jsonl')) return;
+      this.debounce(p, this.debounceMs, () => this.handlers.onTranscript(p));
+      this.debounce('sessions', this.sessionsDebounceMs, () => this.handlers.onSessions());
+    };
+    w.on('add', onFile).on('change', onFile).on('unlink', () => this.debounce('sessions', this.sessionsDebounceMs, () => this.handlers.onSessions()));
+    w.on('addDir', () => this.debounce('sessions', this.sessionsDebounceMs, () => this.handlers.onSessions()));
+    w.on('error', () => undefined);
+    this.root = w;
+    await new Promise<void>((resolve) => w.once('ready', () => resolve()));
+  }
+
+  async watchStore(projectRoot: string): Promise<void> {
+    if (this.stores.has(projectRoot)) return;
+    const w = watch(join(projectRoot, '.agent', 'rewind', 'checkpoints'), { ignoreInitial: true, depth: 0 });
+    w.on('all', () => this.debounce(`store:${projectRoot}`, 100, () => this.handlers.onStore(projectRoot)));
+    w.on('error', () => undefined);
+    this.stores.set(projectRoot, w);
+  }
+
+  async close(): Promise<void> {
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    await this.root?.close();
+    for (const w of this.stores.values()) await w.close();
+    this.stores.clear();
+  }
+}
