@@ -78,3 +78,26 @@ export async function generateTranscript(path: string, targetBytes: number, opts
   }
   return { prompts, lines };
 }
+
+/** A session of `count` short prompts (one tool call each): the UI benchmark's 10,000-prompt timeline. */
+export async function generatePrompts(path: string, count: number): Promise<void> {
+  const sessionId = '00000000-0000-4000-8000-00000000beef';
+  const base = { isSidechain: false, userType: 'external', cwd: '/home/dev/project', sessionId, version: '2.1.330' };
+  let parent: string | null = null;
+  let t = Date.parse('2026-11-01T00:00:00Z');
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const u = randomUUID();
+    const a = randomUUID();
+    const r = randomUUID();
+    const f = randomUUID();
+    const ts = () => new Date((t += 700)).toISOString();
+    out.push(JSON.stringify({ ...base, type: 'user', uuid: u, parentUuid: parent, timestamp: ts(), message: { role: 'user', content: `prompt ${i + 1}: please change module ${i % 97} and run the tests again` } }));
+    out.push(JSON.stringify({ ...base, type: 'assistant', uuid: a, parentUuid: u, timestamp: ts(), message: { id: `m${i}`, role: 'assistant', content: [{ type: 'tool_use', id: `t${i}`, name: 'Edit', input: { file_path: `src/m${i % 97}.ts`, old_string: 'a', new_string: 'b' } }], usage: { input_tokens: 900, output_tokens: 60 } } }));
+    out.push(JSON.stringify({ ...base, type: 'user', uuid: r, parentUuid: a, timestamp: ts(), message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${i}`, content: 'ok' }] } }));
+    out.push(JSON.stringify({ ...base, type: 'assistant', uuid: f, parentUuid: r, timestamp: ts(), message: { id: `n${i}`, role: 'assistant', content: [{ type: 'text', text: 'Done.' }], usage: { input_tokens: 1000, output_tokens: 20 } } }));
+    parent = f;
+  }
+  const { writeFile } = await import('node:fs/promises');
+  await writeFile(path, `${out.join('\n')}\n`);
+}

@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readFile, readdir, rename, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, readdir, rename, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeProjectDir } from './claude/paths.js';
@@ -24,6 +24,9 @@ export async function materializeDemo(resourcesDir: string): Promise<{ claudeRoo
       else if (e.name.endsWith('.jsonl') || e.name.endsWith('.json')) {
         const text = await readFile(p, 'utf8');
         if (text.includes(RECORDED_PROJECTS)) await writeFile(p, text.split(RECORDED_PROJECTS).join(projectsDir), { mode: 0o600 });
+        // Recorded sessions are not being written now: they must not look live.
+        const past = new Date(Date.now() - 3600_000);
+        await utimes(p, past, past);
       }
     }
   };

@@ -18,6 +18,8 @@ export const ChatPlanSchema = z.object({
   droppedMessages: z.number().int(),
   prompts: z.array(z.object({ uuid: z.string(), text: z.string(), images: z.number().int(), timestamp: z.string().nullable() })),
   backupPath: z.string().nullable(),
+  /** Things to know before confirming (e.g. the agent may still be writing the transcript). */
+  warnings: z.array(z.string()),
 });
 
 export const FileChangeSchema = z.object({

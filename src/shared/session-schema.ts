@@ -82,6 +82,8 @@ export const TimelinePromptSchema = z.object({
   forkPoint: z.string().nullable(),
   turn: TurnSchema,
   nativeCheckpoint: NativeCheckpointSchema.nullable(),
+  /** Rewind's own checkpoint taken right before this prompt (filled in by the app's service). */
+  checkpoint: z.object({ id: z.string(), scan: z.enum(['full', 'touched']), time: z.string() }).nullable(),
 });
 export type TimelinePrompt = z.infer<typeof TimelinePromptSchema>;
 

@@ -60,6 +60,7 @@ export function toTimeline(model: SessionModel): Timeline {
         messageCount: t.messageCount,
       },
       nativeCheckpoint: nativeCheckpointOf(model.snapshots.get(p.uuid), t.filesTouched),
+      checkpoint: null,
     };
   });
   const activePrompts = prompts.filter((p) => p.active).length;

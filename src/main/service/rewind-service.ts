@@ -13,6 +13,7 @@ import { previewRestore, resolveRestoreTarget, restore, targetForRewind, type Re
 import { undoLatest } from '../../engine/undo.js';
 import { CONTRACT, type CodePlan, type ParsedRequestOf, type ResponseOf, type Result, type RewindEvent } from '../../shared/contract.js';
 import type { OperationName } from '../../shared/operations.js';
+import type { Timeline } from '../../shared/session-schema.js';
 import { LiveSessions } from './live-sessions.js';
 import { turnDetail } from './turn-detail.js';
 import { Watcher } from './watcher.js';
@@ -47,7 +48,36 @@ export class RewindService {
 
   constructor(private readonly opts: ServiceOptions = {}) {
     this.claudeRoot = opts.claudeRoot ?? claudeConfigRoot();
-    this.live = new LiveSessions((e) => this.emit(e));
+    this.live = new LiveSessions((e) => void this.decorateEvent(e).then((d) => this.emit(d)));
+  }
+
+  /** Our checkpoints of a project, by prompt: what the timeline marks with ◆. */
+  private async checkpointsByPrompt(transcriptPath: string, cwd: string | null): Promise<Map<string, { id: string; scan: 'full' | 'touched'; time: string }>> {
+    const out = new Map<string, { id: string; scan: 'full' | 'touched'; time: string }>();
+    if (!cwd) return out;
+    const list = await listCheckpoints(cwd).catch(() => []);
+    for (const c of list) {
+      const t = c.transcript;
+      if (c.trigger !== 'prompt' || !t || t.transcript_path !== transcriptPath) continue;
+      const v = { id: c.id, scan: c.scan, time: c.time };
+      if (t.prompt_uuid) out.set(t.prompt_uuid, v);
+      if (t.prompt_id) out.set(`pid:${t.prompt_id}`, v);
+    }
+    return out;
+  }
+
+  private async decorate(t: Timeline): Promise<Timeline> {
+    const map = await this.checkpointsByPrompt(t.session.transcriptPath, t.session.cwd);
+    if (map.size === 0) return t;
+    return { ...t, prompts: t.prompts.map((p) => ({ ...p, checkpoint: map.get(p.uuid) ?? (p.promptId ? map.get(`pid:${p.promptId}`) : undefined) ?? null })) };
+  }
+
+  private async decorateEvent(e: RewindEvent): Promise<RewindEvent> {
+    if (e.type !== 'timelineChanged') return e;
+    const probe = e.timeline ?? (await this.live.get(e.session)).timeline;
+    const map = await this.checkpointsByPrompt(probe.session.transcriptPath, probe.session.cwd);
+    const dec = (p: Timeline['prompts'][number]) => ({ ...p, checkpoint: map.get(p.uuid) ?? (p.promptId ? map.get(`pid:${p.promptId}`) : undefined) ?? null });
+    return { ...e, upserts: e.upserts.map(dec), timeline: e.timeline ? { ...e.timeline, prompts: e.timeline.prompts.map(dec) } : null };
   }
 
   /** Picks the data source (demo when asked or when there is no Claude data) and starts watching. */
@@ -164,6 +194,7 @@ export class RewindService {
       droppedMessages: r.droppedMessages,
       prompts: r.prompts.map((p) => ({ uuid: p.uuid, text: p.text, images: p.images, timestamp: p.timestamp })),
       backupPath: r.backupPath,
+      warnings: r.warnings,
     };
   }
 
@@ -189,7 +220,7 @@ export class RewindService {
       const { model, timeline } = await this.live.get(path);
       const root = await this.projectOf(model);
       if (root) void this.watcher?.watchStore(root);
-      return timeline;
+      return this.decorate(timeline);
     },
     getTurn: async (req) => turnDetail(await this.sessionModel(req.session), req.promptUuid),
     previewRewind: async (req) => {

@@ -120,7 +120,10 @@ export async function rewindTranscript(opts: RewindOptions): Promise<RewindResul
       // Refuse to rewrite under a running agent: its next append would go to the replaced file.
       const age = now() - (await fh.stat()).mtimeMs;
       const window = opts.liveWindowMs ?? DEFAULT_LIVE_WINDOW_MS;
-      if (!opts.force && age < window) {
+      if (!opts.force && age < window && opts.dryRun) {
+        // A preview still shows the plan; the write itself is refused unless forced.
+        warnings.push(`the transcript was written ${Math.max(0, Math.round(age / 1000))}s ago: the agent may still be running`);
+      } else if (!opts.force && age < window) {
         throw new RewindError(
           'TRANSCRIPT_LIVE',
           `transcript was written ${Math.max(0, Math.round(age / 1000))}s ago: the agent may still be running (stop it first, or pass --force)`,

@@ -1,4 +1,5 @@
 import type { RewindApi } from '../../../shared/contract.js';
+import { createHttpClient } from './http-client.js';
 
 declare global {
   interface Window {
@@ -6,7 +7,10 @@ declare global {
   }
 }
 
-/** The preload's API in Electron. Browser mode (an HTTP client) plugs in here too. */
-export function getApi(): RewindApi | null {
-  return window.rewind ?? null;
+let api: RewindApi | null = null;
+
+/** The preload's API in Electron, the HTTP client in browser mode: the same contract. */
+export function getApi(): RewindApi {
+  api ??= window.rewind ?? createHttpClient();
+  return api;
 }

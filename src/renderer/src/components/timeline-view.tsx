@@ -1,32 +1,76 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useRef } from 'react';
+import { plural } from '../format.js';
 import { useStore } from '../store/store.js';
+import { HooksBanner } from './hooks-banner.js';
+import { ROW_HEIGHT, TimelineRow } from './timeline-row.js';
+import { useNow } from './use-now.js';
 
 export function TimelineView() {
   const timeline = useStore((s) => s.timeline);
+  const layout = useStore((s) => s.layout);
   const error = useStore((s) => s.timelineError);
-  if (error) return <p className="empty">{error}</p>;
-  if (!timeline) return <p className="empty">Pick a session.</p>;
+  const selected = useStore((s) => s.selectedPrompt);
+  const selectPrompt = useStore((s) => s.selectPrompt);
+  const openPreview = useStore((s) => s.openPreview);
+  const now = useNow();
+  const scroller = useRef<HTMLDivElement>(null);
+  const stickToBottom = useRef(true);
+  const rows = layout?.rows ?? [];
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const sessionPath = timeline?.session.transcriptPath;
+
+  // Newest at the bottom: open there, and follow new prompts unless the user scrolled away.
+  useEffect(() => {
+    stickToBottom.current = true;
+  }, [sessionPath]);
+  useEffect(() => {
+    if (stickToBottom.current && rows.length) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+  }, [rows.length, sessionPath, virtualizer]);
+  useEffect(() => {
+    const i = rows.findIndex((r) => r.key === selected);
+    if (i !== -1) virtualizer.scrollToIndex(i, { align: 'auto' });
+  }, [selected, rows, virtualizer]);
+  useEffect(() => {
+    if (!layout) return;
+    requestAnimationFrame(() => {
+      if (performance.getEntriesByName('rewind:timeline-data').length) performance.measure('rewind:timeline-render', 'rewind:timeline-data');
+    });
+  }, [layout]);
+  const onScroll = useCallback(() => {
+    const el = scroller.current;
+    if (el) stickToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < ROW_HEIGHT;
+  }, []);
+  const onOpen = useCallback((uuid: string) => void openPreview('fork', uuid), [openPreview]);
+
+  if (error) return <p className="empty-inline">{error}</p>;
+  if (!timeline || !layout) return <div className="timeline-skeleton" aria-busy="true" />;
   const { session, stats } = timeline;
   return (
     <section className="timeline" aria-label="Timeline">
-      <header>
-        <h1>{session.title}</h1>
-        <p className="meta">
-          Claude Code {session.version} · {session.cwd} · {stats.activePrompts} prompts
-          {stats.deadPrompts ? ` · ${stats.deadPrompts} on dead branches` : ''}
+      <header className="timeline-header">
+        <h1 title={session.title}>{session.title}</h1>
+        <p className="muted">
+          Claude Code {session.version ?? ''} · <span className="mono">{session.cwd ?? 'unknown folder'}</span>
+        </p>
+        <p className="stats">
+          <span>{plural(stats.activePrompts, 'prompt')}</span>
+          {timeline.branches.length > 0 && <span>{plural(timeline.branches.length + 1, 'branch')}</span>}
+          {stats.deadPrompts > 0 && <span className="muted">{stats.deadPrompts} on abandoned branches</span>}
+          {timeline.compactions.length > 0 && <span>{plural(timeline.compactions.length, 'compaction')}</span>}
+          {timeline.subagents.length > 0 && <span>{plural(timeline.subagents.length, 'subagent run')}</span>}
         </p>
       </header>
-      <ol className="prompts">
-        {timeline.prompts.map((p) => (
-          <li key={p.uuid} className={p.active ? 'live' : 'dead'} style={{ paddingLeft: `${p.lane * 24 + 8}px` }}>
-            <span className="dot" aria-hidden>
-              {p.active ? '●' : '○'}
-            </span>
-            <span className="num">{p.number ?? ''}</span>
-            <span className="text">{p.text}</span>
-            <span className="meta">{p.turn.toolCalls.length} tools</span>
-          </li>
-        ))}
-      </ol>
+      <HooksBanner />
+      <div className="rows" ref={scroller} onScroll={onScroll} role="listbox" aria-label="Prompts" tabIndex={-1}>
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((v) => (
+            <div key={rows[v.index]!.key} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${v.start}px)` }}>
+              <TimelineRow layout={layout} index={v.index} row={rows[v.index]!} selected={rows[v.index]!.key === selected} now={now} onSelect={selectPrompt} onOpen={onOpen} />
+            </div>
+          ))}
+        </div>
+      </div>
     </section>
   );
 }

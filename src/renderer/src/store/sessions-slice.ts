@@ -5,29 +5,47 @@ import type { Store } from './store.js';
 
 export interface SessionsSlice {
   sessions: SessionSummary[];
+  sessionsLoaded: boolean;
   claudeRoot: string | null;
+  rootExists: boolean;
+  demo: boolean;
   sessionsError: string | null;
+  filter: string;
   selectedSession: string | null;
   loadSessions: () => Promise<void>;
-  selectSession: (id: string) => void;
+  selectSession: (transcriptPath: string) => void;
+  setFilter: (f: string) => void;
+  openDemo: () => Promise<void>;
 }
 
 export const createSessionsSlice: StateCreator<Store, [], [], SessionsSlice> = (set, get) => ({
   sessions: [],
+  sessionsLoaded: false,
   claudeRoot: null,
+  rootExists: true,
+  demo: false,
   sessionsError: null,
+  filter: '',
   selectedSession: null,
   loadSessions: async () => {
     const api = getApi();
-    if (!api) return set({ sessionsError: 'Not connected to the Rewind service.' });
-    const r = await api.listSessions({});
-    if (!r.ok) return set({ sessionsError: r.error.message });
-    set({ sessions: r.value.sessions, claudeRoot: r.value.root, sessionsError: null });
+    const [r, s] = await Promise.all([api.listSessions({}), api.getSettings({})]);
+    if (!r.ok) return set({ sessionsError: r.error.message, sessionsLoaded: true });
+    set({ sessions: r.value.sessions, claudeRoot: r.value.root, rootExists: r.value.exists, sessionsError: null, sessionsLoaded: true, demo: s.ok ? s.value.demo : false });
+    const selected = get().selectedSession;
     const first = r.value.sessions[0];
-    if (!get().selectedSession && first) get().selectSession(first.transcriptPath);
+    if (!selected && first) get().selectSession(first.transcriptPath);
   },
-  selectSession: (id) => {
-    set({ selectedSession: id });
-    void get().loadTimeline(id);
+  selectSession: (transcriptPath) => {
+    if (get().selectedSession === transcriptPath) return;
+    set({ selectedSession: transcriptPath, selectedPrompt: null, timeline: null, layout: null, turns: {}, preview: null });
+    void get().loadTimeline(transcriptPath);
+  },
+  setFilter: (filter) => set({ filter }),
+  openDemo: async () => {
+    const r = await getApi().setSettings({ demo: true });
+    if (!r.ok) return set({ sessionsError: r.error.message });
+    set({ selectedSession: null, timeline: null, layout: null });
+    await get().loadSessions();
   },
 });

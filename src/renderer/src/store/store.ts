@@ -1,11 +1,13 @@
 import { create } from 'zustand';
+import { createActionSlice, type ActionSlice } from './action-slice.js';
 import { createSessionsSlice, type SessionsSlice } from './sessions-slice.js';
 import { createTimelineSlice, type TimelineSlice } from './timeline-slice.js';
 
-export type Store = SessionsSlice & TimelineSlice;
+export type Store = SessionsSlice & TimelineSlice & ActionSlice;
 
 /** One store made of slices; components select the smallest piece they need. */
 export const useStore = create<Store>()((...a) => ({
   ...createSessionsSlice(...a),
   ...createTimelineSlice(...a),
+  ...createActionSlice(...a),
 }));

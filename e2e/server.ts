@@ -1,0 +1,58 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { materializeDemo } from '../src/engine/demo.js';
+
+export const ROOT = resolve(import.meta.dirname, '..');
+export const CLI = join(ROOT, 'out', 'cli', 'rewind-app.mjs');
+
+export interface Served {
+  url: string;
+  claudeRoot: string;
+  projectsDir: string;
+  env: NodeJS.ProcessEnv;
+  stop(): Promise<void>;
+}
+
+/** `rewind-app serve` on a fresh copy of the fixture sessions (their projects are real folders). */
+export async function serve(opts: { empty?: boolean } = {}): Promise<Served> {
+  const home = await mkdtemp(join(tmpdir(), 'rewind-e2e-home-'));
+  let claudeRoot = join(home, '.claude');
+  let projectsDir = join(home, 'projects');
+  if (!opts.empty) ({ claudeRoot, projectsDir } = await materializeDemo(join(ROOT, 'resources')));
+  const env = { ...process.env, HOME: home, CLAUDE_CONFIG_DIR: claudeRoot, REWIND_SOCKET: join(home, 'rewind.sock'), REWIND_CACHE_DIR: join(home, 'cache') };
+  const child: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const url = await new Promise<string>((resolvePromise, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}${err}`)), 20_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /running at (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolvePromise(m[1]!);
+      }
+    });
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+  });
+  return {
+    url,
+    claudeRoot,
+    projectsDir,
+    env,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
+export async function transcriptOf(claudeRoot: string, sessionPrefix: string): Promise<string> {
+  for (const d of await readdir(join(claudeRoot, 'projects'))) {
+    for (const f of await readdir(join(claudeRoot, 'projects', d))) if (f.startsWith(sessionPrefix) && f.endsWith('.jsonl')) return join(claudeRoot, 'projects', d, f);
+  }
+  throw new Error(`no transcript ${sessionPrefix}`);
+}

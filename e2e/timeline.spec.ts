@@ -1,0 +1,148 @@
+import { execFileSync } from 'node:child_process';
+import { appendFile, readFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { CLI, serve, transcriptOf, type Served } from './server.js';
+
+const SHOTS = join(import.meta.dirname, '..', 'test-results', 'screenshots');
+let s: Served;
+
+test.beforeEach(async () => {
+  s = await serve();
+});
+test.afterEach(async () => {
+  await s.stop();
+});
+
+async function open(page: Page, scheme: 'light' | 'dark' = 'light') {
+  await page.emulateMedia({ colorScheme: scheme });
+  await page.goto(s.url);
+  await expect(page.locator('.app[data-ready="true"]')).toBeVisible();
+}
+
+const promptRows = (page: Page) => page.locator('.prompt-row');
+
+test('pick a session and see its prompts, the dead branch dimmed but there', async ({ page }) => {
+  await open(page);
+  await expect(page.locator('.session')).toHaveCount(3);
+  // The branched session: 6 prompts, 2 of them on the abandoned branch.
+  const branched = page.locator('.group').filter({ hasText: 'branched' });
+  await branched.locator('.session').click();
+  await expect(promptRows(page)).toHaveCount(6);
+  await expect(page.locator('.prompt-row.dead')).toHaveCount(2);
+  await expect(page.locator('.prompt-row.dead').first()).toContainText('BASH echo bashmade > c.txt');
+  await expect(page.locator('.timeline-header')).toContainText('2 branches');
+  await page.screenshot({ path: join(SHOTS, 'timeline-light.png') });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: join(SHOTS, 'timeline-dark.png') });
+});
+
+test('fork at a prompt through the preview; the new session shows up in the sidebar', async ({ page }) => {
+  await open(page);
+  await page.locator('.group').filter({ hasText: 'linear' }).locator('.session').click();
+  await promptRows(page).filter({ hasText: 'EDIT notes.md alpha gamma' }).click();
+  await page.getByRole('button', { name: 'Fork here' }).click();
+  const sheet = page.getByRole('dialog');
+  await expect(sheet).toContainText('Left out of the new session: 2 prompts');
+  await expect(sheet).toContainText('WRITE b.txt bee');
+  await sheet.getByRole('button', { name: /Fork before this prompt/ }).click();
+  await expect(page.getByRole('status', { name: 'Result' })).toContainText(/Fork created: [0-9a-f-]{36}/);
+  await expect(page.locator('.session')).toHaveCount(4);
+  await expect(promptRows(page)).toHaveCount(3);
+  await expect(page.locator('#reverted-prompt')).toHaveValue(/EDIT notes.md alpha gamma/);
+  await expect(page.getByRole('button', { name: /Copy claude --resume/ })).toBeVisible();
+  await page.screenshot({ path: join(SHOTS, 'result-light.png') });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: join(SHOTS, 'result-dark.png') });
+});
+
+test('rewrite in place, then undo it', async ({ page }) => {
+  const transcript = await transcriptOf(s.claudeRoot, '2ea8980a');
+  const original = await readFile(transcript);
+  await open(page);
+  await page.locator('.group').filter({ hasText: 'linear' }).locator('.session').click();
+  await promptRows(page).filter({ hasText: 'WRITE b.txt bee' }).click();
+  await page.getByRole('button', { name: 'Rewrite here' }).click();
+  const sheet = page.getByRole('dialog');
+  await expect(sheet).toContainText('backup first to');
+  await sheet.getByRole('button', { name: /Rewrite: drop 1 prompt/ }).click();
+  await expect(page.getByRole('status', { name: 'Result' })).toContainText('Chat rewritten in place');
+  await expect(promptRows(page)).toHaveCount(4);
+  expect((await readFile(transcript)).length).toBeLessThan(original.length);
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(page.getByRole('status', { name: 'Result' })).toContainText('Put back the transcript');
+  await expect(promptRows(page)).toHaveCount(5);
+  expect((await readFile(transcript)).equals(original)).toBe(true);
+});
+
+test('restore code: the preview flags a file changed by hand, with its diff', async ({ page }) => {
+  const project = join(s.projectsDir, 'linear');
+  // A checkpoint of the current state, then a hand edit after it.
+  execFileSync(process.execPath, [CLI, 'checkpoint', '--project', project], { env: { ...s.env, REWIND_NO_FORWARD: '1' } });
+  await writeFile(join(project, 'a.txt'), 'edited by hand\n');
+  await open(page);
+  await page.locator('.group').filter({ hasText: 'linear' }).locator('.session').click();
+  await promptRows(page).filter({ hasText: 'WRITE a.txt version two' }).click();
+  await page.getByRole('button', { name: 'Restore code to here' }).click();
+  const sheet = page.getByRole('dialog');
+  await expect(sheet.getByRole('alert')).toContainText('changed outside the agent');
+  await expect(sheet.locator('.file').filter({ hasText: 'a.txt' })).toContainText('changed by hand');
+  await sheet.locator('.file').filter({ hasText: 'a.txt' }).click();
+  await expect(sheet.locator('.diff')).toContainText('edited by hand');
+  await expect(sheet.locator('.diff-line.add').filter({ hasText: 'version one' })).toHaveCount(1);
+  await page.screenshot({ path: join(SHOTS, 'preview-light.png') });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: join(SHOTS, 'preview-dark.png') });
+  await sheet.getByRole('button', { name: /anyway/ }).click();
+  await expect(page.getByRole('status', { name: 'Result' })).toContainText(/Restored \d+ file/);
+  expect(await readFile(join(project, 'a.txt'), 'utf8')).toBe('version one\n');
+});
+
+test('live: a prompt appended to the transcript appears without a reload', async ({ page }) => {
+  const transcript = await transcriptOf(s.claudeRoot, '2ea8980a');
+  await open(page);
+  await page.locator('.group').filter({ hasText: 'linear' }).locator('.session').click();
+  await expect(promptRows(page)).toHaveCount(5);
+  const lines = (await readFile(transcript, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+  const last = [...lines].reverse().find((l) => l.type === 'assistant');
+  await appendFile(transcript, `${JSON.stringify({ ...lines.find((l) => l.type === 'user'), uuid: 'e2e-live-0001', parentUuid: last.uuid, promptId: 'e2e', timestamp: new Date().toISOString(), message: { role: 'user', content: 'a prompt typed just now' } })}\n`);
+  await expect(promptRows(page)).toHaveCount(6);
+  await expect(promptRows(page).last()).toContainText('a prompt typed just now');
+});
+
+test('filter and keyboard: / focuses the filter, arrows move, Enter previews, Esc closes', async ({ page }) => {
+  await open(page);
+  await page.keyboard.press('/');
+  await expect(page.getByLabel('Filter sessions and prompts')).toBeFocused();
+  await page.keyboard.type('SPAWN');
+  await expect(page.locator('.session')).toHaveCount(1);
+  await page.keyboard.press('Escape');
+  await page.getByLabel('Filter sessions and prompts').fill('');
+  await expect(page.locator('.session')).toHaveCount(3);
+  await page.locator('.group').filter({ hasText: 'linear' }).locator('.session').click();
+  await expect(page.locator('.prompt-row.selected')).toContainText('WRITE b.txt bee');
+  await page.locator('.rows').focus();
+  await page.keyboard.press('ArrowUp');
+  await expect(page.locator('.prompt-row.selected')).toContainText('EDIT notes.md');
+  await page.keyboard.press('ArrowUp');
+  await expect(page.locator('.prompt-row.selected')).toContainText('BASH echo');
+  await page.keyboard.press('ArrowDown');
+  await expect(page.locator('.prompt-row.selected')).toContainText('EDIT notes.md');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog')).toContainText('Fork here');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  expect((await readdir(join(s.claudeRoot, 'projects'))).length).toBe(3);
+});
+
+test('empty state teaches, and opens the demo', async ({ page }) => {
+  await s.stop();
+  s = await serve({ empty: true });
+  await open(page);
+  await expect(page.getByRole('heading', { name: 'No Claude Code sessions yet' })).toBeVisible();
+  await page.screenshot({ path: join(SHOTS, 'empty-light.png') });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: join(SHOTS, 'empty-dark.png') });
+  await page.getByRole('button', { name: 'Open the demo' }).click();
+  await expect(page.locator('.session')).toHaveCount(3);
+});

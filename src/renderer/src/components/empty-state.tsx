@@ -1,0 +1,29 @@
+import { useStore } from '../store/store.js';
+
+/** No Claude data: say where we looked, how to point elsewhere, and offer the demo. */
+export function EmptyState() {
+  const root = useStore((s) => s.claudeRoot);
+  const exists = useStore((s) => s.rootExists);
+  const openDemo = useStore((s) => s.openDemo);
+  const error = useStore((s) => s.sessionsError);
+  return (
+    <div className="empty-state">
+      <div className="empty-card">
+        <h1>No Claude Code sessions yet</h1>
+        {error ? (
+          <p className="error-text">{error}</p>
+        ) : (
+          <p>
+            Rewind looked in <span className="mono">{root ?? '~/.claude'}</span>
+            {exists ? ' and found no session transcripts.' : ', which does not exist.'}
+          </p>
+        )}
+        <p>Sessions appear here as soon as you use Claude Code. To read another folder, start Rewind with <span className="mono">CLAUDE_CONFIG_DIR=/path/to/.claude</span> or <span className="mono">rewind-app --claude-dir /path</span>.</p>
+        <button type="button" className="button primary" onClick={() => void openDemo()}>
+          Open the demo
+        </button>
+        <p className="small muted">The demo holds three real sessions (a linear one, one with an abandoned branch, one with a subagent and a compaction) in a scratch folder you can rewind freely.</p>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+import { memo } from 'react';
+import { duration, firstLine, plural, relTime, tokens } from '../format.js';
+import type { Layout, Row } from '../rows.js';
+import { LaneGraph } from './lane-graph.js';
+
+export const ROW_HEIGHT = 56;
+
+interface Props {
+  layout: Layout;
+  index: number;
+  row: Row;
+  selected: boolean;
+  now: number;
+  onSelect: (uuid: string) => void;
+  onOpen: (uuid: string) => void;
+}
+
+export const TimelineRow = memo(function TimelineRow({ layout, index, row, selected, now, onSelect, onOpen }: Props) {
+  if (row.kind === 'compaction') {
+    return (
+      <div className="row marker-row" style={{ height: ROW_HEIGHT }}>
+        <LaneGraph layout={layout} index={index} row={row} height={ROW_HEIGHT} />
+        <div className="compaction">
+          <span>Compacted here{row.preTokens ? ` · ${tokens(row.preTokens)} tokens summarized` : ''}</span>
+        </div>
+      </div>
+    );
+  }
+  if (row.kind === 'command') {
+    return (
+      <div className="row marker-row" style={{ height: ROW_HEIGHT }}>
+        <LaneGraph layout={layout} index={index} row={row} height={ROW_HEIGHT} />
+        <span className="command-chip">{row.name}</span>
+        {row.args && <span className="muted small">{firstLine(row.args, 60)}</span>}
+      </div>
+    );
+  }
+  const p = row.prompt;
+  const tools = p.turn.toolCalls.length;
+  const files = p.turn.filesTouched.length;
+  const native = p.nativeCheckpoint;
+  const subagents = p.turn.toolCalls.filter((c) => c.name === 'Agent' || c.name === 'Task').length;
+  return (
+    <div
+      role="option"
+      aria-selected={selected}
+      id={`prompt-${p.uuid}`}
+      data-uuid={p.uuid}
+      className={`row prompt-row${p.active ? '' : ' dead'}${selected ? ' selected' : ''}`}
+      style={{ height: ROW_HEIGHT }}
+      onClick={() => onSelect(p.uuid)}
+      onDoubleClick={() => onOpen(p.uuid)}
+    >
+      <LaneGraph layout={layout} index={index} row={row} height={ROW_HEIGHT} />
+      <span className="num">{p.number ?? ''}</span>
+      <div className="prompt-main">
+        <div className="prompt-text">{firstLine(p.text || (p.images ? '[image]' : ''), 160)}</div>
+        <div className="prompt-meta">
+          <span title={p.timestamp ?? ''}>{relTime(p.timestamp, now)}</span>
+          {tools > 0 && <span>{plural(tools, 'tool')}</span>}
+          {files > 0 && <span title={p.turn.filesTouched.join('\n')}>{plural(files, 'file')}</span>}
+          {subagents > 0 && <span className="chip">{plural(subagents, 'subagent')}</span>}
+          {p.turn.outputTokens + p.turn.inputTokens > 0 && <span>{tokens(p.turn.inputTokens + p.turn.outputTokens)} tok</span>}
+          {p.turn.durationMs !== null && p.turn.durationMs > 0 && <span>{duration(p.turn.durationMs)}</span>}
+          {!p.active && <span className="chip dead-chip">dead branch</span>}
+        </div>
+      </div>
+      <div className="markers">
+        {p.checkpoint && (
+          <span className="marker ours" title={`Rewind checkpoint ${p.checkpoint.id}: the whole project before this prompt (Bash-made changes included)`} aria-label="Rewind checkpoint">
+            ◆
+          </span>
+        )}
+        {native && (
+          <span className="marker native" title={`Claude's own checkpoint: ${native.files.map((f) => f.path).join(', ') || 'no file yet'} (only files Claude edited; Bash-made changes are not covered)`} aria-label="Claude checkpoint">
+            ◇
+          </span>
+        )}
+      </div>
+    </div>
+  );
+});
