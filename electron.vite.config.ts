@@ -6,7 +6,9 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { index: resolve(import.meta.dirname, 'src/main/index.ts') } },
+      rollupOptions: {
+        input: { index: resolve(import.meta.dirname, 'src/main/index.ts'), 'engine-worker': resolve(import.meta.dirname, 'src/main/service/engine-worker.ts') },
+      },
     },
   },
   preload: {

@@ -5,7 +5,8 @@ import { readFileSync, chmodSync } from 'node:fs';
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const outfile = 'out/cli/rewind-app.mjs';
 await build({
-  entryPoints: { 'rewind-app': 'src/cli/bin.ts' },
+  // The engine worker is its own entry: `serve` runs long work on it, off the main thread.
+  entryPoints: { 'rewind-app': 'src/cli/bin.ts', 'engine-worker': 'src/main/service/engine-worker.ts' },
   outdir: 'out/cli',
   outExtension: { '.js': '.mjs' },
   chunkNames: 'chunks/[name]-[hash]',

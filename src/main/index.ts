@@ -23,6 +23,7 @@ const service = new RewindService({
   resourcesDir: findDir(appRoot, 'resources') ?? undefined,
   cli,
   version: app.getVersion(),
+  workerScript: findDir(import.meta.dirname, 'engine-worker.js') ?? undefined,
 });
 const windows = new Set<number>();
 const runCommand = commandRunner(service, cli);

@@ -21,10 +21,12 @@ export async function serveCommand(args: ServeArgs, io: CliIO, opts: { untilSign
   // Built: out/cli/chunks -> out/renderer, resources/; from source: src/cli/commands -> out/renderer.
   const rendererDir = findDir(here, '../renderer', '../../renderer', '../../../out/renderer', '../../out/renderer');
   const resourcesDir = findDir(here, '../../resources', '../../../resources', '../../../../resources');
+  const workerScript = findDir(here, '../engine-worker.mjs', 'engine-worker.mjs');
   const rt = await startRuntime({
     claudeRoot: args.claudeDir ?? (io.env.CLAUDE_CONFIG_DIR || undefined),
     demo: args.demo,
     resourcesDir: resourcesDir ?? undefined,
+    workerScript: workerScript ?? undefined,
     cli: io.self,
     version: typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : 'dev',
     http: { port, host: args.host ?? '127.0.0.1', rendererDir },

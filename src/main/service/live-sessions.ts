@@ -1,5 +1,6 @@
 import { open, stat } from 'node:fs/promises';
 import { readLines } from '../../engine/io/read-lines.js';
+import type { TaskRunner } from './task-runner.js';
 import { readSubagentFiles } from '../../engine/claude/parse-transcript.js';
 import type { SessionModel } from '../../engine/claude/model.js';
 import { SessionBuilder, sessionIdFromPath } from '../../engine/claude/session-builder.js';
@@ -43,7 +44,10 @@ export class LiveSessions {
   private readonly live = new Map<string, Live>();
   private readonly pending = new Map<string, Promise<void>>();
 
-  constructor(private readonly emit: (e: RewindEvent) => void) {}
+  constructor(
+    private readonly emit: (e: RewindEvent) => void,
+    private readonly runner: TaskRunner,
+  ) {}
 
   has(path: string): boolean {
     return this.live.has(path);
@@ -66,8 +70,11 @@ export class LiveSessions {
     const st = await stat(path).catch(() => null);
     if (!st?.isFile()) throw new RewindError('NOT_FOUND', `transcript not found: ${path}`);
     if (st.size === 0) throw new RewindError('INVALID_TRANSCRIPT', `transcript is empty: ${path}`);
-    const builder = new SessionBuilder();
-    const res = await readLines(path, (line) => builder.addLine(line));
+    // The first read of a session is the long part: it runs on the engine worker. The builder
+    // comes back as plain data and gets its class back, so appends continue from where it stopped.
+    const parsed = await this.runner.run('parse', { path });
+    const builder = Object.setPrototypeOf(parsed.builder, SessionBuilder.prototype) as SessionBuilder;
+    const res = { endOffset: parsed.endOffset, lineCount: parsed.lineCount, size: parsed.size, partial: parsed.partial ? true : null };
     const guard = res.endOffset > 0 ? await readRange(path, Math.max(0, res.endOffset - GUARD), Math.min(GUARD, res.endOffset)) : Buffer.alloc(0);
     const live: Live = { path, builder, endOffset: res.endOffset, lineCount: res.lineCount, guard, model: null as unknown as SessionModel, timeline: null as unknown as Timeline, promptJson: new Map() };
     await this.rebuild(live, res.size, res.partial !== null);

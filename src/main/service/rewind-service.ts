@@ -3,19 +3,18 @@ import { join } from 'node:path';
 import { findSession, listSessions, PromptCountCache } from '../../engine/claude/discover.js';
 import type { SessionModel } from '../../engine/claude/model.js';
 import { claudeConfigRoot, claudeRootOfTranscript } from '../../engine/claude/paths.js';
-import { rewindTranscript, type RewindResult } from '../../engine/claude/rewind/rewind.js';
+import type { RewindResult } from '../../engine/claude/rewind/rewind.js';
 import { materializeDemo } from '../../engine/demo.js';
 import { describeError, RewindError } from '../../engine/errors.js';
 import { hookCommand, hooksStatus, installHooks, settingsPath, type Scope } from '../../engine/hooks/settings.js';
-import { takeCheckpoint } from '../../engine/store/checkpoint.js';
 import { listCheckpoints } from '../../engine/store/manifest.js';
-import { previewRestore, resolveRestoreTarget, restore, targetForRewind, type RestorePreview, type RestoreTarget } from '../../engine/store/restore.js';
-import { undoLatest } from '../../engine/undo.js';
+import { resolveRestoreTarget, targetForRewind, type RestorePreview, type RestoreTarget } from '../../engine/store/restore.js';
 import { CONTRACT, type CodePlan, type ParsedRequestOf, type ResponseOf, type Result, type RewindEvent } from '../../shared/contract.js';
 import type { OperationName } from '../../shared/operations.js';
 import type { Timeline } from '../../shared/session-schema.js';
 import { LiveSessions } from './live-sessions.js';
 import { turnDetail } from './turn-detail.js';
+import { InlineRunner, WorkerRunner, type TaskRunner } from './task-runner.js';
 import { Watcher } from './watcher.js';
 
 export interface ServiceOptions {
@@ -28,6 +27,9 @@ export interface ServiceOptions {
   cli?: { node: string; script: string };
   version?: string;
   watch?: boolean;
+  /** Built engine worker script: long work runs there, off the main thread. */
+  workerScript?: string;
+  workerExecArgv?: string[];
 }
 
 type Handler<K extends OperationName> = (req: ParsedRequestOf<K>) => Promise<ResponseOf<K>>;
@@ -45,10 +47,12 @@ export class RewindService {
   private watcher: Watcher | null = null;
   private readonly counts = new PromptCountCache(null);
   private opCounter = 0;
+  readonly runner: TaskRunner;
 
   constructor(private readonly opts: ServiceOptions = {}) {
     this.claudeRoot = opts.claudeRoot ?? claudeConfigRoot();
-    this.live = new LiveSessions((e) => void this.decorateEvent(e).then((d) => this.emit(d)));
+    this.runner = opts.workerScript ? new WorkerRunner(opts.workerScript, opts.workerExecArgv) : new InlineRunner();
+    this.live = new LiveSessions((e) => void this.decorateEvent(e).then((d) => this.emit(d)), this.runner);
   }
 
   /** Our checkpoints of a project, by prompt: what the timeline marks with ◆. */
@@ -107,6 +111,7 @@ export class RewindService {
 
   async close(): Promise<void> {
     await this.watcher?.close();
+    await this.runner.close();
   }
 
   onEvent(listener: (e: RewindEvent) => void): () => void {
@@ -227,15 +232,15 @@ export class RewindService {
       const path = await this.transcriptOf(req.session);
       const model = (await this.live.get(path)).model;
       const projectRoot = await this.projectOf(model);
-      const chat = await rewindTranscript({ transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, dryRun: true, projectRoot, claudeRoot: claudeRootOfTranscript(path) });
+      const chat = await this.runner.run('rewind', { transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, dryRun: true, projectRoot, claudeRoot: claudeRootOfTranscript(path) });
       let code: CodePlan | null = null;
       let codeNote: string | null = null;
       if (req.withCode) {
         const t = await this.codeTarget(model, projectRoot, chat);
         codeNote = t.note;
         if (t.target && projectRoot) {
-          const ctx = await previewRestore(projectRoot, t.target, { session: model, claudeRoot: claudeRootOfTranscript(path) ?? this.claudeRoot });
-          code = this.codePlanDoc(ctx.preview, projectRoot);
+          const preview = await this.runner.run('previewRestore', { projectRoot, target: t.target, session: this.sessionFor(t.target, model), claudeRoot: claudeRootOfTranscript(path) ?? this.claudeRoot });
+          code = this.codePlanDoc(preview, projectRoot);
         }
       }
       return { chat: this.chatDoc(chat), code, codeNote, summary: this.summary(req.mode, chat.prompts.length, code ? code.changes.length : null) };
@@ -246,21 +251,21 @@ export class RewindService {
       const model = (await this.live.get(path)).model;
       const projectRoot = await this.projectOf(model);
       const claudeRoot = claudeRootOfTranscript(path) ?? this.claudeRoot;
-      const dry = await rewindTranscript({ transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, dryRun: true, projectRoot, claudeRoot });
+      const dry = await this.runner.run('rewind', { transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, dryRun: true, projectRoot, claudeRoot });
       let target: RestoreTarget | null = null;
       if (req.withCode) {
         target = (await this.codeTarget(model, projectRoot, dry)).target;
         if (target && projectRoot && !req.force) {
-          const ctx = await previewRestore(projectRoot, target, { session: model, claudeRoot, withDiffs: false });
-          if (ctx.preview.plan.conflicts > 0) throw new RewindError('CONFLICT', `${ctx.preview.plan.conflicts} file(s) changed outside the agent would be overwritten: nothing was changed`);
+          const preview = await this.runner.run('previewRestore', { projectRoot, target, session: this.sessionFor(target, model), claudeRoot, withDiffs: false });
+          if (preview.plan.conflicts > 0) throw new RewindError('CONFLICT', `${preview.plan.conflicts} file(s) changed outside the agent would be overwritten: nothing was changed`);
         }
       }
       this.emit({ type: 'operationProgress', id, message: req.mode === 'fork' ? 'Writing the fork…' : 'Rewriting the transcript…', fraction: null });
-      const chat = await rewindTranscript({ transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, force: req.force, projectRoot, claudeRoot });
+      const chat = await this.runner.run('rewind', { transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, force: req.force, projectRoot, claudeRoot });
       let code: ResponseOf<'applyRewind'>['code'] = null;
       if (target && projectRoot) {
         this.emit({ type: 'operationProgress', id, message: 'Restoring files…', fraction: null });
-        const r = await restore(projectRoot, target, { session: model, claudeRoot, force: req.force });
+        const r = await this.runner.run('restore', { projectRoot, target, session: this.sessionFor(target, model), claudeRoot, force: req.force });
         code = { written: r.applied?.written ?? 0, deleted: r.applied?.deleted ?? 0, checkpointId: target.checkpoint?.id ?? null };
       }
       if (req.mode === 'in-place') this.live.forget(path);
@@ -271,26 +276,23 @@ export class RewindService {
       return { chat: this.chatDoc(chat), forkSessionId: chat.forkSessionId, forkPath: chat.forkPath, backupPath: chat.backupPath, code, projectRoot, summary };
     },
     listCheckpoints: async (req) => ({ projectRoot: req.project, checkpoints: await listCheckpoints(req.project) }),
-    takeCheckpoint: async (req) => {
-      const r = await takeCheckpoint({ projectRoot: req.project, trigger: 'manual', label: req.label ?? null });
-      return { id: r.manifest.id, files: r.manifest.entries.filter((e) => e[1] !== 'd').length, hashed: r.hashed, skipped: r.manifest.skipped.length };
-    },
+    takeCheckpoint: async (req) => this.runner.run('checkpoint', { projectRoot: req.project, trigger: 'manual', label: req.label ?? null }),
     previewRestore: async (req) => {
       const model = req.session ? await this.sessionModel(req.session) : null;
       const target = await resolveRestoreTarget({ projectRoot: req.project, ref: req.ref, source: req.source, session: model });
-      const ctx = await previewRestore(req.project, target, { session: model, claudeRoot: model ? (claudeRootOfTranscript(model.transcriptPath) ?? this.claudeRoot) : this.claudeRoot });
-      return this.codePlanDoc(ctx.preview, req.project);
+      const preview = await this.runner.run('previewRestore', { projectRoot: req.project, target, session: this.sessionFor(target, model), claudeRoot: model ? (claudeRootOfTranscript(model.transcriptPath) ?? this.claudeRoot) : this.claudeRoot });
+      return this.codePlanDoc(preview, req.project);
     },
     applyRestore: async (req) => {
       const model = req.session ? await this.sessionModel(req.session) : null;
       const target = await resolveRestoreTarget({ projectRoot: req.project, ref: req.ref, source: req.source, session: model });
-      const r = await restore(req.project, target, { session: model, claudeRoot: model ? (claudeRootOfTranscript(model.transcriptPath) ?? this.claudeRoot) : this.claudeRoot, force: req.force });
+      const r = await this.runner.run('restore', { projectRoot: req.project, target, session: this.sessionFor(target, model), claudeRoot: model ? (claudeRootOfTranscript(model.transcriptPath) ?? this.claudeRoot) : this.claudeRoot, force: req.force });
       const summary = `Restored ${r.applied?.written ?? 0} file(s), deleted ${r.applied?.deleted ?? 0}`;
       this.emit({ type: 'operationFinished', id: `op-${++this.opCounter}`, operation: 'applyRestore', ok: true, summary });
       return { written: r.applied?.written ?? 0, deleted: r.applied?.deleted ?? 0, preRestoreId: r.applied?.preRestoreId ?? '', summary };
     },
     undo: async (req) => {
-      const r = await undoLatest(req.project, { dryRun: req.dryRun, force: req.force });
+      const r = await this.runner.run('undo', { projectRoot: req.project, dryRun: req.dryRun, force: req.force });
       if (!r.dryRun) {
         if (r.undone.kind === 'in-place') this.live.forget(r.undone.transcript);
         this.emit({ type: 'operationFinished', id: `op-${++this.opCounter}`, operation: 'undo', ok: true, summary: r.summary });
@@ -317,6 +319,11 @@ export class RewindService {
       return { claudeRoot: this.claudeRoot, demo: this.demo, version: this.opts.version ?? 'dev' };
     },
   };
+
+  /** Only a restore from Claude's own history needs the session (a large value to send to the worker). */
+  private sessionFor(target: RestoreTarget, model: SessionModel | null): SessionModel | null {
+    return target.source === 'claude' ? model : null;
+  }
 
   private hookCommandLine(): string {
     const cli = this.opts.cli;
