@@ -48,6 +48,7 @@ test('fork at a prompt through the preview; the new session shows up in the side
   await sheet.getByRole('button', { name: /Fork before this prompt/ }).click();
   await expect(page.getByRole('status', { name: 'Result' })).toContainText(/Fork created: [0-9a-f-]{36}/);
   await expect(page.locator('.session')).toHaveCount(4);
+  await expect(page.locator('.session.selected')).toContainText('fork of 2ea8980a');
   await expect(promptRows(page)).toHaveCount(3);
   await expect(page.locator('#reverted-prompt')).toHaveValue(/EDIT notes.md alpha gamma/);
   await expect(page.getByRole('button', { name: /Copy claude --resume/ })).toBeVisible();
@@ -145,4 +146,19 @@ test('empty state teaches, and opens the demo', async ({ page }) => {
   await page.screenshot({ path: join(SHOTS, 'empty-dark.png') });
   await page.getByRole('button', { name: 'Open the demo' }).click();
   await expect(page.locator('.session')).toHaveCount(3);
+});
+
+test('readable at 200% zoom: every action is still there and works', async ({ page }) => {
+  // 200% zoom of a 1280x800 window is a 640x400 CSS viewport.
+  await page.setViewportSize({ width: 640, height: 400 });
+  await open(page);
+  await page.locator('.group').filter({ hasText: 'linear' }).locator('.session').click();
+  for (const name of ['Fork here', 'Rewrite here', 'Restore code to here', 'Fork + restore code']) {
+    const b = page.getByRole('button', { name });
+    await b.scrollIntoViewIfNeeded();
+    await expect(b).toBeVisible();
+  }
+  await page.getByRole('button', { name: 'Fork here' }).click();
+  await expect(page.getByRole('dialog')).toContainText('Left out of the new session');
+  await page.screenshot({ path: join(SHOTS, 'zoom-200.png') });
 });

@@ -23,6 +23,8 @@ export const SessionSummarySchema = z.object({
   version: z.string().nullable(),
   /** Written to in the last few seconds: the agent is probably running. */
   live: z.boolean(),
+  /** When Rewind made this session as a fork: the session it came from. */
+  forkOf: z.string().nullable().default(null),
 });
 export type SessionSummary = z.infer<typeof SessionSummarySchema>;
 

@@ -159,6 +159,7 @@ export async function listSessions(opts: ListSessionsOptions = {}): Promise<Sess
       sizeBytes: f.size,
       version: info.version,
       live: now - f.mtimeMs < LIVE_WINDOW_MS,
+      forkOf: null,
     });
   }
   await cache.save();

@@ -6,6 +6,7 @@ import { claudeConfigRoot, claudeRootOfTranscript } from '../../engine/claude/pa
 import type { RewindResult } from '../../engine/claude/rewind/rewind.js';
 import { materializeDemo } from '../../engine/demo.js';
 import { describeError, RewindError } from '../../engine/errors.js';
+import { readJournal } from '../../engine/journal.js';
 import { hookCommand, hooksStatus, installHooks, settingsPath, type Scope } from '../../engine/hooks/settings.js';
 import { listCheckpoints } from '../../engine/store/manifest.js';
 import { resolveRestoreTarget, targetForRewind, type RestorePreview, type RestoreTarget } from '../../engine/store/restore.js';
@@ -218,7 +219,13 @@ export class RewindService {
     listSessions: async (req) => {
       const exists = !!(await stat(join(this.claudeRoot, 'projects')).catch(() => null));
       if (!exists) return { root: this.claudeRoot, exists, sessions: [] };
-      return { root: this.claudeRoot, exists, sessions: await listSessions({ root: this.claudeRoot, project: req.project, cache: this.counts }) };
+      const sessions = await listSessions({ root: this.claudeRoot, project: req.project, cache: this.counts });
+      // Forks we made are in the projects' journals: say where each came from.
+      const forkOf = new Map<string, string>();
+      for (const cwd of new Set(sessions.map((s) => s.cwd).filter((c): c is string => !!c))) {
+        for (const r of await readJournal(cwd).catch(() => [])) if (r.kind === 'fork') forkOf.set(r.forkSessionId, r.sessionId);
+      }
+      return { root: this.claudeRoot, exists, sessions: sessions.map((s) => ({ ...s, forkOf: forkOf.get(s.id) ?? null })) };
     },
     getTimeline: async (req) => {
       const path = await this.transcriptOf(req.session);

@@ -53,7 +53,12 @@ export function Sidebar() {
                       {firstLine(s.title, 60)}
                     </span>
                     <span className="session-meta">
-                      {relTime(s.lastActivity, now)} · {s.promptCount ?? '?'} prompts · Claude Code
+                      {s.forkOf && (
+                        <span className="fork-tag" title={`Forked by Rewind from ${s.forkOf}`}>
+                          fork of {s.forkOf.slice(0, 8)} ·{' '}
+                        </span>
+                      )}
+                      {relTime(s.lastActivity, now)} · {s.promptCount ?? '?'} prompts
                     </span>
                   </button>
                 </li>
