@@ -117,6 +117,10 @@ test('filter and keyboard: / focuses the filter, arrows move, Enter previews, Es
   await expect(page.getByLabel('Filter sessions and prompts')).toBeFocused();
   await page.keyboard.type('SPAWN');
   await expect(page.locator('.session')).toHaveCount(1);
+  // Prompt text across sessions, not only titles: two sessions edit notes.md.
+  await page.getByLabel('Filter sessions and prompts').fill('alpha gamma');
+  await expect(page.locator('.session')).toHaveCount(2);
+  await expect(page.locator('.match').first()).toContainText('EDIT notes.md alpha gamma');
   await page.keyboard.press('Escape');
   await page.getByLabel('Filter sessions and prompts').fill('');
   await expect(page.locator('.session')).toHaveCount(3);

@@ -90,6 +90,13 @@ export const CONTRACT = {
     request: z.object({ session: sessionRef, promptUuid: uuid }).strict(),
     response: z.object({ promptUuid: z.string(), text: z.string(), items: z.array(TurnItemSchema), truncated: z.boolean() }),
   },
+  searchPrompts: {
+    request: z.object({ query: z.string().min(1).max(200) }).strict(),
+    response: z.object({
+      matches: z.array(z.object({ transcriptPath: z.string(), sessionId: z.string(), promptUuid: z.string(), snippet: z.string() })),
+      truncated: z.boolean(),
+    }),
+  },
   previewRewind: {
     request: RewindRequest,
     response: z.object({ chat: ChatPlanSchema, code: CodePlanSchema.nullable(), codeNote: z.string().nullable(), summary: z.string() }),

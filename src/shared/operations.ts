@@ -6,6 +6,7 @@ export const OPERATION_NAMES = [
   'listSessions',
   'getTimeline',
   'getTurn',
+  'searchPrompts',
   'previewRewind',
   'applyRewind',
   'listCheckpoints',

@@ -235,6 +235,11 @@ export class RewindService {
       return this.decorate(timeline);
     },
     getTurn: async (req) => turnDetail(await this.sessionModel(req.session), req.promptUuid),
+    searchPrompts: async (req) => {
+      const { listTranscriptFiles } = await import('../../engine/claude/discover.js');
+      const { searchPrompts } = await import('../../engine/claude/search.js');
+      return searchPrompts(await listTranscriptFiles(this.claudeRoot).catch(() => []), req.query);
+    },
     previewRewind: async (req) => {
       const path = await this.transcriptOf(req.session);
       const model = (await this.live.get(path)).model;

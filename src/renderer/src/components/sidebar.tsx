@@ -10,12 +10,16 @@ export function Sidebar() {
   const filter = useStore((s) => s.filter);
   const setFilter = useStore((s) => s.setFilter);
   const timeline = useStore((s) => s.timeline);
+  const matches = useStore((s) => s.promptMatches);
+  const selectPrompt = useStore((s) => s.selectPrompt);
   const demo = useStore((s) => s.demo);
   const now = useNow();
   const groups = useMemo(() => {
     const q = filter.trim().toLowerCase();
+    const matchedSessions = new Set(matches.map((m) => m.transcriptPath));
     const match = (s: (typeof sessions)[number]) => {
       if (!q) return true;
+      if (matchedSessions.has(s.transcriptPath)) return true;
       const hay = [s.title, s.firstPrompt ?? '', s.lastPrompt ?? '', s.cwd ?? '', s.id];
       if (timeline && s.transcriptPath === timeline.session.transcriptPath) hay.push(...timeline.prompts.map((p) => p.text));
       return hay.some((h) => h.toLowerCase().includes(q));
@@ -26,7 +30,7 @@ export function Sidebar() {
       byProject.set(key, [...(byProject.get(key) ?? []), s]);
     }
     return [...byProject];
-  }, [sessions, filter, timeline]);
+  }, [sessions, filter, timeline, matches]);
   return (
     <aside className="sidebar" aria-label="Sessions">
       <div className="brand">
@@ -61,6 +65,22 @@ export function Sidebar() {
                       {relTime(s.lastActivity, now)} · {s.promptCount ?? '?'} prompts
                     </span>
                   </button>
+                  {filter.trim() &&
+                    matches
+                      .filter((m) => m.transcriptPath === s.transcriptPath)
+                      .map((m) => (
+                        <button
+                          key={m.promptUuid}
+                          type="button"
+                          className="match"
+                          onClick={() => {
+                            select(s.transcriptPath);
+                            selectPrompt(m.promptUuid);
+                          }}
+                        >
+                          {m.snippet}
+                        </button>
+                      ))}
                 </li>
               ))}
             </ul>

@@ -11,12 +11,16 @@ export interface SessionsSlice {
   demo: boolean;
   sessionsError: string | null;
   filter: string;
+  /** Prompts matching the filter, across all sessions (from the service). */
+  promptMatches: { transcriptPath: string; promptUuid: string; snippet: string }[];
   selectedSession: string | null;
   loadSessions: () => Promise<void>;
   selectSession: (transcriptPath: string) => void;
   setFilter: (f: string) => void;
   openDemo: () => Promise<void>;
 }
+
+let searchTimer: ReturnType<typeof setTimeout> | null = null;
 
 export const createSessionsSlice: StateCreator<Store, [], [], SessionsSlice> = (set, get) => ({
   sessions: [],
@@ -26,6 +30,7 @@ export const createSessionsSlice: StateCreator<Store, [], [], SessionsSlice> = (
   demo: false,
   sessionsError: null,
   filter: '',
+  promptMatches: [],
   selectedSession: null,
   loadSessions: async () => {
     const api = getApi();
@@ -41,7 +46,15 @@ export const createSessionsSlice: StateCreator<Store, [], [], SessionsSlice> = (
     set({ selectedSession: transcriptPath, selectedPrompt: null, timeline: null, layout: null, turns: {}, preview: null });
     void get().loadTimeline(transcriptPath);
   },
-  setFilter: (filter) => set({ filter }),
+  setFilter: (filter) => {
+    set({ filter });
+    if (searchTimer) clearTimeout(searchTimer);
+    if (filter.trim().length < 2) return set({ promptMatches: [] });
+    searchTimer = setTimeout(async () => {
+      const r = await getApi().searchPrompts({ query: filter.trim() });
+      if (get().filter === filter) set({ promptMatches: r.ok ? r.value.matches : [] });
+    }, 200);
+  },
   openDemo: async () => {
     const r = await getApi().setSettings({ demo: true });
     if (!r.ok) return set({ sessionsError: r.error.message });
