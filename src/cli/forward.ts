@@ -13,10 +13,6 @@ function forwardedEnv(env: NodeJS.ProcessEnv): Record<string, string> {
 /** Hands the command to the running app and prints its answer; null when no app is running. */
 export async function forwardToApp(argv: string[], io: CliIO): Promise<number | null> {
   const path = socketPath(io.env);
-  if (process.platform !== 'win32') {
-    const { existsSync } = await import('node:fs');
-    if (!existsSync(path)) return null;
-  }
   const res = await forward(path, { argv, cwd: io.cwd, env: forwardedEnv(io.env) });
   if (!res) return null;
   if (res.stdout) io.out(res.stdout.replace(/\n$/, ''));

@@ -12,6 +12,15 @@ const KNOWN = new Set([...BOOLEAN, ...STRING, '_', 'h', 'v']);
 /** Commands that write: when the app runs, it performs them (a single writer, the window updates). */
 const FORWARDED = new Set(['back', 'restore', 'checkpoint', 'undo']);
 
+/** Cheap check before loading the socket client: is there a socket file at all? */
+async function appMayBeRunning(io: CliIO): Promise<boolean> {
+  const { socketPath } = await import('./socket-path.js');
+  const path = socketPath(io.env);
+  if (process.platform === 'win32') return true;
+  const { existsSync } = await import('node:fs');
+  return existsSync(path);
+}
+
 /** Runs one CLI invocation and returns its exit code; never throws. */
 export async function run(argv: string[], io: CliIO = processIO()): Promise<number> {
   try {
@@ -29,7 +38,7 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
       io.out(USAGE);
       return EXIT.ok;
     }
-    if (command && FORWARDED.has(command) && !io.inApp && !io.env.REWIND_NO_FORWARD) {
+    if (command && FORWARDED.has(command) && !io.inApp && !io.env.REWIND_NO_FORWARD && (await appMayBeRunning(io))) {
       const { forwardToApp } = await import('./forward.js');
       const answered = await forwardToApp(argv, io);
       if (answered !== null) return answered;

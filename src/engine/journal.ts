@@ -1,7 +1,6 @@
-import { appendFile, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { ensureStore, storeDir } from './project.js';
+import { journalPath } from './journal-append.js';
 
 const FingerprintSchema = z.object({ size: z.number(), head: z.string(), tail: z.string() });
 
@@ -44,15 +43,7 @@ export const JournalRecordSchema = z.discriminatedUnion('kind', [
 ]);
 export type JournalRecord = z.infer<typeof JournalRecordSchema>;
 
-export function journalPath(projectRoot: string): string {
-  return join(storeDir(projectRoot), 'journal.jsonl');
-}
-
-export async function appendJournal(projectRoot: string, record: JournalRecord): Promise<void> {
-  await ensureStore(projectRoot);
-  // One short line per append: O_APPEND writes of it do not interleave.
-  await appendFile(journalPath(projectRoot), `${JSON.stringify(record)}\n`, { mode: 0o600 });
-}
+export { appendJournal, journalPath } from './journal-append.js';
 
 export async function readJournal(projectRoot: string): Promise<JournalRecord[]> {
   let text: string;

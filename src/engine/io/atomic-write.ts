@@ -1,10 +1,15 @@
-import { randomBytes } from 'node:crypto';
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-/** A temp name in the same directory, so the final rename never crosses file systems. */
+let counter = 0;
+
+/**
+ * A temp name in the same directory, so the final rename never crosses file systems. Unique, not
+ * secret (files are opened with 'wx', which never clobbers): no node:crypto on the start-up path.
+ */
 export function tempPathFor(target: string): string {
-  return join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
+  const unique = `${process.pid}-${Date.now().toString(36)}-${(++counter).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  return join(dirname(target), `.${basename(target)}.${unique}.tmp`);
 }
 
 /**

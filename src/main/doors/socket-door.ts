@@ -1,17 +1,9 @@
 import { mkdirSync, chmodSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { createConnection, createServer, type Server } from 'node:net';
-import { homedir, userInfo } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 
-/** Where the running app listens for forwarded CLI commands (user-only). */
-export function socketPath(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.REWIND_SOCKET) return env.REWIND_SOCKET;
-  if (process.platform === 'win32') return `\\\\.\\pipe\\rewind-${userInfo().username}`;
-  if (process.platform === 'darwin') return join(env.HOME || homedir(), 'Library', 'Application Support', 'Rewind', 'rewind.sock');
-  const base = env.XDG_RUNTIME_DIR || join(env.HOME || homedir(), '.local', 'state');
-  return join(base, 'rewind', 'rewind.sock');
-}
+export { socketPath } from '../../cli/socket-path.js';
 
 export interface ForwardRequest {
   argv: string[];

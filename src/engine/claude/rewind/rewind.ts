@@ -176,7 +176,7 @@ export async function rewindTranscript(opts: RewindOptions): Promise<RewindResul
       const result = await fingerprintOf(forkPath);
       if (projectRoot) {
         // Loaded only when writing: keeps zod off the start-up path of a dry run.
-        const { appendJournal } = await import('../../journal.js');
+        const { appendJournal } = await import('../../journal-append.js');
         await appendJournal(projectRoot, {
           kind: 'fork',
           id: journalId,
@@ -213,7 +213,7 @@ export async function rewindTranscript(opts: RewindOptions): Promise<RewindResul
       }
     });
     const result = await fingerprintOf(opts.transcriptPath);
-    const { appendJournal } = await import('../../journal.js');
+    const { appendJournal } = await import('../../journal-append.js');
     await appendJournal(projectRoot, {
       kind: 'in-place',
       id: journalId,
