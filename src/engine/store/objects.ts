@@ -38,24 +38,13 @@ export class ObjectStore {
     if (size <= STREAM_OVER) return this.putBuffer(await readFile(path));
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const tmp = join(this.dir, `tmp-${randomBytes(8).toString('hex')}`);
-    const h = createHash('sha256');
-    const src = await open(path, 'r');
     const dst = await open(tmp, 'wx', 0o600);
+    let hash: string;
     try {
-      const buf = Buffer.allocUnsafe(4 * 1024 * 1024);
-      let pos = 0;
-      for (;;) {
-        const { bytesRead } = await src.read(buf, 0, buf.length, pos);
-        if (bytesRead === 0) break;
-        h.update(buf.subarray(0, bytesRead));
-        await dst.write(buf, 0, bytesRead);
-        pos += bytesRead;
-      }
+      hash = await hashChunks(path, (chunk) => dst.write(chunk).then(() => undefined));
     } finally {
-      await src.close();
       await dst.close();
     }
-    const hash = h.digest('hex');
     if (await this.has(hash)) {
       await unlink(tmp);
       return hash;
@@ -94,7 +83,8 @@ export class ObjectStore {
   }
 }
 
-export async function hashFile(path: string): Promise<string> {
+/** Reads a file once in large chunks, hashing it and handing each chunk to `onChunk`. */
+async function hashChunks(path: string, onChunk?: (chunk: Buffer) => Promise<void>): Promise<string> {
   const h = createHash('sha256');
   const fh = await open(path, 'r');
   try {
@@ -103,11 +93,17 @@ export async function hashFile(path: string): Promise<string> {
     for (;;) {
       const { bytesRead } = await fh.read(buf, 0, buf.length, pos);
       if (bytesRead === 0) break;
-      h.update(buf.subarray(0, bytesRead));
+      const chunk = buf.subarray(0, bytesRead);
+      h.update(chunk);
+      await onChunk?.(chunk);
       pos += bytesRead;
     }
   } finally {
     await fh.close();
   }
   return h.digest('hex');
+}
+
+export async function hashFile(path: string): Promise<string> {
+  return hashChunks(path);
 }
