@@ -7,9 +7,9 @@ import { withLock } from './lock.js';
 import {
   MAX_DELTA_DEPTH,
   lastSummary,
+  latestManifest,
   listCheckpointIds,
   newCheckpointId,
-  readManifest,
   summarize,
   writeManifest,
   type CheckpointSummary,
@@ -48,15 +48,6 @@ export interface CheckpointResult {
 
 export function objectStore(projectRoot: string): ObjectStore {
   return new ObjectStore(join(projectRoot, '.agent', 'rewind', 'objects'));
-}
-
-async function latestManifest(projectRoot: string): Promise<Manifest | null> {
-  const ids = await listCheckpointIds(projectRoot);
-  for (let i = ids.length - 1; i >= 0; i--) {
-    const m = await readManifest(projectRoot, ids[i]!).catch(() => null);
-    if (m) return m;
-  }
-  return null;
 }
 
 /** Whether git's rules ignore `rel`, reading only the .gitignore files on its way down. */

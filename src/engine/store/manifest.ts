@@ -256,3 +256,13 @@ export async function lastSummary(projectRoot: string): Promise<CheckpointSummar
   }
   return null;
 }
+
+/** The newest checkpoint that can be read (a torn newest one falls back to the one before). */
+export async function latestManifest(projectRoot: string): Promise<Manifest | null> {
+  const ids = await listCheckpointIds(projectRoot);
+  for (let i = ids.length - 1; i >= 0; i--) {
+    const m = await readManifest(projectRoot, ids[i]!).catch(() => null);
+    if (m) return m;
+  }
+  return null;
+}

@@ -4,7 +4,7 @@ import type { SessionModel } from '../claude/model.js';
 import { nativeTarget } from '../claude/native-restore.js';
 import { readAgentWrites } from './agent-writes.js';
 import { objectStore, takeCheckpoint } from './checkpoint.js';
-import { listCheckpointIds, readManifest, type Manifest } from './manifest.js';
+import { latestManifest, listCheckpointIds, listCheckpoints, readManifest, type CheckpointSummary, type Manifest } from './manifest.js';
 import { applyPlan } from './restore-apply.js';
 import { diffChanges, type FileDiff } from './restore-diff.js';
 import { planRestore, type RestorePlan } from './restore-plan.js';
@@ -44,12 +44,19 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Our checkpoint taken right before a prompt: tied by prompt uuid, or by the hook's prompt_id. */
 export async function checkpointForPrompt(projectRoot: string, promptUuid: string, session: SessionModel | null): Promise<Manifest | null> {
   const promptId = session?.prompts.find((p) => p.uuid === promptUuid)?.promptId ?? null;
-  const ids = await listCheckpointIds(projectRoot);
-  for (let i = ids.length - 1; i >= 0; i--) {
-    const m = await readManifest(projectRoot, ids[i]!).catch(() => null);
-    const t = m?.transcript;
-    if (!m || !t || m.trigger !== 'prompt') continue;
-    if (t.prompt_uuid === promptUuid || (promptId && t.prompt_id === promptId)) return m;
+  return newestReadable(projectRoot, (c) => c.trigger === 'prompt' && !!c.transcript && (c.transcript.prompt_uuid === promptUuid || (!!promptId && c.transcript.prompt_id === promptId)));
+}
+
+/**
+ * The newest checkpoint whose index entry matches, read whole. The index holds each checkpoint's
+ * transcript cursor, so only matching manifests are read; an unreadable one is passed over.
+ */
+async function newestReadable(projectRoot: string, match: (c: CheckpointSummary) => boolean): Promise<Manifest | null> {
+  const list = await listCheckpoints(projectRoot);
+  for (let i = list.length - 1; i >= 0; i--) {
+    if (!match(list[i]!)) continue;
+    const m = await readManifest(projectRoot, list[i]!.id).catch(() => null);
+    if (m) return m;
   }
   return null;
 }
@@ -61,14 +68,8 @@ export async function checkpointForPrompt(projectRoot: string, promptUuid: strin
 export async function targetForRewind(projectRoot: string, session: SessionModel, promptUuid: string, boundaryOffset: number): Promise<RestoreTarget | null> {
   const exact = await checkpointForPrompt(projectRoot, promptUuid, session);
   if (exact) return { source: 'rewind', checkpoint: exact, promptUuid, note: `Rewind checkpoint ${exact.id} (taken before that prompt)` };
-  const ids = await listCheckpointIds(projectRoot);
-  for (let i = ids.length - 1; i >= 0; i--) {
-    const m = await readManifest(projectRoot, ids[i]!).catch(() => null);
-    const t = m?.transcript;
-    if (m && t && t.transcript_path === session.transcriptPath && t.byte_offset_end <= boundaryOffset) {
-      return { source: 'rewind', checkpoint: m, promptUuid, note: `Rewind checkpoint ${m.id} (the newest before that prompt)` };
-    }
-  }
+  const m = await newestReadable(projectRoot, (c) => c.transcript?.transcript_path === session.transcriptPath && c.transcript.byte_offset_end <= boundaryOffset);
+  if (m) return { source: 'rewind', checkpoint: m, promptUuid, note: `Rewind checkpoint ${m.id} (the newest before that prompt)` };
   if (session.snapshots.has(promptUuid)) return { source: 'claude', checkpoint: null, promptUuid, note: "Claude's own file history (no Rewind checkpoint): only files Claude edited are restored" };
   return null;
 }
@@ -113,12 +114,6 @@ async function expectedTree(projectRoot: string, newest: Manifest | null): Promi
   return t;
 }
 
-async function newestManifest(projectRoot: string): Promise<Manifest | null> {
-  const ids = await listCheckpointIds(projectRoot);
-  const id = ids[ids.length - 1];
-  return id ? readManifest(projectRoot, id) : null;
-}
-
 export interface PreviewContext {
   preview: RestorePreview;
   /** The tree as read for the preview: becomes the pre-restore checkpoint. */
@@ -132,7 +127,7 @@ export async function previewRestore(
   target: RestoreTarget,
   opts: { session?: SessionModel | null; claudeRoot?: string; withDiffs?: boolean } = {},
 ): Promise<PreviewContext> {
-  const newest = await newestManifest(projectRoot);
+  const newest = await latestManifest(projectRoot);
   const current = await currentTree(projectRoot, newest);
   const expected = await expectedTree(projectRoot, newest);
   const objects = objectStore(projectRoot);
@@ -214,7 +209,7 @@ export async function undoRestore(
 ): Promise<RestorePlan> {
   const pre = await readManifest(projectRoot, rec.preRestoreCheckpointId);
   const post = rec.postRestoreCheckpointId ? await readManifest(projectRoot, rec.postRestoreCheckpointId).catch(() => null) : null;
-  const current = await currentTree(projectRoot, await newestManifest(projectRoot));
+  const current = await currentTree(projectRoot, await latestManifest(projectRoot));
   const plan = planRestore({
     target: treeFromEntries(pre.entries),
     current,
