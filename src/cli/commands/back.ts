@@ -154,6 +154,6 @@ async function applyCode(code: CodePlan, promptUuid: string, boundary: number, a
 }
 
 async function claudeRootFor(session: SessionModel, args: BackArgs, io: CliIO): Promise<string> {
-  const { claudeConfigRoot, claudeRootOfTranscript } = await import('../../engine/claude/paths.js');
-  return args.claudeDir ?? claudeRootOfTranscript(session.transcriptPath) ?? claudeConfigRoot(io.env);
+  const { claudeConfigRoot, claudeRootFor } = await import('../../engine/claude/paths.js');
+  return args.claudeDir ?? claudeRootFor(session.transcriptPath, claudeConfigRoot(io.env));
 }

@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
-import { claudeConfigRoot, claudeRootOfTranscript } from '../../engine/claude/paths.js';
+import { claudeConfigRoot, claudeRootFor } from '../../engine/claude/paths.js';
 import { parseTranscriptFile } from '../../engine/claude/parse-transcript.js';
 import type { SessionModel } from '../../engine/claude/model.js';
 import { RewindError } from '../../engine/errors.js';
 import { resolveProjectRoot, resolveTranscript } from '../../engine/resolve-transcript.js';
-import { resolveRestoreTarget, restore, type RestoreResult, type RestoreSource } from '../../engine/store/restore.js';
+import { PROMPT_UUID, resolveRestoreTarget, restore, type RestoreResult, type RestoreSource } from '../../engine/store/restore.js';
 import type { CliIO } from '../io.js';
 
 export interface RestoreArgs {
@@ -18,7 +18,6 @@ export interface RestoreArgs {
   claudeDir?: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function restoreCommand(args: RestoreArgs, io: CliIO): Promise<number> {
   if (!args.ref) throw new RewindError('USAGE', 'restore needs a checkpoint id, a prompt uuid or @n');
@@ -26,7 +25,7 @@ export async function restoreCommand(args: RestoreArgs, io: CliIO): Promise<numb
   const source = args.source as RestoreSource | undefined;
   let session: SessionModel | null = null;
   let root = await resolveProjectRoot({ project: args.project, cwd: io.cwd, env: io.env });
-  if (UUID.test(args.ref) || source === 'claude') {
+  if (PROMPT_UUID.test(args.ref) || source === 'claude') {
     const t = await resolveTranscript({ transcript: args.transcript, project: args.project, cwd: io.cwd, env: io.env, claudeRoot: args.claudeDir }).catch((e) => {
       if (source === 'claude') throw e;
       return null;
@@ -39,7 +38,7 @@ export async function restoreCommand(args: RestoreArgs, io: CliIO): Promise<numb
   root ??= resolve(io.cwd);
   const target = await resolveRestoreTarget({ projectRoot: root, ref: args.ref, source, session });
   io.err(`Source: ${target.note}`);
-  const claudeRoot = args.claudeDir ?? (session ? claudeRootOfTranscript(session.transcriptPath) : null) ?? claudeConfigRoot(io.env);
+  const claudeRoot = args.claudeDir ?? claudeRootFor(session?.transcriptPath, claudeConfigRoot(io.env));
   const r = await restore(root, target, { session, claudeRoot, dryRun: args.dryRun, force: args.force });
   printRestore(r, args, io);
   return 0;

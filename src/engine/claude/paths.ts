@@ -29,3 +29,8 @@ export function claudeRootOfTranscript(transcriptPath: string): string | null {
   if (parts.length < 4 || parts[parts.length - 3] !== 'projects') return null;
   return parts.slice(0, -3).join('/') || '/';
 }
+
+/** Where a session's file history lives: beside its transcript when it sits in Claude's layout, else `fallback`. */
+export function claudeRootFor(transcriptPath: string | null | undefined, fallback: string): string {
+  return (transcriptPath ? claudeRootOfTranscript(transcriptPath) : null) ?? fallback;
+}

@@ -39,7 +39,8 @@ export interface ResolveOptions {
   session?: SessionModel | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A prompt uuid (what `restore` accepts besides checkpoint ids and @n). */
+export const PROMPT_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Our checkpoint taken right before a prompt: tied by prompt uuid, or by the hook's prompt_id. */
 export async function checkpointForPrompt(projectRoot: string, promptUuid: string, session: SessionModel | null): Promise<Manifest | null> {
@@ -85,7 +86,7 @@ export async function resolveRestoreTarget(o: ResolveOptions): Promise<RestoreTa
       const m = await readManifest(o.projectRoot, id);
       return { source: 'rewind', checkpoint: m, promptUuid: m.transcript?.prompt_uuid ?? null, note: `Rewind checkpoint ${id}` };
     }
-    if (UUID.test(o.ref)) {
+    if (PROMPT_UUID.test(o.ref)) {
       const m = await checkpointForPrompt(o.projectRoot, o.ref, o.session ?? null);
       if (m) return { source: 'rewind', checkpoint: m, promptUuid: o.ref, note: `Rewind checkpoint ${m.id} (taken before that prompt)` };
       if (o.source === 'rewind') throw new RewindError('NO_CHECKPOINT', `no Rewind checkpoint for prompt ${o.ref} (were the hooks installed then?)`);
@@ -99,7 +100,7 @@ export async function resolveRestoreTarget(o: ResolveOptions): Promise<RestoreTa
     if (matches.length > 1) throw new RewindError('USAGE', `checkpoint id prefix "${o.ref}" is ambiguous (${matches.length} match)`);
     throw new RewindError('NO_CHECKPOINT', `no checkpoint "${o.ref}" (see rewind-app checkpoints)`);
   }
-  if (!UUID.test(o.ref)) throw new RewindError('USAGE', "--source claude takes a prompt uuid (see rewind-app timeline)");
+  if (!PROMPT_UUID.test(o.ref)) throw new RewindError('USAGE', "--source claude takes a prompt uuid (see rewind-app timeline)");
   return { source: 'claude', checkpoint: null, promptUuid: o.ref, note: "Claude's own file history: only files Claude edited are restored" };
 }
 

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findSession, listSessions, PromptCountCache } from '../../engine/claude/discover.js';
 import type { SessionModel } from '../../engine/claude/model.js';
-import { claudeConfigRoot, claudeRootOfTranscript } from '../../engine/claude/paths.js';
+import { claudeConfigRoot, claudeRootFor, claudeRootOfTranscript } from '../../engine/claude/paths.js';
 import type { RewindResult } from '../../engine/claude/rewind/rewind.js';
 import { materializeDemo } from '../../engine/demo.js';
 import { describeError, RewindError } from '../../engine/errors.js';
@@ -251,7 +251,7 @@ export class RewindService {
         const t = await this.codeTarget(model, projectRoot, chat);
         codeNote = t.note;
         if (t.target && projectRoot) {
-          const preview = await this.runner.run('previewRestore', { projectRoot, target: t.target, session: this.sessionFor(t.target, model), claudeRoot: claudeRootOfTranscript(path) ?? this.claudeRoot });
+          const preview = await this.runner.run('previewRestore', { projectRoot, target: t.target, session: this.sessionFor(t.target, model), claudeRoot: claudeRootFor(path, this.claudeRoot) });
           code = this.codePlanDoc(preview, projectRoot);
         }
       }
@@ -262,7 +262,7 @@ export class RewindService {
       const path = await this.transcriptOf(req.session);
       const model = (await this.live.get(path)).model;
       const projectRoot = await this.projectOf(model);
-      const claudeRoot = claudeRootOfTranscript(path) ?? this.claudeRoot;
+      const claudeRoot = claudeRootFor(path, this.claudeRoot);
       const dry = await this.runner.run('rewind', { transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, dryRun: true, projectRoot, claudeRoot });
       let target: RestoreTarget | null = null;
       if (req.withCode) {
@@ -292,13 +292,13 @@ export class RewindService {
     previewRestore: async (req) => {
       const model = req.session ? await this.sessionModel(req.session) : null;
       const target = await resolveRestoreTarget({ projectRoot: req.project, ref: req.ref, source: req.source, session: model });
-      const preview = await this.runner.run('previewRestore', { projectRoot: req.project, target, session: this.sessionFor(target, model), claudeRoot: model ? (claudeRootOfTranscript(model.transcriptPath) ?? this.claudeRoot) : this.claudeRoot });
+      const preview = await this.runner.run('previewRestore', { projectRoot: req.project, target, session: this.sessionFor(target, model), claudeRoot: claudeRootFor(model?.transcriptPath, this.claudeRoot) });
       return this.codePlanDoc(preview, req.project);
     },
     applyRestore: async (req) => {
       const model = req.session ? await this.sessionModel(req.session) : null;
       const target = await resolveRestoreTarget({ projectRoot: req.project, ref: req.ref, source: req.source, session: model });
-      const r = await this.runner.run('restore', { projectRoot: req.project, target, session: this.sessionFor(target, model), claudeRoot: model ? (claudeRootOfTranscript(model.transcriptPath) ?? this.claudeRoot) : this.claudeRoot, force: req.force });
+      const r = await this.runner.run('restore', { projectRoot: req.project, target, session: this.sessionFor(target, model), claudeRoot: claudeRootFor(model?.transcriptPath, this.claudeRoot), force: req.force });
       const summary = `Restored ${r.applied?.written ?? 0} file(s), deleted ${r.applied?.deleted ?? 0}`;
       this.emit({ type: 'operationFinished', id: `op-${++this.opCounter}`, operation: 'applyRestore', ok: true, summary });
       return { written: r.applied?.written ?? 0, deleted: r.applied?.deleted ?? 0, preRestoreId: r.applied?.preRestoreId ?? '', summary };
