@@ -3,7 +3,7 @@ import { RewindError } from '../../engine/errors.js';
 import { resolveTranscript } from '../../engine/resolve-transcript.js';
 import type { CliIO } from '../io.js';
 import type { SessionModel } from '../../engine/claude/model.js';
-import type { RestoreResult } from '../../engine/store/restore.js';
+import type { RestoreResult, RestoreTarget } from '../../engine/store/restore.js';
 import { truncate } from '../io.js';
 
 export interface BackArgs {
@@ -101,6 +101,9 @@ function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeRepo
 interface CodePlan {
   session: SessionModel;
   projectRoot: string;
+  claudeRoot: string;
+  /** What the code goes back to, for the prompt the plan expected to revert. */
+  target: RestoreTarget;
 }
 
 interface CodeReport {
@@ -124,23 +127,26 @@ async function planCode(transcript: string, projectRoot: string | null, args: Ba
   const { targetForRewind, restore } = await import('../../engine/store/restore.js');
   const target = await targetForRewind(root, session, dry.prompts[0]!.uuid, dry.boundaryOffset);
   if (!target) return null;
-  const preview = await restore(root, target, { session, claudeRoot: await claudeRootFor(session, args, io), dryRun: true });
+  const { claudeConfigRoot, claudeRootFor } = await import('../../engine/claude/paths.js');
+  const claudeRoot = args.claudeDir ?? claudeRootFor(session.transcriptPath, claudeConfigRoot(io.env));
+  const preview = await restore(root, target, { session, claudeRoot, dryRun: true });
   if (preview.preview.plan.conflicts > 0 && !args.force && !args.dryRun) {
     const list = preview.preview.plan.changes.filter((c) => c.conflict).map((c) => c.path);
     throw new RewindError('CONFLICT', `${list.length} file(s) changed outside the agent would be overwritten: ${list.slice(0, 5).join(', ')} (nothing was changed; pass --force to go ahead)`);
   }
-  return { session, projectRoot: root };
+  return { session, projectRoot: root, claudeRoot, target };
 }
 
 async function applyCode(code: CodePlan, promptUuid: string, boundary: number, args: BackArgs, io: CliIO): Promise<CodeReport | null> {
   const { targetForRewind, restore } = await import('../../engine/store/restore.js');
-  const target = await targetForRewind(code.projectRoot, code.session, promptUuid, boundary);
+  // The transcript may have grown between plan and rewind, changing which prompt was reverted.
+  const target = code.target.promptUuid === promptUuid ? code.target : await targetForRewind(code.projectRoot, code.session, promptUuid, boundary);
   if (!target) {
     io.err(`No checkpoint for that prompt in ${code.projectRoot}/.agent/rewind and no Claude file history: the code is unchanged (install the hooks: rewind-app hooks install).`);
     return null;
   }
   io.err(`Code: ${target.note}`);
-  const r = await restore(code.projectRoot, target, { session: code.session, claudeRoot: await claudeRootFor(code.session, args, io), dryRun: args.dryRun, force: args.force });
+  const r = await restore(code.projectRoot, target, { session: code.session, claudeRoot: code.claudeRoot, dryRun: args.dryRun, force: args.force });
   if (!args.json) {
     const { printRestore } = await import('./restore.js');
     printRestore(r, { json: false, dryRun: args.dryRun }, { ...io, out: io.err });
@@ -153,7 +159,3 @@ async function applyCode(code: CodePlan, promptUuid: string, boundary: number, a
   };
 }
 
-async function claudeRootFor(session: SessionModel, args: BackArgs, io: CliIO): Promise<string> {
-  const { claudeConfigRoot, claudeRootFor } = await import('../../engine/claude/paths.js');
-  return args.claudeDir ?? claudeRootFor(session.transcriptPath, claudeConfigRoot(io.env));
-}
