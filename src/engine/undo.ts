@@ -1,9 +1,8 @@
-import { copyFile, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
+import { copyFile, mkdir, rename, stat, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { RewindError } from './errors.js';
-import { writeFileAtomic } from './io/atomic-write.js';
-import { copyRanges } from './io/copy-ranges.js';
+import { copyPrefixAtomic } from './io/atomic-write.js';
 import { fingerprintFile, sameFingerprint } from './io/fingerprint.js';
 import { appendJournal, latestUndoable, readJournal, type JournalRecord } from './journal.js';
 import { ensureStore } from './project.js';
@@ -72,15 +71,7 @@ export async function undoLatest(projectRoot: string, opts: { dryRun?: boolean; 
       keptAt = join(store, 'transcript-backup', `${r.sessionId}-before-undo-${new Date(now()).toISOString().replace(/[:.]/g, '-')}.jsonl`);
       await copyFile(r.transcript, keptAt);
     }
-    const src = await open(r.backupPath, 'r');
-    try {
-      const size = (await src.stat()).size;
-      await writeFileAtomic(r.transcript, async (out) => {
-        await copyRanges(src, out, [{ offset: 0, length: size }]);
-      });
-    } finally {
-      await src.close();
-    }
+    await copyPrefixAtomic(r.backupPath, r.transcript, backup.size);
     await appendJournal(projectRoot, { kind: 'undo', id: randomUUID(), time: new Date(now()).toISOString(), undoes: r.id });
     return { dryRun: false, undone: r, summary: `Put back the transcript from ${r.backupPath}`, keptAt };
   }

@@ -2,6 +2,7 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RewindError } from '../errors.js';
 import { readLines } from '../io/read-lines.js';
+import { readRange } from '../io/read-range.js';
 import { isObject, str } from './classify.js';
 import type { SessionModel } from './model.js';
 import { SessionBuilder, sessionIdFromPath, type SubagentFile } from './session-builder.js';
@@ -75,23 +76,11 @@ export async function readSubagentFiles(transcriptPath: string, sessionId: strin
   for (const name of siblings) {
     if (!name.startsWith('agent-') || !name.endsWith('.jsonl')) continue;
     const p = join(projectDir, name);
-    const head = await readHead(p, 4096);
+    const head = (await readRange(p, 0, 4096)).toString('utf8');
     if (!head.includes(`"${sessionId}"`)) continue;
     out.push({ path: p, agentId: name.slice('agent-'.length, -'.jsonl'.length), toolUseId: null, agentType: null, description: null, messageCount: await countLines(p) });
   }
   return out;
-}
-
-async function readHead(path: string, bytes: number): Promise<string> {
-  const { open } = await import('node:fs/promises');
-  const fh = await open(path, 'r');
-  try {
-    const buf = Buffer.alloc(bytes);
-    const { bytesRead } = await fh.read(buf, 0, bytes, 0);
-    return buf.subarray(0, bytesRead).toString('utf8');
-  } finally {
-    await fh.close();
-  }
 }
 
 async function countLines(path: string): Promise<number> {

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { appendFile, mkdir, open, readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { writeBufferAtomic } from '../io/atomic-write.js';
+import { FINGERPRINT_WINDOW, hashRange } from '../io/fingerprint.js';
 import { ensureStore, storeDir } from '../project.js';
 import { recordAgentWrite } from '../store/agent-writes.js';
 import { takeCheckpoint } from '../store/checkpoint.js';
@@ -58,12 +58,10 @@ async function transcriptCursor(p: HookPayload): Promise<TranscriptCursor | null
   const size = st?.size ?? 0;
   let prefix = '';
   if (st) {
+    // The same window as a fingerprint's tail: tells a rewritten transcript apart.
     const fh = await open(p.transcript_path, 'r');
     try {
-      const len = Math.min(size, 64 * 1024);
-      const buf = Buffer.alloc(len);
-      await fh.read(buf, 0, len, size - len);
-      prefix = createHash('sha256').update(buf).digest('hex');
+      prefix = await hashRange(fh, Math.max(0, size - FINGERPRINT_WINDOW), Math.min(size, FINGERPRINT_WINDOW));
     } finally {
       await fh.close();
     }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { open } from 'node:fs/promises';
+import { readRange } from './read-range.js';
 
 export interface Fingerprint {
   size: number;
@@ -9,25 +10,19 @@ export interface Fingerprint {
   tail: string;
 }
 
-const WINDOW = 64 * 1024;
+export const FINGERPRINT_WINDOW = 64 * 1024;
 
-async function hashRange(fh: FileHandle, offset: number, length: number): Promise<string> {
-  const buf = Buffer.alloc(length);
-  let got = 0;
-  while (got < length) {
-    const { bytesRead } = await fh.read(buf, got, length - got, offset + got);
-    if (bytesRead === 0) break;
-    got += bytesRead;
-  }
-  return createHash('sha256').update(buf.subarray(0, got)).digest('hex');
+/** sha256 of a byte range (the transcript cursor of a checkpoint uses the same window as a fingerprint). */
+export async function hashRange(fh: FileHandle, offset: number, length: number): Promise<string> {
+  return createHash('sha256').update(await readRange(fh, offset, length)).digest('hex');
 }
 
 export async function fingerprintHandle(fh: FileHandle, size?: number): Promise<Fingerprint> {
   const s = size ?? (await fh.stat()).size;
   return {
     size: s,
-    head: await hashRange(fh, 0, Math.min(WINDOW, s)),
-    tail: await hashRange(fh, Math.max(0, s - WINDOW), Math.min(WINDOW, s)),
+    head: await hashRange(fh, 0, Math.min(FINGERPRINT_WINDOW, s)),
+    tail: await hashRange(fh, Math.max(0, s - FINGERPRINT_WINDOW), Math.min(FINGERPRINT_WINDOW, s)),
   };
 }
 

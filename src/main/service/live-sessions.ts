@@ -1,5 +1,6 @@
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { readLines } from '../../engine/io/read-lines.js';
+import { readRange } from '../../engine/io/read-range.js';
 import type { TaskRunner } from './task-runner.js';
 import { readSubagentFiles } from '../../engine/claude/parse-transcript.js';
 import type { SessionModel } from '../../engine/claude/model.js';
@@ -22,17 +23,6 @@ interface Live {
   model: SessionModel;
   timeline: Timeline;
   promptJson: Map<string, string>;
-}
-
-async function readRange(path: string, offset: number, length: number): Promise<Buffer> {
-  const fh = await open(path, 'r');
-  try {
-    const buf = Buffer.alloc(length);
-    const { bytesRead } = await fh.read(buf, 0, length, offset);
-    return buf.subarray(0, bytesRead);
-  } finally {
-    await fh.close();
-  }
 }
 
 /**
