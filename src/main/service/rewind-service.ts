@@ -71,18 +71,21 @@ export class RewindService {
     return out;
   }
 
-  private async decorate(t: Timeline): Promise<Timeline> {
+  /** Attaches our checkpoint (◆) to each prompt it was taken before. */
+  private async checkpointMarker(t: Timeline): Promise<(p: Timeline['prompts'][number]) => Timeline['prompts'][number]> {
     const map = await this.checkpointsByPrompt(t.session.transcriptPath, t.session.cwd);
-    if (map.size === 0) return t;
-    return { ...t, prompts: t.prompts.map((p) => ({ ...p, checkpoint: map.get(p.uuid) ?? (p.promptId ? map.get(`pid:${p.promptId}`) : undefined) ?? null })) };
+    return (p) => ({ ...p, checkpoint: map.get(p.uuid) ?? (p.promptId ? map.get(`pid:${p.promptId}`) : undefined) ?? null });
+  }
+
+  private async decorate(t: Timeline): Promise<Timeline> {
+    const mark = await this.checkpointMarker(t);
+    return { ...t, prompts: t.prompts.map(mark) };
   }
 
   private async decorateEvent(e: RewindEvent): Promise<RewindEvent> {
     if (e.type !== 'timelineChanged') return e;
-    const probe = e.timeline ?? (await this.live.get(e.session)).timeline;
-    const map = await this.checkpointsByPrompt(probe.session.transcriptPath, probe.session.cwd);
-    const dec = (p: Timeline['prompts'][number]) => ({ ...p, checkpoint: map.get(p.uuid) ?? (p.promptId ? map.get(`pid:${p.promptId}`) : undefined) ?? null });
-    return { ...e, upserts: e.upserts.map(dec), timeline: e.timeline ? { ...e.timeline, prompts: e.timeline.prompts.map(dec) } : null };
+    const mark = await this.checkpointMarker(e.timeline ?? (await this.live.get(e.session)).timeline);
+    return { ...e, upserts: e.upserts.map(mark), timeline: e.timeline ? { ...e.timeline, prompts: e.timeline.prompts.map(mark) } : null };
   }
 
   /** Picks the data source (demo when asked or when there is no Claude data) and starts watching. */
