@@ -26,6 +26,11 @@ export async function resolveProjectRoot(input: Pick<ResolveInput, 'project' | '
   return findProjectRoot(input.cwd);
 }
 
+/** The project a command works on; without one, the current directory. */
+export async function projectRootOrCwd(input: Pick<ResolveInput, 'project' | 'cwd' | 'env'>): Promise<string> {
+  return (await resolveProjectRoot(input)) ?? resolve(input.cwd);
+}
+
 export async function resolveTranscript(input: ResolveInput): Promise<ResolvedTranscript> {
   const projectRoot = await resolveProjectRoot(input);
   const check = async (p: string, source: ResolvedTranscript['source']): Promise<ResolvedTranscript> => {

@@ -1,12 +1,11 @@
-import { resolve } from 'node:path';
 import { takeCheckpoint } from '../../engine/store/checkpoint.js';
 import { listCheckpoints } from '../../engine/store/manifest.js';
-import { resolveProjectRoot } from '../../engine/resolve-transcript.js';
+import { projectRootOrCwd } from '../../engine/resolve-transcript.js';
 import type { CliIO } from '../io.js';
 import { relTime, truncate } from '../io.js';
 
 export async function checkpointCommand(args: { label?: string; project?: string; json: boolean }, io: CliIO): Promise<number> {
-  const root = (await resolveProjectRoot({ project: args.project, cwd: io.cwd, env: io.env })) ?? resolve(io.cwd);
+  const root = await projectRootOrCwd({ project: args.project, cwd: io.cwd, env: io.env });
   const r = await takeCheckpoint({ projectRoot: root, trigger: 'manual', label: args.label ?? null });
   const m = r.manifest;
   if (args.json) io.out(JSON.stringify({ id: m.id, projectRoot: root, files: m.entries.length, hashed: r.hashed, skipped: m.skipped, ms: Math.round(r.ms) }));
@@ -18,7 +17,7 @@ export async function checkpointCommand(args: { label?: string; project?: string
 }
 
 export async function checkpointsCommand(args: { project?: string; json: boolean }, io: CliIO): Promise<number> {
-  const root = (await resolveProjectRoot({ project: args.project, cwd: io.cwd, env: io.env })) ?? resolve(io.cwd);
+  const root = await projectRootOrCwd({ project: args.project, cwd: io.cwd, env: io.env });
   const list = await listCheckpoints(root);
   if (args.json) {
     io.out(JSON.stringify({ projectRoot: root, checkpoints: list }));

@@ -1,8 +1,7 @@
-import { resolve } from 'node:path';
 import { claudeConfigRoot } from '../../engine/claude/paths.js';
 import { RewindError } from '../../engine/errors.js';
 import { hookCommand, hooksStatus, installHooks, settingsPath, uninstallHooks, type Scope } from '../../engine/hooks/settings.js';
-import { resolveProjectRoot } from '../../engine/resolve-transcript.js';
+import { projectRootOrCwd } from '../../engine/resolve-transcript.js';
 import type { CliIO } from '../io.js';
 
 export interface HooksArgs {
@@ -20,7 +19,7 @@ export async function hooksCommand(args: HooksArgs, io: CliIO): Promise<number> 
   const action = args.action ?? 'status';
   if (!['install', 'uninstall', 'status'].includes(action)) throw new RewindError('USAGE', `hooks takes install, uninstall or status (got "${action}")`);
   if (args.scope && !SCOPES.includes(args.scope as Scope)) throw new RewindError('USAGE', `--scope is user, project or local (got "${args.scope}")`);
-  const projectRoot = (await resolveProjectRoot({ project: args.project, cwd: io.cwd, env: io.env })) ?? resolve(io.cwd);
+  const projectRoot = await projectRootOrCwd({ project: args.project, cwd: io.cwd, env: io.env });
   const claudeRoot = args.claudeDir ?? claudeConfigRoot(io.env);
   if (action === 'status') {
     const all = await Promise.all(SCOPES.map((s) => hooksStatus(settingsPath(s, projectRoot, claudeRoot), s)));

@@ -7,6 +7,7 @@ import { writeBufferAtomic } from '../io/atomic-write.js';
 import { readHeadTail } from './head-tail.js';
 import { claudeConfigRoot, projectDirMatches } from './paths.js';
 import { countPrompts } from './prompt-count.js';
+import { sessionIdFromPath } from './session-builder.js';
 
 export const LIVE_WINDOW_MS = 10_000;
 
@@ -172,8 +173,7 @@ export async function findSession(ref: string, root: string = claudeConfigRoot()
     const st = await stat(ref).catch(() => null);
     if (!st) throw new RewindError('NOT_FOUND', `transcript not found: ${ref}`);
     if (!st.isFile()) throw new RewindError('INVALID_TRANSCRIPT', `not a transcript file: ${ref}`);
-    const name = ref.split(/[\\/]/).pop()!;
-    return { path: ref, projectDir: join(ref, '..'), sessionId: name.replace(/\.jsonl$/, ''), size: st.size, mtimeMs: st.mtimeMs };
+    return { path: ref, projectDir: join(ref, '..'), sessionId: sessionIdFromPath(ref), size: st.size, mtimeMs: st.mtimeMs };
   }
   const files = await listTranscriptFiles(root);
   const exact = files.find((f) => f.sessionId === ref);

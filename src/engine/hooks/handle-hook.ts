@@ -137,8 +137,8 @@ export async function logHookError(root: string | undefined, message: string): P
     await appendFile(join(storeDir(root), 'hook.log'), line, { mode: 0o600 });
   } catch {
     try {
-      const { homedir } = await import('node:os');
-      const dir = join(env_or(process.env.XDG_CACHE_HOME, join(homedir(), '.cache')), 'rewind');
+      const { defaultCacheDir } = await import('../claude/discover.js');
+      const dir = defaultCacheDir();
       await mkdir(dir, { recursive: true, mode: 0o700 });
       await appendFile(join(dir, 'hook.log'), line, { mode: 0o600 });
     } catch {
@@ -147,6 +147,3 @@ export async function logHookError(root: string | undefined, message: string): P
   }
 }
 
-function env_or(v: string | undefined, d: string): string {
-  return v && v.length ? v : d;
-}
