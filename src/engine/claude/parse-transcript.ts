@@ -43,7 +43,11 @@ export async function parseTranscriptFile(path: string, opts: { withSubagents?: 
  * Subagent transcripts: `<session>/subagents/agent-<id>.jsonl` + `.meta.json` (2.1.x), or
  * `agent-<id>.jsonl` next to the session whose lines carry our sessionId (2.0.x).
  */
-export async function readSubagentFiles(transcriptPath: string, sessionId: string): Promise<SubagentFile[]> {
+/** Line counts by file, valid while the file keeps its size: live refreshes recount only what grew. */
+export type LineCountCache = Map<string, { size: number; count: number }>;
+
+export async function readSubagentFiles(transcriptPath: string, sessionId: string, counts?: LineCountCache): Promise<SubagentFile[]> {
+  const countLines = (path: string) => countLinesCached(path, counts);
   const dir = transcriptPath.slice(0, -'.jsonl'.length);
   const out: SubagentFile[] = [];
   const subDir = join(dir, 'subagents');
@@ -81,6 +85,16 @@ export async function readSubagentFiles(transcriptPath: string, sessionId: strin
     out.push({ path: p, agentId: name.slice('agent-'.length, -'.jsonl'.length), toolUseId: null, agentType: null, description: null, messageCount: await countLines(p) });
   }
   return out;
+}
+
+async function countLinesCached(path: string, cache: LineCountCache | undefined): Promise<number> {
+  if (!cache) return countLines(path);
+  const size = (await stat(path).catch(() => null))?.size ?? -1;
+  const hit = cache.get(path);
+  if (hit && hit.size === size) return hit.count;
+  const count = await countLines(path);
+  cache.set(path, { size, count });
+  return count;
 }
 
 async function countLines(path: string): Promise<number> {

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { readLines } from '../../engine/io/read-lines.js';
 import { readRange } from '../../engine/io/read-range.js';
 import type { TaskRunner } from './task-runner.js';
-import { readSubagentFiles } from '../../engine/claude/parse-transcript.js';
+import { readSubagentFiles, type LineCountCache } from '../../engine/claude/parse-transcript.js';
 import type { SessionModel } from '../../engine/claude/model.js';
 import { SessionBuilder, sessionIdFromPath } from '../../engine/claude/session-builder.js';
 import { toTimeline } from '../../engine/claude/timeline.js';
@@ -23,6 +23,7 @@ interface Live {
   model: SessionModel;
   timeline: Timeline;
   promptJson: Map<string, string>;
+  subagentCounts: LineCountCache;
 }
 
 /**
@@ -66,14 +67,14 @@ export class LiveSessions {
     const builder = Object.setPrototypeOf(parsed.builder, SessionBuilder.prototype) as SessionBuilder;
     const res = { endOffset: parsed.endOffset, lineCount: parsed.lineCount, size: parsed.size, partial: parsed.partial ? true : null };
     const guard = res.endOffset > 0 ? await readRange(path, Math.max(0, res.endOffset - GUARD), Math.min(GUARD, res.endOffset)) : Buffer.alloc(0);
-    const live: Live = { path, builder, endOffset: res.endOffset, lineCount: res.lineCount, guard, model: null as unknown as SessionModel, timeline: null as unknown as Timeline, promptJson: new Map() };
+    const live: Live = { path, builder, endOffset: res.endOffset, lineCount: res.lineCount, guard, model: null as unknown as SessionModel, timeline: null as unknown as Timeline, promptJson: new Map(), subagentCounts: new Map() };
     await this.rebuild(live, res.size, res.partial !== null);
     if (builder.order.length === 0 && builder.issues.length > 0) throw new RewindError('INVALID_TRANSCRIPT', `not a Claude Code transcript: ${path}`);
     return live;
   }
 
   private async rebuild(l: Live, size: number, partial: boolean): Promise<TimelinePrompt[]> {
-    const subagentFiles = await readSubagentFiles(l.path, l.builder.sessionId ?? sessionIdFromPath(l.path));
+    const subagentFiles = await readSubagentFiles(l.path, l.builder.sessionId ?? sessionIdFromPath(l.path), l.subagentCounts);
     l.model = l.builder.build({ transcriptPath: l.path, size, endOffset: l.endOffset, hasPartialLine: partial, subagentFiles });
     l.timeline = toTimeline(l.model);
     const upserts: TimelinePrompt[] = [];
