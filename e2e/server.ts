@@ -23,9 +23,11 @@ export async function serve(opts: { empty?: boolean } = {}): Promise<Served> {
   if (!opts.empty) ({ claudeRoot, projectsDir } = await materializeDemo(join(ROOT, 'resources')));
   const env = { ...process.env, HOME: home, CLAUDE_CONFIG_DIR: claudeRoot, REWIND_SOCKET: join(home, 'rewind.sock'), REWIND_CACHE_DIR: join(home, 'cache') };
   const child: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  let stopped = false;
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   const url = await new Promise<string>((resolvePromise, reject) => {
     let out = '';
-    let err = '';
     const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}${err}`)), 20_000);
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
@@ -44,8 +46,13 @@ export async function serve(opts: { empty?: boolean } = {}): Promise<Served> {
     projectsDir,
     env,
     stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      // A server that died during the test is a failure of its own, with its stderr to show why.
+      if (child.exitCode !== null) throw new Error(`serve had already exited (${child.exitCode}): ${err}`);
       child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+      const code = await exited;
+      if (code !== 0) throw new Error(`serve exited ${code} on SIGTERM: ${err}`);
     },
   };
 }

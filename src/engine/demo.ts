@@ -11,7 +11,7 @@ const RECORDED_PROJECTS = '/home/dev/projects';
  * folder, with every recorded path pointing there: the demo can be rewound and restored for real
  * without touching anything of the user's. Returns the demo's Claude config root.
  */
-export async function materializeDemo(resourcesDir: string): Promise<{ claudeRoot: string; projectsDir: string }> {
+export async function materializeDemo(resourcesDir: string): Promise<{ base: string; claudeRoot: string; projectsDir: string }> {
   const base = await mkdtemp(join(tmpdir(), 'rewind-demo-'));
   const claudeRoot = join(base, 'claude');
   const projectsDir = join(base, 'projects');
@@ -35,5 +35,5 @@ export async function materializeDemo(resourcesDir: string): Promise<{ claudeRoo
     const recorded = encodeProjectDir(RECORDED_PROJECTS);
     if (d.startsWith(recorded)) await rename(join(claudeRoot, 'projects', d), join(claudeRoot, 'projects', encodeProjectDir(projectsDir) + d.slice(recorded.length)));
   }
-  return { claudeRoot, projectsDir };
+  return { base, claudeRoot, projectsDir };
 }

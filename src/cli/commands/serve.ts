@@ -40,8 +40,16 @@ export async function serveCommand(args: ServeArgs, io: CliIO, opts: { untilSign
   io.err(`${rt.service.demo ? 'Showing the bundled demo' : `Reading ${rt.service.claudeRoot}`}. ${rendererDir ? '' : 'The UI is not built (npm run build): only the API is served. '}Stop with Ctrl-C.`);
   if (!rt.socket) io.err('Another Rewind is already running: terminal commands go to that one.');
   if (opts.untilSignal === false) return 0;
+  // A stray rejection in a background refresh is logged, not allowed to take the service down.
+  process.on('unhandledRejection', (e) => io.err(`rewind: background task failed: ${e instanceof Error ? e.message : String(e)}`));
   await new Promise<void>((resolve) => {
-    const stop = () => resolve();
+    const stop = () => {
+      // Ctrl-C must always end it: a second signal, or a handle that outlives close(), exits now.
+      process.once('SIGINT', () => process.exit(130));
+      process.once('SIGTERM', () => process.exit(143));
+      setTimeout(() => process.exit(0), 3000).unref();
+      resolve();
+    };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });

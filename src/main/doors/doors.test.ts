@@ -1,4 +1,5 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { appendFile, readFile, utimes, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
@@ -262,5 +263,39 @@ describe('terminal door: the CLI forwards to a running app', () => {
     // With no app listening, the CLI works alone.
     const alone = await runCli(['back', '1', '--dry-run', '--transcript', linear, '--project', project], { ...env, REWIND_SOCKET: join(project, 'none.sock') });
     expect(alone.stdout).toBe(standalone.stdout);
+  });
+});
+
+describe('rewind-app serve as a process', () => {
+  it('opens the demo on request, then ends on SIGTERM with code 0 and leaves no demo copy behind', async () => {
+    const home = await tempDir('rewind-serve-home-');
+    const env = { ...process.env, HOME: home, CLAUDE_CONFIG_DIR: join(home, '.claude'), REWIND_SOCKET: join(home, 'rewind.sock') };
+    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const url = new URL(
+      await new Promise<string>((r) =>
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          const m = /running at (\S+)/.exec(out);
+          if (m) r(m[1]!);
+        }),
+      ),
+    );
+    const token = url.searchParams.get('token')!;
+    const call = async (name: string, body: unknown) => (await fetch(`${url.origin}/api/${name}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-rewind-token': token }, body: JSON.stringify(body) })).json() as Promise<{ ok: boolean; value: Record<string, unknown> }>;
+    const settings = await call('setSettings', { demo: true });
+    expect(settings.ok, err).toBe(true);
+    const demoRoot = settings.value.claudeRoot as string;
+    const sessions = await call('listSessions', {});
+    expect((sessions.value.sessions as unknown[]).length).toBe(3);
+    // A browser's event stream is still open when the user presses Ctrl-C.
+    const events = await fetch(`${url.origin}/api/events`, { headers: { 'x-rewind-token': token } });
+    expect(events.status).toBe(200);
+    child.kill('SIGTERM');
+    expect(await exited, err).toBe(0);
+    expect(existsSync(demoRoot)).toBe(false);
   });
 });

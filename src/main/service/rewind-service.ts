@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findSession, listSessions, PromptCountCache } from '../../engine/claude/discover.js';
 import type { SessionModel } from '../../engine/claude/model.js';
@@ -48,12 +48,21 @@ export class RewindService {
   private watcher: Watcher | null = null;
   private readonly counts = new PromptCountCache(null);
   private opCounter = 0;
+  private readonly demoDirs: string[] = [];
   readonly runner: TaskRunner;
 
   constructor(private readonly opts: ServiceOptions = {}) {
     this.claudeRoot = opts.claudeRoot ?? claudeConfigRoot();
     this.runner = opts.workerScript ? new WorkerRunner(opts.workerScript, opts.workerExecArgv) : new InlineRunner();
-    this.live = new LiveSessions((e) => void this.decorateEvent(e).then((d) => this.emit(d)), this.runner);
+    // A marker that cannot be read must not cost the update itself (nor, unhandled, the process).
+    this.live = new LiveSessions(
+      (e) =>
+        void this.decorateEvent(e).then(
+          (d) => this.emit(d),
+          () => this.emit(e),
+        ),
+      this.runner,
+    );
   }
 
   /** Our checkpoints of a project, by prompt: what the timeline marks with ◆. */
@@ -97,6 +106,7 @@ export class RewindService {
 
   private async useDemo(): Promise<void> {
     const d = await materializeDemo(this.opts.resourcesDir!);
+    this.demoDirs.push(d.base);
     this.claudeRoot = d.claudeRoot;
     this.demo = true;
   }
@@ -116,6 +126,8 @@ export class RewindService {
   async close(): Promise<void> {
     await this.watcher?.close();
     await this.runner.close();
+    // The demo's copies are scratch: each start makes a fresh one.
+    await Promise.all(this.demoDirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
   }
 
   onEvent(listener: (e: RewindEvent) => void): () => void {
@@ -234,7 +246,7 @@ export class RewindService {
       const path = await this.transcriptOf(req.session);
       const { model, timeline } = await this.live.get(path);
       const root = await this.projectOf(model);
-      if (root) void this.watcher?.watchStore(root);
+      if (root) this.watcher?.watchStore(root).catch(() => undefined);
       return this.decorate(timeline);
     },
     getTurn: async (req) => turnDetail(await this.sessionModel(req.session), req.promptUuid),
