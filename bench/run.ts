@@ -66,8 +66,15 @@ if (want('back')) {
   if (!st || st.size < 1024 * 1024 * 1024) await generateTranscript(file, 1024 * 1024 * 1024);
   const size = (await stat(file)).size;
   const cli = join(ROOT, 'out', 'cli', 'rewind-app.mjs');
-  const nodeMs = timeCmd(process.execPath, ['-e', ''], 7);
-  const backMs = timeCmd(process.execPath, [cli, 'back', '1', '--dry-run', '--transcript', file], 7);
+  // Interleaved, so a slow stretch of the machine weighs on both sides alike.
+  const nodeRuns: number[] = [];
+  const backRuns: number[] = [];
+  for (let i = 0; i < 15; i++) {
+    nodeRuns.push(timeCmd(process.execPath, ['-e', ''], 1));
+    backRuns.push(timeCmd(process.execPath, [cli, 'back', '1', '--dry-run', '--transcript', file], 1));
+  }
+  const nodeMs = median(nodeRuns);
+  const backMs = median(backRuns);
   const project = join(dir, 'back-project');
   await mkdir(project, { recursive: true });
   const forks: number[] = [];

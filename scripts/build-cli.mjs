@@ -1,26 +1,59 @@
-// Bundles the CLI into one small ESM file: it must start fast, so no React, no Electron.
+// Bundles the CLI for a fast start: no React, no Electron, and as few modules as possible on the
+// hot path. Two passes:
+// - hot: `rewind-app.mjs`, one flat file holding argv parsing and `back` (the terminal path users
+//   run mid-session; every extra ES module costs about a millisecond to resolve, read and link);
+// - cold: every other command and every lazy import of the hot file, as split entries under
+//   `lazy/`, loaded only by the command that needs them.
 import { build } from 'esbuild';
-import { readFileSync, chmodSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-const outfile = 'out/cli/rewind-app.mjs';
-await build({
-  // The engine worker is its own entry: `serve` runs long work on it, off the main thread.
-  entryPoints: { 'rewind-app': 'src/cli/bin.ts', 'engine-worker': 'src/main/service/engine-worker.ts' },
-  outdir: 'out/cli',
-  outExtension: { '.js': '.mjs' },
-  chunkNames: 'chunks/[name]-[hash]',
+const ROOT = resolve(import.meta.dirname, '..');
+/** Dynamic imports that stay inside the hot file. */
+const HOT = new Set(['src/cli/socket-path.ts', 'src/cli/commands/back.ts']);
+
+const common = {
   bundle: true,
   platform: 'node',
   target: 'node20',
   format: 'esm',
-  // Each command is its own chunk, loaded on demand: `back` never parses what `serve` needs.
-  splitting: true,
-  banner: { js: "#!/usr/bin/env node\nimport { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  outExtension: { '.js': '.mjs' },
+  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   define: { __APP_VERSION__: JSON.stringify(pkg.version) },
   external: ['electron', 'chokidar', 'fsevents'],
-  metafile: true,
   logLevel: 'warning',
   legalComments: 'none',
+};
+
+/** Source path (relative to the root, .ts) -> the cold entry's name. */
+const cold = new Map();
+const entryName = (rel) => rel.replace(/^src\//, '').replace(/\.ts$/, '').replaceAll('/', '-');
+
+const splitOffCold = {
+  name: 'split-off-cold',
+  setup(b) {
+    b.onResolve({ filter: /^\./ }, async (args) => {
+      if (args.kind !== 'dynamic-import' || args.pluginData === 'inner') return undefined;
+      const r = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'inner' });
+      if (r.errors.length) return { errors: r.errors };
+      const rel = relative(ROOT, r.path).replaceAll('\\', '/');
+      if (HOT.has(rel)) return { path: r.path };
+      cold.set(rel, entryName(rel));
+      return { path: `./lazy/${entryName(rel)}.mjs`, external: true };
+    });
+  },
+};
+
+rmSync('out/cli', { recursive: true, force: true });
+await build({ ...common, entryPoints: { 'rewind-app': 'src/cli/bin.ts' }, outdir: 'out/cli', plugins: [splitOffCold] });
+chmodSync('out/cli/rewind-app.mjs', 0o755);
+
+await build({
+  ...common,
+  // The engine worker is its own entry: `serve` runs long work on it, off the main thread.
+  entryPoints: { ...Object.fromEntries([...cold].map(([rel, name]) => [name, rel])), 'engine-worker': 'src/main/service/engine-worker.ts' },
+  outdir: 'out/cli/lazy',
+  chunkNames: 'chunks/[name]-[hash]',
+  splitting: true,
 });
-chmodSync(outfile, 0o755);
