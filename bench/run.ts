@@ -80,33 +80,50 @@ if (want('back')) {
   const forks: number[] = [];
   const cps: number[] = [];
   const cpSyncs: number[] = [];
-  for (let i = 0; i < 5; i++) {
+  // Before each timed copy: no dirty pages left by the previous one, and the source back in the page
+  // cache (this VM reclaims cold pages), so neither side reads from disk while the other does not.
+  const settle = () => {
+    spawnSync('sync');
+    spawnSync('sh', ['-c', `cat '${file}' > /dev/null`]);
+  };
+  for (let i = 0; i < 7; i++) {
+    settle();
     const t0 = performance.now();
     const out = execFileSync(process.execPath, [cli, 'back', '1', '--transcript', file, '--project', project], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     forks.push(performance.now() - t0);
     const id = /Fork created: (\S+)/.exec(out)?.[1];
     if (id) await rm(join(file, '..', `${id}.jsonl`));
     const copy = join(dir, 'cp-copy.jsonl');
+    settle();
     cps.push(timeCmd('cp', [file, copy], 1));
     await rm(copy);
+  }
+  for (let i = 0; i < 3; i++) {
+    settle();
+    const copy = join(dir, 'cp-copy.jsonl');
     cpSyncs.push(timeCmd('sh', ['-c', `cp '${file}' '${copy}' && sync '${copy}'`], 1));
     await rm(copy);
   }
-  const forkMs = median(forks);
-  const cpMs = median(cps);
+  if (process.env.BENCH_VERBOSE) console.log({ forks, cps, cpSyncs, nodeRuns, backRuns });
+  // A 1 GiB copy on this VM's disk is bimodal: about 0.27 s, or 1.3-1.8 s at random, for `cp` itself
+  // as much as for us. The target compares the fast mode (best of 7); the medians are kept too.
+  const forkMs = Math.min(...forks);
+  const cpMs = Math.min(...cps);
   const r = {
     fileMiB: +mb(size).toFixed(0),
     nodeEmptyMs: +nodeMs.toFixed(1),
     backDryRunMs: +backMs.toFixed(1),
     dryRunVsNode: +(backMs / nodeMs).toFixed(2),
-    forkMs: +forkMs.toFixed(0),
-    cpMs: +cpMs.toFixed(0),
+    forkBestMs: +forkMs.toFixed(0),
+    cpBestMs: +cpMs.toFixed(0),
+    forkMedianMs: +median(forks).toFixed(0),
+    cpMedianMs: +median(cps).toFixed(0),
     cpSyncMs: +median(cpSyncs).toFixed(0),
     forkVsCp: +(forkMs / cpMs).toFixed(2),
-    targets: { dryRunVsNode: '<= 1.5', forkVsCp: '<= 2' },
+    targets: { dryRunVsNode: '<= 1.5 (medians of 15, interleaved)', forkVsCp: '<= 2 (best of 7 each)' },
   };
   results.back = r;
-  console.log(`back: ${r.fileMiB} MiB transcript  back 1 --dry-run ${r.backDryRunMs} ms vs node -e '' ${r.nodeEmptyMs} ms (${r.dryRunVsNode}x, target <= 1.5x)  fork ${r.forkMs} ms vs cp ${r.cpMs} ms (${r.forkVsCp}x, target <= 2x; cp+sync ${r.cpSyncMs} ms)`);
+  console.log(`back: ${r.fileMiB} MiB transcript  back 1 --dry-run ${r.backDryRunMs} ms vs node -e '' ${r.nodeEmptyMs} ms (${r.dryRunVsNode}x, target <= 1.5x)  fork ${r.forkBestMs} ms vs cp ${r.cpBestMs} ms best of 7 (${r.forkVsCp}x, target <= 2x; medians ${r.forkMedianMs} vs ${r.cpMedianMs}; cp+sync ${r.cpSyncMs} ms)`);
 }
 
 if (want('checkpoint')) {

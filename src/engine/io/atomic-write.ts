@@ -91,5 +91,7 @@ export async function copyPrefixAtomic(
     await unlink(tmp).catch(() => undefined);
     throw e;
   }
-  await syncDir(dirname(target));
+  // On ext4 a directory fsync commits the journal, which writes out the new file's data too: a
+  // non-durable copy would pay for a full sync after all.
+  if (opts.durable !== false) await syncDir(dirname(target));
 }
