@@ -5,6 +5,7 @@ import type { CliIO } from '../io.js';
 import type { SessionModel } from '../../engine/claude/model.js';
 import type { RestoreResult, RestoreTarget } from '../../engine/store/restore.js';
 import { truncate } from '../io.js';
+import { plural } from '../../shared/wording.js';
 
 export interface BackArgs {
   n: number;
@@ -132,7 +133,7 @@ async function planCode(transcript: string, projectRoot: string | null, args: Ba
   const preview = await restore(root, target, { session, claudeRoot, dryRun: true });
   if (preview.preview.plan.conflicts > 0 && !args.force && !args.dryRun) {
     const list = preview.preview.plan.changes.filter((c) => c.conflict).map((c) => c.path);
-    throw new RewindError('CONFLICT', `${list.length} file(s) changed outside the agent would be overwritten: ${list.slice(0, 5).join(', ')} (nothing was changed; pass --force to go ahead)`);
+    throw new RewindError('CONFLICT', `${plural(list.length, 'file')} changed outside the agent would be overwritten: ${list.slice(0, 5).join(', ')} (nothing was changed; pass --force to go ahead)`);
   }
   return { session, projectRoot: root, claudeRoot, target };
 }

@@ -1,12 +1,15 @@
 import { execFile, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { appendFile, readFile, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BRANCHED, LINEAR, copyClaudeHome, inCopy, tempDir } from '../../../test/fixtures.js';
 import type { RewindEvent } from '../../shared/contract.js';
+import type { Timeline } from '../../shared/session-schema.js';
+import { encodeProjectDir } from '../../engine/claude/paths.js';
+import { handleHook } from '../../engine/hooks/handle-hook.js';
 import { OPERATION_NAMES } from '../../shared/operations.js';
 import { startRuntime, type Runtime } from '../app-runtime.js';
 import { RewindService } from '../service/rewind-service.js';
@@ -219,6 +222,31 @@ describe('doors', () => {
         const e = events.slice(before).find((x) => x.type === 'timelineChanged');
         expect(e).toBeDefined();
         expect(e?.type === 'timelineChanged' && e.upserts.map((p) => p.text)).toEqual(['a new prompt, live']);
+      },
+      { timeout: 5000, interval: 20 },
+    );
+  });
+  it("live update: a checkpoint stored after its prompt's line still marks that prompt", async () => {
+    const project = await tempDir('rewind-live-project-');
+    const sessionId = '7e1c5a2b-0000-4000-8000-00000000c0de';
+    const dir = join(root, 'projects', encodeProjectDir(project));
+    await mkdir(dir, { recursive: true });
+    const transcript = join(dir, `${sessionId}.jsonl`);
+    const base = { isSidechain: false, sessionId, cwd: project, timestamp: new Date(Date.now() - 60_000).toISOString() };
+    const lines = [
+      { ...base, parentUuid: null, type: 'user', promptId: 'prompt-1', uuid: 'aaaaaaaa-0000-4000-8000-000000000001', message: { role: 'user', content: 'WRITE a.txt one' } },
+      { ...base, parentUuid: 'aaaaaaaa-0000-4000-8000-000000000001', type: 'assistant', uuid: 'aaaaaaaa-0000-4000-8000-000000000002', message: { role: 'assistant', content: [{ type: 'text', text: 'done' }] } },
+    ];
+    await writeFile(transcript, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    const t = await service.handle('getTimeline', { session: transcript });
+    expect(t.ok && (t.value as Timeline).prompts.map((p) => p.checkpoint)).toEqual([null]);
+    const before = events.length;
+    // The hook's checkpoint lands after the line it belongs to, with no store there before it.
+    await handleHook({ hook_event_name: 'UserPromptSubmit', session_id: sessionId, transcript_path: transcript, cwd: project, prompt_id: 'prompt-1' }, {});
+    await vi.waitFor(
+      () => {
+        const e = events.slice(before).find((x) => x.type === 'timelineChanged' && x.session === transcript);
+        expect(e?.type === 'timelineChanged' && e.upserts.map((p) => [p.uuid, !!p.checkpoint])).toEqual([['aaaaaaaa-0000-4000-8000-000000000001', true]]);
       },
       { timeout: 5000, interval: 20 },
     );

@@ -44,6 +44,10 @@ export class LiveSessions {
     return this.live.has(path);
   }
 
+  paths(): string[] {
+    return [...this.live.keys()];
+  }
+
   async get(path: string): Promise<{ model: SessionModel; timeline: Timeline }> {
     let l = this.live.get(path);
     if (!l) {

@@ -17,6 +17,7 @@ import { LiveSessions } from './live-sessions.js';
 import { turnDetail } from './turn-detail.js';
 import { InlineRunner, WorkerRunner, type TaskRunner } from './task-runner.js';
 import { Watcher } from './watcher.js';
+import { plural, restoredSummary } from '../../shared/wording.js';
 
 export interface ServiceOptions {
   claudeRoot?: string;
@@ -88,13 +89,39 @@ export class RewindService {
 
   private async decorate(t: Timeline): Promise<Timeline> {
     const mark = await this.checkpointMarker(t);
-    return { ...t, prompts: t.prompts.map(mark) };
+    return { ...t, prompts: this.remember(t.session.transcriptPath, t.prompts.map(mark)) };
   }
 
   private async decorateEvent(e: RewindEvent): Promise<RewindEvent> {
     if (e.type !== 'timelineChanged') return e;
     const mark = await this.checkpointMarker(e.timeline ?? (await this.live.get(e.session)).timeline);
-    return { ...e, upserts: e.upserts.map(mark), timeline: e.timeline ? { ...e.timeline, prompts: e.timeline.prompts.map(mark) } : null };
+    return { ...e, upserts: this.remember(e.session, e.upserts.map(mark)), timeline: e.timeline ? { ...e.timeline, prompts: this.remember(e.session, e.timeline.prompts.map(mark)) } : null };
+  }
+
+  /** Which checkpoint each prompt was last sent with, per open session. */
+  private readonly markersSent = new Map<string, Map<string, string | null>>();
+
+  private remember<P extends { uuid: string; checkpoint?: { id: string } | null }>(session: string, prompts: P[]): P[] {
+    const sent = this.markersSent.get(session) ?? new Map<string, string | null>();
+    for (const p of prompts) sent.set(p.uuid, p.checkpoint?.id ?? null);
+    this.markersSent.set(session, sent);
+    return prompts;
+  }
+
+  /**
+   * A checkpoint landed in (or left) a project's store: the open timelines of that project get the
+   * prompts whose marker changed. The hook's checkpoint and the prompt's line race each other.
+   */
+  private async remark(projectRoot: string): Promise<void> {
+    for (const path of this.live.paths()) {
+      const { timeline } = await this.live.get(path);
+      if (timeline.session.cwd !== projectRoot) continue;
+      const mark = await this.checkpointMarker(timeline);
+      const sent = this.markersSent.get(path);
+      const upserts = timeline.prompts.map(mark).filter((p) => (sent?.get(p.uuid) ?? null) !== (p.checkpoint?.id ?? null));
+      if (upserts.length === 0) continue;
+      this.emit({ type: 'timelineChanged', session: path, kind: 'append', upserts: this.remember(path, upserts), timeline: null, stats: timeline.stats });
+    }
   }
 
   /** Picks the data source (demo when asked or when there is no Claude data) and starts watching. */
@@ -118,7 +145,10 @@ export class RewindService {
         if (this.live.has(p)) void this.live.refresh(p);
       },
       onSessions: () => this.emit({ type: 'sessionsChanged' }),
-      onStore: () => this.emit({ type: 'sessionsChanged' }),
+      onStore: (root) => {
+        this.emit({ type: 'sessionsChanged' });
+        this.remark(root).catch(() => undefined);
+      },
     });
     await this.watcher.watchClaudeRoot(this.claudeRoot).catch(() => undefined);
   }
@@ -284,7 +314,7 @@ export class RewindService {
         target = (await this.codeTarget(model, projectRoot, dry)).target;
         if (target && projectRoot && !req.force) {
           const preview = await this.runner.run('previewRestore', { projectRoot, target, session: this.sessionFor(target, model), claudeRoot, withDiffs: false });
-          if (preview.plan.conflicts > 0) throw new RewindError('CONFLICT', `${preview.plan.conflicts} file(s) changed outside the agent would be overwritten: nothing was changed`);
+          if (preview.plan.conflicts > 0) throw new RewindError('CONFLICT', `${plural(preview.plan.conflicts, 'file')} changed outside the agent would be overwritten: nothing was changed`);
         }
       }
       this.emit({ type: 'operationProgress', id, message: req.mode === 'fork' ? 'Writing the fork…' : 'Rewriting the transcript…', fraction: null });
@@ -314,7 +344,7 @@ export class RewindService {
       const model = req.session ? await this.sessionModel(req.session) : null;
       const target = await resolveRestoreTarget({ projectRoot: req.project, ref: req.ref, source: req.source, session: model });
       const r = await this.runner.run('restore', { projectRoot: req.project, target, session: this.sessionFor(target, model), claudeRoot: claudeRootFor(model?.transcriptPath, this.claudeRoot), force: req.force });
-      const summary = `Restored ${r.applied?.written ?? 0} file(s), deleted ${r.applied?.deleted ?? 0}`;
+      const summary = restoredSummary({ written: r.applied?.written ?? 0, deleted: r.applied?.deleted ?? 0 });
       this.emit({ type: 'operationFinished', id: `op-${++this.opCounter}`, operation: 'applyRestore', ok: true, summary });
       return { written: r.applied?.written ?? 0, deleted: r.applied?.deleted ?? 0, preRestoreId: r.applied?.preRestoreId ?? '', summary };
     },

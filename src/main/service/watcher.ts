@@ -1,5 +1,5 @@
 import { watch, type FSWatcher } from 'chokidar';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 
 export interface WatchHandlers {
   /** A transcript was added or grew. */
@@ -61,8 +61,14 @@ export class Watcher {
 
   async watchStore(projectRoot: string): Promise<void> {
     if (this.stores.has(projectRoot)) return;
-    const w = watch(join(projectRoot, '.agent', 'rewind', 'checkpoints'), { ignoreInitial: true, depth: 0 });
-    w.on('all', () => this.debounce(`store:${projectRoot}`, 100, () => this.handlers.onStore(projectRoot)));
+    // The store may not exist yet (hooks installed a minute ago), and chokidar misses a watched
+    // folder that appears later: watch from the project root, on the one path down to the store.
+    const target = join(projectRoot, '.agent', 'rewind', 'checkpoints');
+    const onPath = (p: string) => p === target || target.startsWith(p + sep) || p.startsWith(target + sep);
+    const w = watch(projectRoot, { ignoreInitial: true, depth: 4, ignored: (p) => !onPath(p) });
+    w.on('all', (_event, p) => {
+      if (p === target || p.startsWith(target + sep)) this.debounce(`store:${projectRoot}`, 100, () => this.handlers.onStore(projectRoot));
+    });
     w.on('error', () => undefined);
     this.stores.set(projectRoot, w);
   }

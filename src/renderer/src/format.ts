@@ -35,7 +35,4 @@ export function firstLine(text: string, max = 140): string {
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
-export function plural(n: number, word: string): string {
-  if (n === 1) return `${n} ${word}`;
-  return `${n} ${/(s|x|ch|sh)$/.test(word) ? `${word}es` : `${word}s`}`;
-}
+export { plural } from '../../shared/wording.js';
