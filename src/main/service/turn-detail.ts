@@ -2,6 +2,7 @@ import { open } from 'node:fs/promises';
 import { RewindError } from '../../engine/errors.js';
 import type { SessionModel } from '../../engine/claude/model.js';
 import type { ResponseOf } from '../../shared/contract.js';
+import { subagentOutline } from './subagent-outline.js';
 
 type Item = ResponseOf<'getTurn'>['items'][number];
 const MAX_ITEMS = 400;
@@ -63,7 +64,10 @@ export async function turnDetail(model: SessionModel, promptUuid: string): Promi
           const name = String(b.name ?? 'tool');
           const input = (b.input ?? {}) as Record<string, unknown>;
           const what = typeof input.file_path === 'string' ? input.file_path : typeof input.command === 'string' ? input.command : typeof input.description === 'string' ? input.description : '';
-          items.push({ kind: name === 'Agent' || name === 'Task' ? 'subagent' : 'tool-call', title: `${name}${what ? ` ${what}` : ''}`, body: clip(JSON.stringify(input, null, 2)), isError: false });
+          const run = name === 'Agent' || name === 'Task' ? model.subagents.find((r) => r.toolUseId === b.id) : undefined;
+          // A subagent's item shows what it did (its own transcript), then what it was asked.
+          const body = run ? `${await subagentOutline(run)}\n\nAsked:\n${JSON.stringify(input, null, 2)}` : JSON.stringify(input, null, 2);
+          items.push({ kind: name === 'Agent' || name === 'Task' ? 'subagent' : 'tool-call', title: `${name}${what ? ` ${what}` : ''}`, body: clip(body), isError: false });
         } else if (b.type === 'tool_result') {
           items.push({ kind: 'tool-result', title: b.is_error ? 'error' : 'result', body: clip(resultText(b.content)), isError: b.is_error === true });
         }
