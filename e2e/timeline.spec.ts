@@ -49,6 +49,8 @@ test('fork at a prompt through the preview; the new session shows up in the side
   await expect(page.getByRole('status', { name: 'Result' })).toContainText(/Fork created: [0-9a-f-]{36}/);
   await expect(page.locator('.session')).toHaveCount(4);
   await expect(page.locator('.session.selected')).toContainText('fork of 2ea8980a');
+  // Just written, but by us: no agent is writing it.
+  await expect(page.locator('.session.selected .live-dot')).toHaveCount(0);
   await expect(promptRows(page)).toHaveCount(3);
   await expect(page.locator('#reverted-prompt')).toHaveValue(/EDIT notes.md alpha gamma/);
   await expect(page.getByRole('button', { name: /Copy claude --resume/ })).toBeVisible();
