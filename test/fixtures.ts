@@ -1,6 +1,26 @@
+import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+export const ROOT = resolve(import.meta.dirname, '..');
+/** The built CLI (npm run build). */
+export const BUILT_CLI = join(ROOT, 'out', 'cli', 'rewind-app.mjs');
+
+/**
+ * Runs the built CLI in its own process. Async on purpose: a test may host the socket door the CLI
+ * talks to, and a blocking spawn would deadlock it.
+ */
+export async function runBuiltCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number; stdout: string; stderr: string }> {
+  try {
+    const r = await promisify(execFile)(process.execPath, [BUILT_CLI, ...args], { env, encoding: 'utf8' });
+    return { status: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (e) {
+    const x = e as { code?: number; stdout?: string; stderr?: string };
+    return { status: typeof x.code === 'number' ? x.code : 1, stdout: x.stdout ?? '', stderr: x.stderr ?? '' };
+  }
+}
 
 export const FIXTURES = resolve(import.meta.dirname, 'fixtures');
 export const CC = join(FIXTURES, 'claude-code-2.1.330');

@@ -1,24 +1,15 @@
-import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { utimes } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LINEAR, copyClaudeHome, inCopy, tempDir } from '../../test/fixtures.js';
+import { BUILT_CLI, LINEAR, ROOT, copyClaudeHome, inCopy, runBuiltCli, tempDir } from '../../test/fixtures.js';
 import { appRootFrom } from './commands/open-app.js';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
-const CLI = join(ROOT, 'out', 'cli', 'rewind-app.mjs');
-
-async function runBuilt(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const r = await promisify(execFile)(process.execPath, [CLI, ...args], { env, encoding: 'utf8' });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const x = e as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof x.code === 'number' ? x.code : 1, stdout: x.stdout ?? '', stderr: x.stderr ?? '' };
-  }
-}
+const CLI = BUILT_CLI;
+const runBuilt = async (args: string[], env: NodeJS.ProcessEnv) => {
+  const r = await runBuiltCli(args, env);
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+};
 
 describe('the built CLI (npm run build)', () => {
   beforeAll(() => {

@@ -1,11 +1,10 @@
-import { execFile, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { promisify } from 'node:util';
 import { appendFile, mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { BRANCHED, LINEAR, copyClaudeHome, inCopy, tempDir } from '../../../test/fixtures.js';
+import { BRANCHED, BUILT_CLI, LINEAR, copyClaudeHome, inCopy, runBuiltCli, tempDir } from '../../../test/fixtures.js';
 import type { RewindEvent } from '../../shared/contract.js';
 import type { Timeline } from '../../shared/session-schema.js';
 import { encodeProjectDir } from '../../engine/claude/paths.js';
@@ -15,19 +14,8 @@ import { startRuntime, type Runtime } from '../app-runtime.js';
 import { RewindService } from '../service/rewind-service.js';
 import { startHttpDoor, type HttpDoor } from './http-door.js';
 
-/** Async on purpose: the socket door lives in this process, a blocking spawn would deadlock it. */
-async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number; stdout: string; stderr: string }> {
-  try {
-    const r = await promisify(execFile)(process.execPath, [CLI, ...args], { env, encoding: 'utf8' });
-    return { status: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const x = e as { code?: number; stdout?: string; stderr?: string };
-    return { status: typeof x.code === 'number' ? x.code : 1, stdout: x.stdout ?? '', stderr: x.stderr ?? '' };
-  }
-}
-
-const ROOT = resolve(import.meta.dirname, '..', '..', '..');
-const CLI = join(ROOT, 'out', 'cli', 'rewind-app.mjs');
+const CLI = BUILT_CLI;
+const runCli = runBuiltCli;
 
 interface Raw {
   status: number;
