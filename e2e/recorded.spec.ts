@@ -54,6 +54,7 @@ test('real Claude Code session: install hooks from the banner, new prompts arriv
   await more('WRITE b.txt bee');
   await expect(rows).toHaveCount(4);
   await expect(page.locator('.session .live-dot')).toHaveCount(1);
+  await expect(page.locator('.timeline-header .live')).toHaveText('live');
   const bashRow = rows.filter({ hasText: 'BASH echo bashmade' });
   await expect(bashRow.locator('.marker.ours')).toHaveCount(1);
   await expect(rows.filter({ hasText: 'WRITE b.txt bee' }).locator('.marker.ours')).toHaveCount(1);

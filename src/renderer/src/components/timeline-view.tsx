@@ -13,6 +13,7 @@ export function TimelineView() {
   const selected = useStore((s) => s.selectedPrompt);
   const selectPrompt = useStore((s) => s.selectPrompt);
   const openPreview = useStore((s) => s.openPreview);
+  const live = useStore((s) => s.sessions.some((x) => x.transcriptPath === s.timeline?.session.transcriptPath && x.live));
   const now = useNow();
   const scroller = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
@@ -59,6 +60,11 @@ export function TimelineView() {
           {stats.deadPrompts > 0 && <span className="muted">{stats.deadPrompts} on abandoned branches</span>}
           {timeline.compactions.length > 0 && <span>{plural(timeline.compactions.length, 'compaction')}</span>}
           {timeline.subagents.length > 0 && <span>{plural(timeline.subagents.length, 'subagent run')}</span>}
+          {live && (
+            <span className="live" title="The agent wrote to this session in the last few seconds">
+              <span className="live-dot" aria-hidden /> live
+            </span>
+          )}
         </p>
       </header>
       <HooksBanner />
