@@ -44,11 +44,16 @@ describe.runIf('bin' in claude)("code restore against the real CLI's own rewind"
   it('the hooks ran: one checkpoint before every prompt, tied to the session', async () => {
     const sc = s.hooked!;
     const r = rewindApp(['checkpoints', '--json', '--project', sc.project]);
-    const cps = JSON.parse(r.stdout).checkpoints as { trigger: string; transcript: { session_id: string } | null }[];
+    const cps = JSON.parse(r.stdout).checkpoints as { id: string; trigger: string; transcript: { session_id: string } | null }[];
     expect(cps.filter((c) => c.trigger === 'prompt')).toHaveLength(HOOKED.steps.length);
     expect(cps.every((c) => c.transcript?.session_id === sc.sessionId)).toBe(true);
     const hookLog = await readdir(join(sc.project, '.agent', 'rewind'));
     expect(hookLog).not.toContain('hook.log');
+    // The timeline, in the terminal too, marks each prompt with the checkpoint taken before it.
+    const t = rewindApp(['timeline', '--json', sc.transcript], { CLAUDE_CONFIG_DIR: sc.env.configDir });
+    const prompts = JSON.parse(t.stdout).prompts as { checkpoint: { id: string } | null }[];
+    expect(prompts.map((p) => p.checkpoint?.id)).toEqual(cps.filter((c) => c.trigger === 'prompt').map((c) => c.id));
+    expect(rewindApp(['timeline', sc.transcript], { CLAUDE_CONFIG_DIR: sc.env.configDir }).stdout.match(/◆/g)).toHaveLength(HOOKED.steps.length);
   });
 
   it('restoring our checkpoint of each prompt gives the tree exactly as it was before it (Bash-made files too)', async () => {

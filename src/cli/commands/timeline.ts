@@ -3,6 +3,7 @@ import { claudeConfigRoot } from '../../engine/claude/paths.js';
 import { parseTranscriptFile } from '../../engine/claude/parse-transcript.js';
 import { toTimeline } from '../../engine/claude/timeline.js';
 import { RewindError } from '../../engine/errors.js';
+import { withMarkers } from '../../engine/store/checkpoint-markers.js';
 import type { Timeline } from '../../shared/session-schema.js';
 import type { CliIO } from '../io.js';
 import { tildify, truncate } from '../io.js';
@@ -17,7 +18,10 @@ export async function timelineCommand(args: TimelineArgs, io: CliIO): Promise<nu
   const root = args.claudeDir ?? claudeConfigRoot(io.env);
   const file = args.session ? await findSession(args.session, root) : await newestSessionFor(io.cwd, root);
   if (!file) throw new RewindError('NO_TRANSCRIPT', `no Claude Code session for ${io.cwd} under ${root}/projects (pass a session id or path)`);
-  const timeline = toTimeline(await parseTranscriptFile(file.path));
+  const parsed = toTimeline(await parseTranscriptFile(file.path));
+  // Our checkpoints (◆) from the project's store, as the window shows them.
+  const { listCheckpoints } = await import('../../engine/store/manifest.js');
+  const timeline = withMarkers(parsed, parsed.session.cwd ? await listCheckpoints(parsed.session.cwd).catch(() => []) : []);
   if (args.json) {
     io.out(JSON.stringify(timeline, null, 2));
     return 0;
@@ -50,9 +54,10 @@ export function renderTimeline(t: Timeline, env: NodeJS.ProcessEnv): string {
     const num = p.active ? String(p.number).padStart(3) : '   ';
     const tools = p.turn.toolCalls.length ? ` · ${p.turn.toolCalls.length} tool${p.turn.toolCalls.length === 1 ? '' : 's'}` : '';
     const files = p.turn.filesTouched.length ? ` · ${p.turn.filesTouched.length} file${p.turn.filesTouched.length === 1 ? '' : 's'}` : '';
-    const native = p.nativeCheckpoint ? ' ◇' : '';
+    // ◆ ours (the whole project), else ◇ Claude's own (only the files it edited).
+    const marker = p.checkpoint ? ' ◆' : p.nativeCheckpoint ? ' ◇' : '';
     const dead = p.active ? '' : '  (dead branch)';
-    rows.push({ offset: p.byteOffset, text: ` ${mark} ${num}  ${clock(p.timestamp)}  ${truncate(p.text || '[image]', 60)}${tools}${files}${native}${dead}` });
+    rows.push({ offset: p.byteOffset, text: ` ${mark} ${num}  ${clock(p.timestamp)}  ${truncate(p.text || '[image]', 60)}${tools}${files}${marker}${dead}` });
   }
   for (const c of t.commands) rows.push({ offset: c.byteOffset, text: `   ·       ${clock(c.timestamp)}  ${c.name}${c.args ? ` ${truncate(c.args, 40)}` : ''}` });
   for (const c of t.compactions) rows.push({ offset: c.byteOffset, text: `  ┄┄ compacted here${c.preTokens ? ` (${c.preTokens} tokens)` : ''} ┄┄` });

@@ -18,6 +18,7 @@ import { turnDetail } from './turn-detail.js';
 import { InlineRunner, WorkerRunner, type TaskRunner } from './task-runner.js';
 import { Watcher } from './watcher.js';
 import { plural, restoredSummary } from '../../shared/wording.js';
+import { promptMarkers } from '../../engine/store/checkpoint-markers.js';
 
 export interface ServiceOptions {
   claudeRoot?: string;
@@ -66,25 +67,10 @@ export class RewindService {
     );
   }
 
-  /** Our checkpoints of a project, by prompt: what the timeline marks with ◆. */
-  private async checkpointsByPrompt(transcriptPath: string, cwd: string | null): Promise<Map<string, { id: string; scan: 'full' | 'touched'; time: string }>> {
-    const out = new Map<string, { id: string; scan: 'full' | 'touched'; time: string }>();
-    if (!cwd) return out;
-    const list = await listCheckpoints(cwd).catch(() => []);
-    for (const c of list) {
-      const t = c.transcript;
-      if (c.trigger !== 'prompt' || !t || t.transcript_path !== transcriptPath) continue;
-      const v = { id: c.id, scan: c.scan, time: c.time };
-      if (t.prompt_uuid) out.set(t.prompt_uuid, v);
-      if (t.prompt_id) out.set(`pid:${t.prompt_id}`, v);
-    }
-    return out;
-  }
-
   /** Attaches our checkpoint (◆) to each prompt it was taken before. */
   private async checkpointMarker(t: Timeline): Promise<(p: Timeline['prompts'][number]) => Timeline['prompts'][number]> {
-    const map = await this.checkpointsByPrompt(t.session.transcriptPath, t.session.cwd);
-    return (p) => ({ ...p, checkpoint: map.get(p.uuid) ?? (p.promptId ? map.get(`pid:${p.promptId}`) : undefined) ?? null });
+    const list = t.session.cwd ? await listCheckpoints(t.session.cwd).catch(() => []) : [];
+    return promptMarkers(list, t.session.transcriptPath);
   }
 
   private async decorate(t: Timeline): Promise<Timeline> {
