@@ -3,6 +3,11 @@ import { join } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import type { FileChange } from './restore-plan.js';
 
+/** As `git diff` prints it: no `===` rule, no tab after the file names (the library adds both). */
+function gitStyle(patch: string): string {
+  return patch.replace(/^=+\n/, '').replace(/^(---|\+\+\+) (.*)\t$/gm, '$1 $2');
+}
+
 export interface FileDiff {
   path: string;
   binary: boolean;
@@ -33,7 +38,7 @@ export async function diffChanges(root: string, changes: FileChange[], readBlob:
       binary,
       sizeBefore: a ? a.length : null,
       sizeAfter: b ? b.length : null,
-      patch: binary ? null : createTwoFilesPatch(a ? `a/${c.path}` : '/dev/null', b ? `b/${c.path}` : '/dev/null', a?.toString('utf8') ?? '', b?.toString('utf8') ?? '', '', '', { context: 3 }),
+      patch: binary ? null : gitStyle(createTwoFilesPatch(a ? `a/${c.path}` : '/dev/null', b ? `b/${c.path}` : '/dev/null', a?.toString('utf8') ?? '', b?.toString('utf8') ?? '', '', '', { context: 3 })),
     });
   }
   return out;

@@ -126,6 +126,8 @@ describe('restore', () => {
     const mainDiff = dry.preview.diffs.find((d) => d.path === 'src/main.ts')!;
     expect(mainDiff.patch).toContain('-broken');
     expect(mainDiff.patch).toContain('+export const a = 1;');
+    // As git prints it: starts at the file names, which carry no trailing tab.
+    expect(mainDiff.patch!.split('\n').slice(0, 2)).toEqual(['--- a/src/main.ts', '+++ b/src/main.ts']);
     expect(dry.preview.diffs.find((d) => d.path === 'bin.dat')).toMatchObject({ binary: true, sizeBefore: 3, sizeAfter: 6 });
     // Conflicts: bin.dat, run.sh and the link were changed without a reported agent edit.
     expect(dry.preview.plan.changes.filter((c) => c.conflict).map((c) => c.path).sort()).toEqual(['bin.dat', 'link-to-main', 'run.sh']);
