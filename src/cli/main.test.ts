@@ -2,6 +2,7 @@ import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BRANCHED, LINEAR, copyClaudeHome, inCopy, tempDir } from '../../test/fixtures.js';
+import { encodeProjectDir } from '../engine/claude/paths.js';
 import type { CliIO } from './io.js';
 import { run } from './main.js';
 
@@ -108,6 +109,23 @@ describe('back', () => {
     expect(r.err).toContain(`Transcript: ${h.linear} (--transcript)`);
     const fork = await readFile(join(h.linear, '..', `${m![1]}.jsonl`), 'utf8');
     expect(fork).toContain('EDIT notes.md alpha gamma');
+  });
+
+  it('a fork is listed as a fork of its session, and not as live though just written', async () => {
+    const h = await home();
+    const project = await tempDir('rewind-cli-project-');
+    const dir = join(h.root, 'projects', encodeProjectDir(project));
+    await mkdir(dir, { recursive: true });
+    const transcript = join(dir, '5e55a0c1-0000-4000-8000-000000000001.jsonl');
+    // The linear session, moved into a real project folder.
+    await writeFile(transcript, (await readFile(h.linear, 'utf8')).split('/home/dev/projects/linear').join(project));
+    await utimes(transcript, past, past);
+    const r = await cli(['back', '--transcript', transcript], { env: h.env, cwd: project });
+    expect(r.code, r.err).toBe(0);
+    const forkId = /Fork created: (\S+)/.exec(r.out)![1]!;
+    const list = JSON.parse((await cli(['sessions', '--json', '--project', project], { env: h.env })).out).sessions as { id: string; forkOf: string | null; live: boolean }[];
+    expect(list.find((s) => s.id === forkId)).toMatchObject({ forkOf: '2ea8980a-26fe-4928-aab5-4ebf6074b664', live: false });
+    expect((await cli(['sessions', '--project', project], { env: h.env })).out).toMatch(new RegExp(`^  ${forkId} .*\\(fork of 2ea8980a\\)$`, 'm'));
   });
 
   it('--json prints one object', async () => {

@@ -82,7 +82,7 @@ function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeRepo
     const extra = p.images ? ` [+${p.images} image${p.images > 1 ? 's' : ''}]` : '';
     io.err(`--- ${i + 1} ---\n${p.text}${extra}`);
   });
-  if (r.droppedMessages > 0) io.err(`Left out ${r.droppedMessages} message(s) of an abandoned branch so the session resumes where you expect.`);
+  if (r.droppedMessages > 0) io.err(`Left out ${plural(r.droppedMessages, 'message')} of an abandoned branch so the session resumes where you expect.`);
   if (args.json) return;
   if (r.dryRun) {
     if (r.mode === 'fork') io.out(`Dry run: would fork before prompt "${truncate(r.prompts[0]!.text, 60)}" (cut at byte ${r.boundaryOffset}); nothing written`);
@@ -96,7 +96,8 @@ function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeRepo
     io.out('Chat rewritten in-place');
     io.out(`Backup: ${r.backupPath}`);
   }
-  if (r.journalId) io.err('Undo with: rewind-app undo');
+  // Each change is its own journal entry, undone newest first: the code, then the chat.
+  if (r.journalId) io.err(checkpoint?.applied ? 'Undo with: rewind-app undo (once puts the code back, twice also the chat)' : 'Undo with: rewind-app undo');
 }
 
 interface CodePlan {
@@ -150,7 +151,7 @@ async function applyCode(code: CodePlan, promptUuid: string, boundary: number, a
   const r = await restore(code.projectRoot, target, { session: code.session, claudeRoot: code.claudeRoot, dryRun: args.dryRun, force: args.force });
   if (!args.json) {
     const { printRestore } = await import('./restore.js');
-    printRestore(r, { json: false, dryRun: args.dryRun }, { ...io, out: io.err });
+    printRestore(r, { json: false, dryRun: args.dryRun, undoHint: false }, { ...io, out: io.err });
   }
   return {
     source: target.source,

@@ -45,7 +45,7 @@ export async function restoreCommand(args: RestoreArgs, io: CliIO): Promise<numb
   return 0;
 }
 
-export function printRestore(r: RestoreResult, args: { json: boolean; dryRun: boolean }, io: CliIO): void {
+export function printRestore(r: RestoreResult, args: { json: boolean; dryRun: boolean; undoHint?: boolean }, io: CliIO): void {
   const { plan, diffs } = r.preview;
   if (args.json) {
     io.out(
@@ -76,5 +76,5 @@ export function printRestore(r: RestoreResult, args: { json: boolean; dryRun: bo
   for (const o of r.preview.outside) io.err(`untouched (outside the project): ${o}`);
   if (plan.untouched.length) io.err(`${plural(plan.untouched.length, 'file')} Claude never edited ${plan.untouched.length === 1 ? 'is' : 'are'} left as ${plan.untouched.length === 1 ? 'it is' : 'they are'}`);
   if (args.dryRun) io.out(`\nDry run: ${plural(plan.changes.length, 'file')} would change, nothing written`);
-  else if (r.applied) io.out(`\n${restoredSummary(r.applied)}. Undo with: rewind-app undo`);
+  else if (r.applied) io.out(`\n${restoredSummary(r.applied)}${args.undoHint === false ? '' : '. Undo with: rewind-app undo'}`);
 }

@@ -13,7 +13,8 @@ export interface SessionsArgs {
 export async function sessionsCommand(args: SessionsArgs, io: CliIO): Promise<number> {
   const root = args.claudeDir ?? claudeConfigRoot(io.env);
   const cache = await PromptCountCache.load(join(defaultCacheDir(io.env), 'prompt-counts.json'));
-  const sessions = await listSessions({ root, project: args.project ? resolve(io.cwd, args.project) : undefined, cache });
+  const { withJournals } = await import('../../engine/session-journals.js');
+  const sessions = await withJournals(await listSessions({ root, project: args.project ? resolve(io.cwd, args.project) : undefined, cache }));
   if (args.json) {
     io.out(JSON.stringify({ root, sessions }, null, 2));
     return 0;
@@ -25,7 +26,8 @@ export async function sessionsCommand(args: SessionsArgs, io: CliIO): Promise<nu
   for (const s of sessions) {
     const live = s.live ? '●' : ' ';
     const count = s.promptCount === null ? '?' : String(s.promptCount);
-    io.out(`${live} ${s.id}  ${relTime(s.lastActivity).padStart(8)}  ${count.padStart(4)} prompts  ${tildify(s.cwd, io.env)}  ${truncate(s.title, 60)}`);
+    const fork = s.forkOf ? `  (fork of ${s.forkOf.slice(0, 8)})` : '';
+    io.out(`${live} ${s.id}  ${relTime(s.lastActivity).padStart(8)}  ${count.padStart(4)} prompts  ${tildify(s.cwd, io.env)}  ${truncate(s.title, 60)}${fork}`);
   }
   return 0;
 }

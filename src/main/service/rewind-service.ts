@@ -6,7 +6,7 @@ import { claudeConfigRoot, claudeRootFor, claudeRootOfTranscript } from '../../e
 import type { RewindResult } from '../../engine/claude/rewind/rewind.js';
 import { materializeDemo } from '../../engine/demo.js';
 import { describeError, RewindError } from '../../engine/errors.js';
-import { readJournal } from '../../engine/journal.js';
+import { withJournals } from '../../engine/session-journals.js';
 import { hookCommand, hooksStatus, installHooks, settingsPath, type Scope } from '../../engine/hooks/settings.js';
 import { listCheckpoints } from '../../engine/store/manifest.js';
 import { resolveRestoreTarget, targetForRewind, type RestorePreview, type RestoreTarget } from '../../engine/store/restore.js';
@@ -251,28 +251,7 @@ export class RewindService {
       const exists = !!(await stat(join(this.claudeRoot, 'projects')).catch(() => null));
       if (!exists) return { root: this.claudeRoot, exists, sessions: [] };
       const sessions = await listSessions({ root: this.claudeRoot, project: req.project, cache: this.counts });
-      // Forks we made are in the projects' journals: say where each came from. A file still the
-      // size we wrote it was written by us, not by a running agent: it is not live.
-      const forkOf = new Map<string, string>();
-      const ourSize = new Map<string, number>();
-      for (const cwd of new Set(sessions.map((s) => s.cwd).filter((c): c is string => !!c))) {
-        const records = await readJournal(cwd).catch(() => []);
-        for (const r of records) {
-          if (r.kind === 'fork') {
-            forkOf.set(r.forkSessionId, r.sessionId);
-            ourSize.set(r.forkPath, r.result.size);
-          } else if (r.kind === 'in-place') ourSize.set(r.transcript, r.result.size);
-          else if (r.kind === 'undo') {
-            const undone = records.find((x) => x.id === r.undoes);
-            if (undone?.kind === 'in-place') ourSize.set(undone.transcript, undone.original.size);
-          }
-        }
-      }
-      return {
-        root: this.claudeRoot,
-        exists,
-        sessions: sessions.map((s) => ({ ...s, forkOf: forkOf.get(s.id) ?? null, live: s.live && ourSize.get(s.transcriptPath) !== s.sizeBytes })),
-      };
+      return { root: this.claudeRoot, exists, sessions: await withJournals(sessions) };
     },
     getTimeline: async (req) => {
       const path = await this.transcriptOf(req.session);

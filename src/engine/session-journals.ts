@@ -1,0 +1,30 @@
+import type { SessionSummary } from '../shared/session-schema.js';
+import { readJournal, type JournalRecord } from './journal.js';
+
+/**
+ * What the pure journal says of listed sessions: which were forked from which, and which files are
+ * still exactly as we wrote them (a fork, a rewrite, an undone rewrite: recent, but no agent is
+ * writing them, so not live).
+ */
+export function annotateSessions(sessions: SessionSummary[], records: JournalRecord[]): SessionSummary[] {
+  const forkOf = new Map<string, string>();
+  const ourSize = new Map<string, number>();
+  for (const r of records) {
+    if (r.kind === 'fork') {
+      forkOf.set(r.forkSessionId, r.sessionId);
+      ourSize.set(r.forkPath, r.result.size);
+    } else if (r.kind === 'in-place') ourSize.set(r.transcript, r.result.size);
+    else if (r.kind === 'undo') {
+      const undone = records.find((x) => x.id === r.undoes);
+      if (undone?.kind === 'in-place') ourSize.set(undone.transcript, undone.original.size);
+    }
+  }
+  return sessions.map((s) => ({ ...s, forkOf: forkOf.get(s.id) ?? s.forkOf, live: s.live && ourSize.get(s.transcriptPath) !== s.sizeBytes }));
+}
+
+/** The journals of every project the sessions belong to, read and applied. */
+export async function withJournals(sessions: SessionSummary[]): Promise<SessionSummary[]> {
+  const records: JournalRecord[] = [];
+  for (const cwd of new Set(sessions.map((s) => s.cwd).filter((c): c is string => !!c))) records.push(...(await readJournal(cwd).catch(() => [])));
+  return annotateSessions(sessions, records);
+}
