@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { appendFile, readFile, readdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { appendFile, copyFile, mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { CLI, serve, transcriptOf, type Served } from './server.js';
+import { CLI, ROOT, serve, transcriptOf, type Served } from './server.js';
 
 const SHOTS = join(import.meta.dirname, '..', 'test-results', 'screenshots');
 let s: Served;
@@ -152,6 +153,27 @@ test('empty state teaches, and opens the demo', async ({ page }) => {
   await page.screenshot({ path: join(SHOTS, 'empty-dark.png') });
   await page.getByRole('button', { name: 'Open the demo' }).click();
   await expect(page.locator('.session')).toHaveCount(3);
+});
+
+test('a Codex CLI session: listed with its agent, read turn by turn; going back is explained, not offered', async ({ page }) => {
+  await s.stop();
+  const codex = await mkdtemp(join(tmpdir(), 'rewind-e2e-codex-'));
+  const rollout = join(codex, 'sessions', '2026', '01', '02', 'rollout-2026-01-02T03-04-05-11111111-1111-4111-8111-111111111111.jsonl');
+  await mkdir(dirname(rollout), { recursive: true });
+  await copyFile(join(ROOT, 'test', 'fixtures', 'public', 'codex-SYNTHETIC-tool-calls.jsonl'), rollout);
+  s = await serve({ codexHome: codex });
+  await open(page);
+  await expect(page.locator('.session')).toHaveCount(4);
+  await page.locator('.session').filter({ hasText: 'Codex' }).click();
+  await expect(page.locator('.timeline-header')).toContainText('Codex CLI 0.0.0-test');
+  await expect(promptRows(page)).toHaveCount(1);
+  await expect(page.getByRole('note')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Fork here' })).toBeDisabled();
+  await expect(page.getByText('Codex sessions are shown here')).toBeVisible();
+  await page.getByRole('button', { name: /exec_command/ }).click();
+  await expect(page.locator('.turn-item.tool-call').first()).toContainText('find . -maxdepth 1 -type f');
+  await expect(page.locator('.turn')).not.toContainText('SYNTHETIC_ENCRYPTED_CONTENT');
+  await page.screenshot({ path: join(SHOTS, 'codex-light.png') });
 });
 
 test('readable at 200% zoom: every action is still there and works', async ({ page }) => {

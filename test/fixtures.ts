@@ -28,6 +28,7 @@ export const CC_HOME = join(CC, 'home', '.claude');
 
 export const LINEAR = join(CC_HOME, 'projects', '-home-dev-projects-linear', '2ea8980a-26fe-4928-aab5-4ebf6074b664.jsonl');
 export const BRANCHED = join(CC_HOME, 'projects', '-home-dev-projects-branched', '9ee005d2-71bf-404d-813f-f64902d8df5f.jsonl');
+export const CODEX_SYNTHETIC = join(FIXTURES, 'public', 'codex-SYNTHETIC-tool-calls.jsonl');
 export const SUBAGENT = join(CC_HOME, 'projects', '-home-dev-projects-subagent', 'ec33f68b-d266-42d6-b76a-6c2b9bb6c0ae.jsonl');
 
 export async function tempDir(prefix = 'rewind-test-'): Promise<string> {

@@ -1,7 +1,7 @@
 import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BRANCHED, LINEAR, copyClaudeHome, inCopy, tempDir } from '../../test/fixtures.js';
+import { BRANCHED, CODEX_SYNTHETIC, LINEAR, copyClaudeHome, inCopy, tempDir } from '../../test/fixtures.js';
 import { encodeProjectDir } from '../engine/claude/paths.js';
 import type { CliIO } from './io.js';
 import { run } from './main.js';
@@ -95,6 +95,31 @@ describe('sessions and timeline', () => {
       expect(r.err).toMatch(pattern);
       expect(r.err).not.toMatch(/\bat .*:\d+:\d+/);
     }
+  });
+});
+
+describe('Codex CLI sessions', () => {
+  it("sessions lists them beside Claude's, timeline reads them, back refuses them in one line", async () => {
+    const h = await home();
+    const codex = await tempDir('rewind-cli-codex-');
+    const rollout = join(codex, 'sessions', '2026', '01', '02', 'rollout-2026-01-02T03-04-05-11111111-1111-4111-8111-111111111111.jsonl');
+    await mkdir(join(rollout, '..'), { recursive: true });
+    await writeFile(rollout, await readFile(CODEX_SYNTHETIC));
+    const env = { ...h.env, CODEX_HOME: codex };
+    const list = JSON.parse((await cli(['sessions', '--json'], { env })).out).sessions as { agent: string }[];
+    expect(list.map((s) => s.agent).sort()).toEqual(['claude', 'claude', 'claude', 'codex']);
+    expect((await cli(['sessions'], { env })).out).toMatch(/11111111-1111-4111-8111-111111111111 .*List the synthetic files\. {2}\[Codex\]/);
+    const t = await cli(['timeline', '1111'], { env });
+    expect(t.code, t.err).toBe(0);
+    expect(t.out).toContain('Codex CLI 0.0.0-test');
+    expect(t.out).toMatch(/1 prompt on the live path/);
+    const back = await cli(['back', '--transcript', rollout], { env });
+    expect(back.code).toBe(1);
+    expect(back.err.trim().split('\n').pop()).toMatch(/^rewind-app: .* is a Codex CLI session: Rewind shows it \(rewind-app timeline\) but rewinds Claude Code sessions only, for now$/);
+    // Only Codex data, no Claude config dir: still listed.
+    const onlyCodex = await cli(['sessions', '--json'], { env: { HOME: '/nonexistent-home', CLAUDE_CONFIG_DIR: join(codex, 'no-claude'), CODEX_HOME: codex } });
+    expect(onlyCodex.code, onlyCodex.err).toBe(0);
+    expect(JSON.parse(onlyCodex.out).sessions).toHaveLength(1);
   });
 });
 

@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   'NOTHING_TO_UNDO',
   'UNDO_MISMATCH',
   'NO_CHECKPOINT',
+  'UNSUPPORTED',
   'IO',
   'INTERNAL',
 ] as const;

@@ -1,10 +1,9 @@
-import { findSession, newestSessionFor } from '../../engine/claude/discover.js';
 import { claudeConfigRoot } from '../../engine/claude/paths.js';
-import { parseTranscriptFile } from '../../engine/claude/parse-transcript.js';
-import { toTimeline } from '../../engine/claude/timeline.js';
+import { resolveSessionFile, timelineOfFile } from '../../engine/session-files.js';
 import { RewindError } from '../../engine/errors.js';
 import { withMarkers } from '../../engine/store/checkpoint-markers.js';
 import type { Timeline } from '../../shared/session-schema.js';
+import { plural } from '../../shared/wording.js';
 import type { CliIO } from '../io.js';
 import { tildify, truncate } from '../io.js';
 
@@ -16,9 +15,9 @@ export interface TimelineArgs {
 
 export async function timelineCommand(args: TimelineArgs, io: CliIO): Promise<number> {
   const root = args.claudeDir ?? claudeConfigRoot(io.env);
-  const file = args.session ? await findSession(args.session, root) : await newestSessionFor(io.cwd, root);
-  if (!file) throw new RewindError('NO_TRANSCRIPT', `no Claude Code session for ${io.cwd} under ${root}/projects (pass a session id or path)`);
-  const parsed = toTimeline(await parseTranscriptFile(file.path));
+  const file = await resolveSessionFile(args.session, { cwd: io.cwd, env: io.env, claudeRoot: root });
+  if (!file) throw new RewindError('NO_TRANSCRIPT', `no Claude Code or Codex session for ${io.cwd} (pass a session id or path)`);
+  const parsed = await timelineOfFile(file);
   // Our checkpoints (◆) from the project's store, as the window shows them.
   const { listCheckpoints } = await import('../../engine/store/manifest.js');
   const timeline = withMarkers(parsed, parsed.session.cwd ? await listCheckpoints(parsed.session.cwd).catch(() => []) : []);
@@ -31,6 +30,8 @@ export async function timelineCommand(args: TimelineArgs, io: CliIO): Promise<nu
   return 0;
 }
 
+const AGENT_NAME = { claude: 'Claude Code', codex: 'Codex CLI' } as const;
+
 function clock(iso: string | null): string {
   if (!iso) return '        ';
   const d = new Date(iso);
@@ -40,11 +41,11 @@ function clock(iso: string | null): string {
 export function renderTimeline(t: Timeline, env: NodeJS.ProcessEnv): string {
   const lines: string[] = [];
   const s = t.session;
-  lines.push(`${truncate(s.title, 70)} · Claude Code ${s.version ?? ''} · ${tildify(s.cwd, env)}`);
+  lines.push(`${truncate(s.title, 70)} · ${AGENT_NAME[s.agent]} ${s.version ?? ''} · ${tildify(s.cwd, env)}`);
   lines.push(
-    `${s.id} · ${t.stats.activePrompts} prompts on the live path` +
+    `${s.id} · ${plural(t.stats.activePrompts, 'prompt')} on the live path` +
       (t.stats.deadPrompts ? `, ${t.stats.deadPrompts} on dead branches` : '') +
-      ` · ${t.branches.length} branch point${t.branches.length === 1 ? '' : 's'}`,
+      ` · ${plural(t.branches.length, 'branch point')}`,
   );
   lines.push('');
   type Row = { offset: number; text: string };

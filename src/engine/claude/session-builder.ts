@@ -1,3 +1,4 @@
+import { parseJsonLine } from '../io/json-line.js';
 import type { RawLine } from '../io/line-splitter.js';
 import { classifyUser, isObject, parseCommand, readUserContent, str, type Json } from './classify.js';
 import type {
@@ -34,21 +35,6 @@ export function emptyTurn(): Turn {
     messageCount: 0,
     lastUuid: null,
   };
-}
-
-/** Parses one line's bytes; never throws. */
-export function parseJsonLine(bytes: Buffer): { ok: true; value: Json } | { ok: false; reason: string } {
-  if (bytes.length === 0) return { ok: false, reason: 'empty line' };
-  let value: unknown;
-  try {
-    value = JSON.parse(bytes.toString('utf8'));
-  } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
-    return { ok: false, reason: `malformed JSON: ${msg.slice(0, 120)}` };
-  }
-  if (!isObject(value)) return { ok: false, reason: 'not a JSON object' };
-  if (typeof value.type !== 'string') return { ok: false, reason: 'no "type" field' };
-  return { ok: true, value };
 }
 
 function summarizeToolInput(name: string, input: Json): { filePath: string | null; summary: string } {

@@ -1,10 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { appendFile, mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, copyFile, mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { BRANCHED, BUILT_CLI, LINEAR, copyClaudeHome, inCopy, runBuiltCli, tempDir } from '../../../test/fixtures.js';
+import { BRANCHED, BUILT_CLI, CODEX_SYNTHETIC, LINEAR, copyClaudeHome, inCopy, runBuiltCli, tempDir } from '../../../test/fixtures.js';
 import type { RewindEvent } from '../../shared/contract.js';
 import type { Timeline } from '../../shared/session-schema.js';
 import { encodeProjectDir } from '../../engine/claude/paths.js';
@@ -79,6 +79,7 @@ function contractCases(door: string, call: () => Call, ctx: () => { branched: st
 describe('doors', () => {
   let root: string;
   let branched: string;
+  let codexHome: string;
   let service: RewindService;
   let door: HttpDoor;
   const events: RewindEvent[] = [];
@@ -86,7 +87,8 @@ describe('doors', () => {
   beforeAll(async () => {
     root = await copyClaudeHome();
     branched = inCopy(root, BRANCHED);
-    service = new RewindService({ claudeRoot: root, cli: { node: process.execPath, script: CLI } });
+    codexHome = join(root, '..', 'no-codex');
+    service = new RewindService({ claudeRoot: root, cli: { node: process.execPath, script: CLI }, codexHome });
     await service.start();
     service.onEvent((e) => events.push(e));
     door = await startHttpDoor(service, { rendererDir: null });
@@ -241,6 +243,46 @@ describe('doors', () => {
   });
 });
 
+describe('Codex CLI sessions', () => {
+  it('are listed and read, refused for rewinding with a clear error, and follow appends', async () => {
+    const home = await tempDir('rewind-codex-');
+    const rollout = join(home, 'sessions', '2026', '01', '02', 'rollout-2026-01-02T03-04-05-11111111-1111-4111-8111-111111111111.jsonl');
+    await mkdir(dirname(rollout), { recursive: true });
+    await copyFile(CODEX_SYNTHETIC, rollout);
+    await writeFile(join(home, 'session_index.jsonl'), `${JSON.stringify({ id: '11111111-1111-4111-8111-111111111111', thread_name: 'synthetic files', updated_at: '2026-01-02T03:05:00Z' })}\n`);
+    const svc = new RewindService({ claudeRoot: join(home, 'no-claude'), codexHome: home });
+    await svc.start();
+    const events: RewindEvent[] = [];
+    svc.onEvent((e) => events.push(e));
+    try {
+      const list = await svc.handle('listSessions', {});
+      expect(list.ok && (list.value as { sessions: { agent: string; title: string; promptCount: number }[] }).sessions).toEqual([expect.objectContaining({ agent: 'codex', title: 'synthetic files', promptCount: 1 })]);
+      expect(svc.demo).toBe(false);
+      const t = await svc.handle('getTimeline', { session: '11111111' });
+      const timeline = (t as { ok: true; value: Timeline }).value;
+      expect(timeline.session).toMatchObject({ agent: 'codex', cwd: '/workspace/synthetic-project' });
+      expect(timeline.prompts.map((p) => p.text)).toEqual(['List the synthetic files.']);
+      const turn = await svc.handle('getTurn', { session: rollout, promptUuid: timeline.prompts[0]!.uuid });
+      const items = (turn as { ok: true; value: { items: { kind: string; title: string; body: string }[] } }).value.items;
+      expect(items.map((i) => `${i.kind} ${i.title}`)).toEqual(['thinking reasoning', 'tool-call exec_command find . -maxdepth 1 -type f', 'tool-result result', 'tool-call apply_patch gamma.txt', 'tool-result result', 'tool-call mcp__synthetic__lookup {"query":"fixture"}', 'tool-result result', 'text Codex']);
+      expect(JSON.stringify(items)).not.toContain('SYNTHETIC_ENCRYPTED_CONTENT');
+      const fork = await svc.handle('previewRewind', { session: rollout, promptUuid: timeline.prompts[0]!.uuid, mode: 'fork', withCode: false });
+      expect(fork).toMatchObject({ ok: false, error: { code: 'UNSUPPORTED', message: expect.stringContaining('Codex CLI session') } });
+      // The user goes on in Codex: the open timeline follows.
+      await appendFile(rollout, `${JSON.stringify({ timestamp: new Date().toISOString(), type: 'event_msg', payload: { type: 'user_message', message: 'and the hidden ones?' } })}\n`);
+      await vi.waitFor(
+        () => {
+          const e = events.find((x) => x.type === 'timelineChanged' && x.session === rollout);
+          expect(e?.type === 'timelineChanged' && e.timeline?.prompts.map((p) => p.text)).toEqual(['List the synthetic files.', 'and the hidden ones?']);
+        },
+        { timeout: 5000, interval: 20 },
+      );
+    } finally {
+      await svc.close();
+    }
+  });
+});
+
 describe('terminal door: the CLI forwards to a running app', () => {
   let rt: Runtime;
   let sock: string;
@@ -249,7 +291,7 @@ describe('terminal door: the CLI forwards to a running app', () => {
     if (!spawnSync(process.execPath, [CLI, '--version']).stdout) throw new Error('build the CLI first (npm run build)');
     root = await copyClaudeHome();
     sock = join(await tempDir('rewind-sock-'), 'rewind.sock');
-    rt = await startRuntime({ claudeRoot: root, watch: false, http: null, env: { REWIND_SOCKET: sock } });
+    rt = await startRuntime({ claudeRoot: root, watch: false, http: null, env: { REWIND_SOCKET: sock }, codexHome: join(root, '..', 'no-codex') });
   });
   afterAll(async () => {
     await rt.close();

@@ -19,6 +19,11 @@ import { InlineRunner, WorkerRunner, type TaskRunner } from './task-runner.js';
 import { Watcher } from './watcher.js';
 import { plural, restoredSummary } from '../../shared/wording.js';
 import { promptMarkers } from '../../engine/store/checkpoint-markers.js';
+import { codexHome, findCodexSession, listCodexSessions, listRolloutFiles } from '../../engine/codex/discover.js';
+import { parseRollout } from '../../engine/codex/rollout.js';
+import { codexTurn } from '../../engine/codex/turn.js';
+import { agentOfFile } from '../../engine/session-files.js';
+import { isRewindError } from '../../engine/errors.js';
 
 export interface ServiceOptions {
   claudeRoot?: string;
@@ -33,6 +38,9 @@ export interface ServiceOptions {
   /** Built engine worker script: long work runs there, off the main thread. */
   workerScript?: string;
   workerExecArgv?: string[];
+  /** Codex CLI's home (default `$CODEX_HOME` or `~/.codex` of `env`); its sessions are shown, not rewound. */
+  codexHome?: string;
+  env?: NodeJS.ProcessEnv;
 }
 
 type Handler<K extends OperationName> = (req: ParsedRequestOf<K>) => Promise<ResponseOf<K>>;
@@ -112,7 +120,8 @@ export class RewindService {
 
   /** Picks the data source (demo when asked or when there is no Claude data) and starts watching. */
   async start(): Promise<void> {
-    const hasData = !!(await stat(join(this.claudeRoot, 'projects')).catch(() => null));
+    const home = this.codexHomeDir();
+    const hasData = !!(await stat(join(this.claudeRoot, 'projects')).catch(() => null)) || (!!home && (await listRolloutFiles(home)).length > 0);
     if ((this.opts.demo || (!hasData && !this.opts.claudeRoot)) && this.opts.resourcesDir) await this.useDemo();
     if (this.opts.watch !== false) await this.startWatching();
   }
@@ -135,8 +144,18 @@ export class RewindService {
         this.emit({ type: 'sessionsChanged' });
         this.remark(root).catch(() => undefined);
       },
+      onRollout: (p) => {
+        this.emit({ type: 'sessionsChanged' });
+        if (!this.codexTimelines.has(p)) return;
+        this.codexTimeline(p, true).then(
+          (timeline) => this.emit({ type: 'timelineChanged', session: p, kind: 'reread', upserts: [], timeline, stats: timeline.stats }),
+          () => this.codexTimelines.delete(p),
+        );
+      },
     });
     await this.watcher.watchClaudeRoot(this.claudeRoot).catch(() => undefined);
+    const home = this.codexHomeDir();
+    if (home) await this.watcher.watchCodexHome(home).catch(() => undefined);
   }
 
   async close(): Promise<void> {
@@ -180,11 +199,48 @@ export class RewindService {
   }
 
   private async transcriptOf(session: string): Promise<string> {
-    return (await findSession(session, this.claudeRoot)).path;
+    try {
+      return (await findSession(session, this.claudeRoot)).path;
+    } catch (e) {
+      const home = this.codexHomeDir();
+      const codex = home && isRewindError(e) && e.code === 'NOT_FOUND' ? await findCodexSession(session, home) : null;
+      if (codex) return codex;
+      throw e;
+    }
   }
 
+  /** Codex sessions are read from here; none while the demo is shown. */
+  private codexHomeDir(): string | null {
+    return this.demo ? null : (this.opts.codexHome ?? codexHome(this.opts.env ?? process.env));
+  }
+
+  private readonly agents = new Map<string, 'claude' | 'codex'>();
+
+  private async isCodex(path: string): Promise<boolean> {
+    let a = this.agents.get(path);
+    if (!a) this.agents.set(path, (a = await agentOfFile(path)));
+    return a === 'codex';
+  }
+
+  /** Rewinding and restoring work on Claude Code sessions only: a clear refusal for the others. */
+  private async claudeOnly(path: string): Promise<void> {
+    if (await this.isCodex(path)) throw new RewindError('UNSUPPORTED', 'this is a Codex CLI session: Rewind shows it, but goes back in Claude Code sessions only, for now');
+  }
+
+  /** Open Codex timelines, read whole (rollouts are small and linear); refreshed when they change. */
+  private readonly codexTimelines = new Map<string, Timeline>();
+
+  private async codexTimeline(path: string, fresh = false): Promise<Timeline> {
+    let t = fresh ? undefined : this.codexTimelines.get(path);
+    if (!t) this.codexTimelines.set(path, (t = await parseRollout(path)));
+    return t;
+  }
+
+  /** A Claude session's model (restoring to one of a Codex session's prompts is refused). */
   private async sessionModel(session: string): Promise<SessionModel> {
-    return (await this.live.get(await this.transcriptOf(session))).model;
+    const path = await this.transcriptOf(session);
+    await this.claudeOnly(path);
+    return (await this.live.get(path)).model;
   }
 
   /** The project a session ran in: its cwd, when that folder exists here. */
@@ -248,19 +304,25 @@ export class RewindService {
 
   private readonly handlers: { [K in OperationName]: Handler<K> } = {
     listSessions: async (req) => {
+      const home = this.codexHomeDir();
+      const codex = home ? await listCodexSessions({ home, project: req.project }) : [];
       const exists = !!(await stat(join(this.claudeRoot, 'projects')).catch(() => null));
-      if (!exists) return { root: this.claudeRoot, exists, sessions: [] };
-      const sessions = await listSessions({ root: this.claudeRoot, project: req.project, cache: this.counts });
-      return { root: this.claudeRoot, exists, sessions: await withJournals(sessions) };
+      const claude = exists ? await withJournals(await listSessions({ root: this.claudeRoot, project: req.project, cache: this.counts })) : [];
+      return { root: this.claudeRoot, exists, sessions: [...claude, ...codex].sort((a, b) => b.lastActivity.localeCompare(a.lastActivity)) };
     },
     getTimeline: async (req) => {
       const path = await this.transcriptOf(req.session);
+      if (await this.isCodex(path)) return this.codexTimeline(path, true);
       const { model, timeline } = await this.live.get(path);
       const root = await this.projectOf(model);
       if (root) this.watcher?.watchStore(root).catch(() => undefined);
       return this.decorate(timeline);
     },
-    getTurn: async (req) => turnDetail(await this.sessionModel(req.session), req.promptUuid),
+    getTurn: async (req) => {
+      const path = await this.transcriptOf(req.session);
+      if (await this.isCodex(path)) return codexTurn(await this.codexTimeline(path), req.promptUuid);
+      return turnDetail((await this.live.get(path)).model, req.promptUuid);
+    },
     searchPrompts: async (req) => {
       const { listTranscriptFiles } = await import('../../engine/claude/discover.js');
       const { searchPrompts } = await import('../../engine/claude/search.js');
@@ -268,6 +330,7 @@ export class RewindService {
     },
     previewRewind: async (req) => {
       const path = await this.transcriptOf(req.session);
+      await this.claudeOnly(path);
       const model = (await this.live.get(path)).model;
       const projectRoot = await this.projectOf(model);
       const chat = await this.runner.run('rewind', { transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, dryRun: true, projectRoot, claudeRoot: claudeRootOfTranscript(path) });
@@ -286,6 +349,7 @@ export class RewindService {
     applyRewind: async (req) => {
       const id = `op-${++this.opCounter}`;
       const path = await this.transcriptOf(req.session);
+      await this.claudeOnly(path);
       const model = (await this.live.get(path)).model;
       const projectRoot = await this.projectOf(model);
       const claudeRoot = claudeRootFor(path, this.claudeRoot);

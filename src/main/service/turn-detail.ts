@@ -3,18 +3,11 @@ import { RewindError } from '../../engine/errors.js';
 import type { SessionModel } from '../../engine/claude/model.js';
 import type { ResponseOf } from '../../shared/contract.js';
 import { subagentOutline } from './subagent-outline.js';
+import { blocksText, clip, MAX_TURN_ITEMS } from '../../engine/turn-text.js';
 
 type Item = ResponseOf<'getTurn'>['items'][number];
-const MAX_ITEMS = 400;
-const MAX_BODY = 8000;
-
-const clip = (s: string) => (s.length > MAX_BODY ? `${s.slice(0, MAX_BODY)}\n… (${s.length - MAX_BODY} more characters)` : s);
-
-function resultText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((b) => (b && typeof b === 'object' && 'text' in b ? String((b as { text: unknown }).text) : '')).join('\n');
-  return '';
-}
+const MAX_ITEMS = MAX_TURN_ITEMS;
+const resultText = blocksText;
 
 /**
  * Everything a prompt's turn holds (assistant text, tool calls with their inputs, results), read

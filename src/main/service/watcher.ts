@@ -8,6 +8,8 @@ export interface WatchHandlers {
   onSessions(): void;
   /** Something in a project's store changed (a checkpoint was taken). */
   onStore(projectRoot: string): void;
+  /** A Codex rollout was added or grew. */
+  onRollout?(path: string): void;
 }
 
 /**
@@ -17,6 +19,7 @@ export interface WatchHandlers {
  */
 export class Watcher {
   private root: FSWatcher | null = null;
+  private codex: FSWatcher | null = null;
   private stores = new Map<string, FSWatcher>();
   private timers = new Map<string, NodeJS.Timeout>();
 
@@ -59,6 +62,26 @@ export class Watcher {
     await new Promise<void>((resolve) => w.once('ready', () => resolve()));
   }
 
+  /** Codex's `sessions/YYYY/MM/DD/`: the folder may appear later, so watch from the home. */
+  async watchCodexHome(home: string): Promise<void> {
+    await this.codex?.close();
+    const sessions = join(home, 'sessions');
+    const w = watch(home, {
+      ignoreInitial: true,
+      depth: 5,
+      ignored: (p, stats) => !(p === home || p === sessions || p.startsWith(sessions + sep)) || (!!stats?.isFile() && !p.endsWith('.jsonl')),
+    });
+    w.on('add', (p) => this.onRollout(p)).on('change', (p) => this.onRollout(p));
+    w.on('error', () => undefined);
+    this.codex = w;
+    await new Promise<void>((resolve) => w.once('ready', () => resolve()));
+  }
+
+  private onRollout(p: string): void {
+    if (!p.endsWith('.jsonl')) return;
+    this.debounce(p, this.debounceMs, () => this.handlers.onRollout?.(p));
+  }
+
   async watchStore(projectRoot: string): Promise<void> {
     if (this.stores.has(projectRoot)) return;
     // The store may not exist yet (hooks installed a minute ago), and chokidar misses a watched
@@ -70,6 +93,9 @@ export class Watcher {
       if (p === target || p.startsWith(target + sep)) this.debounce(`store:${projectRoot}`, 100, () => this.handlers.onStore(projectRoot));
     });
     w.on('error', () => undefined);
+    // A checkpoint written while the watch was starting counts as already there (ignoreInitial):
+    // look once more when it is ready.
+    w.once('ready', () => this.debounce(`store:${projectRoot}`, 100, () => this.handlers.onStore(projectRoot)));
     this.stores.set(projectRoot, w);
   }
 
@@ -77,6 +103,7 @@ export class Watcher {
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
     await this.root?.close();
+    await this.codex?.close();
     for (const w of this.stores.values()) await w.close();
     this.stores.clear();
   }

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { firstLine, relTime } from '../format.js';
+import { firstLine, plural, relTime } from '../format.js';
 import { useStore } from '../store/store.js';
 import { useNow } from './use-now.js';
 
@@ -57,12 +57,13 @@ export function Sidebar() {
                       {firstLine(s.title, 60)}
                     </span>
                     <span className="session-meta">
+                      {s.agent === 'codex' && <span className="agent-tag">Codex · </span>}
                       {s.forkOf && (
-                        <span className="fork-tag" title={`Forked by Rewind from ${s.forkOf}`}>
+                        <span className="fork-tag" title={s.agent === 'codex' ? `Forked in Codex from ${s.forkOf}` : `Forked by Rewind from ${s.forkOf}`}>
                           fork of {s.forkOf.slice(0, 8)} ·{' '}
                         </span>
                       )}
-                      {relTime(s.lastActivity, now)} · {s.promptCount ?? '?'} prompts
+                      {relTime(s.lastActivity, now)} · {s.promptCount === null ? '? prompts' : plural(s.promptCount, 'prompt')}
                     </span>
                   </button>
                   {filter.trim() &&

@@ -52,7 +52,7 @@ export function TimelineView() {
       <header className="timeline-header">
         <h1 title={session.title}>{session.title}</h1>
         <p className="muted">
-          Claude Code {session.version ?? ''} · <span className="mono">{session.cwd ?? 'unknown folder'}</span>
+          {session.agent === 'codex' ? 'Codex CLI' : 'Claude Code'} {session.version ?? ''} · <span className="mono">{session.cwd ?? 'unknown folder'}</span>
         </p>
         <p className="stats">
           <span>{plural(stats.activePrompts, 'prompt')}</span>
@@ -67,7 +67,7 @@ export function TimelineView() {
           )}
         </p>
       </header>
-      <HooksBanner />
+      {session.agent === 'claude' && <HooksBanner />}
       <div className="rows" ref={scroller} onScroll={onScroll} role="listbox" aria-label="Prompts" tabIndex={-1}>
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((v) => (

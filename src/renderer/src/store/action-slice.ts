@@ -49,7 +49,8 @@ export const createActionSlice: StateCreator<Store, [], [], ActionSlice> = (set,
     const promptUuid = uuid ?? get().selectedPrompt;
     const session = get().selectedSession;
     const cwd = get().timeline?.session.cwd;
-    if (!promptUuid || !session) return;
+    // Codex sessions are read-only here: the detail pane says so instead.
+    if (!promptUuid || !session || get().timeline?.session.agent === 'codex') return;
     set({ preview: { action, promptUuid, loading: true, error: null, rewind: null, restore: null, applying: false } });
     const api = getApi();
     if (action === 'restore') {

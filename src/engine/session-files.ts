@@ -1,0 +1,46 @@
+import type { Agent, Timeline } from '../shared/session-schema.js';
+import { findSession, newestSessionFor } from './claude/discover.js';
+import { claudeConfigRoot } from './claude/paths.js';
+import { parseTranscriptFile } from './claude/parse-transcript.js';
+import { toTimeline } from './claude/timeline.js';
+import { codexHome, findCodexSession, listCodexSessions } from './codex/discover.js';
+import { isRolloutHead } from './codex/rollout.js';
+import { isRewindError, RewindError } from './errors.js';
+import { readRange } from './io/read-range.js';
+
+/** Which agent wrote a session file, from its first line (a Codex rollout opens with `session_meta`). */
+export async function agentOfFile(path: string): Promise<Agent> {
+  const head = await readRange(path, 0, 64 * 1024).catch(() => Buffer.alloc(0));
+  const nl = head.indexOf(10);
+  return isRolloutHead(nl === -1 ? head : head.subarray(0, nl)) ? 'codex' : 'claude';
+}
+
+/** The timeline of a session file, whichever agent wrote it. */
+export async function timelineOfFile(path: string): Promise<Timeline> {
+  if ((await agentOfFile(path)) === 'codex') {
+    const { parseRollout } = await import('./codex/rollout.js');
+    return parseRollout(path);
+  }
+  return toTimeline(await parseTranscriptFile(path));
+}
+
+/**
+ * A session by path, id or id prefix: Claude Code's first, then Codex's. With no ref, the newest
+ * session of `cwd`.
+ */
+export async function resolveSessionFile(ref: string | undefined, opts: { cwd: string; env: NodeJS.ProcessEnv; claudeRoot?: string }): Promise<string | null> {
+  const root = opts.claudeRoot ?? claudeConfigRoot(opts.env);
+  if (!ref) {
+    const claude = await newestSessionFor(opts.cwd, root).catch(() => null);
+    if (claude) return claude.path;
+    return (await listCodexSessions({ home: codexHome(opts.env), project: opts.cwd }))[0]?.transcriptPath ?? null;
+  }
+  try {
+    return (await findSession(ref, root)).path;
+  } catch (e) {
+    if (!isRewindError(e) || e.code !== 'NOT_FOUND' || ref.includes('/') || ref.includes('\\')) throw e;
+    const codex = await findCodexSession(ref, codexHome(opts.env));
+    if (codex) return codex;
+    throw new RewindError('NOT_FOUND', `no session "${ref}" under ${root}/projects or ${codexHome(opts.env)}/sessions`);
+  }
+}
