@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 
 /** Where a command writes: injectable so tests and the app's forwarder can capture output. */
 export interface CliIO {
@@ -21,9 +21,15 @@ export function processIO(): CliIO {
     cwd: process.cwd(),
     self: { node: process.execPath, script: realScript() },
     stdin: async () => {
-      const chunks: Buffer[] = [];
-      for await (const c of process.stdin) chunks.push(c as Buffer);
-      return Buffer.concat(chunks).toString('utf8');
+      // A plain read is faster to start than process.stdin (no stream machinery), and hooks run on
+      // every tool call; a non-blocking pipe (EAGAIN) falls back to the stream.
+      try {
+        return readFileSync(0, 'utf8');
+      } catch {
+        const chunks: Buffer[] = [];
+        for await (const c of process.stdin) chunks.push(c as Buffer);
+        return Buffer.concat(chunks).toString('utf8');
+      }
     },
   };
 }

@@ -3,11 +3,8 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { writeBufferAtomic } from '../io/atomic-write.js';
 import { FINGERPRINT_WINDOW, hashRange } from '../io/fingerprint.js';
 import { ensureStore, storeDir } from '../project.js';
-import { recordAgentWrite } from '../store/agent-writes.js';
-import { takeCheckpoint } from '../store/checkpoint.js';
 import { withLock } from '../store/lock.js';
 import type { TranscriptCursor } from '../store/manifest.js';
-import { hashFile } from '../store/objects.js';
 
 /** Tools whose input names the one file they change. */
 const FILE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
@@ -86,6 +83,8 @@ export async function handleHook(p: HookPayload, env: NodeJS.ProcessEnv): Promis
       await writeBufferAtomic(join(storeDir(root), 'session.json'), `${JSON.stringify(pointer, null, 2)}\n`);
     }
     if (event === 'SessionStart') return 'session recorded';
+    // Loaded here only: the tool-call hooks, which run far more often, never need the store's code.
+    const { takeCheckpoint } = await import('../store/checkpoint.js');
     return withLock(join(storeDir(root), 'touched.lock'), async () => {
       const touched = await readTouched(root);
       const r = await takeCheckpoint({
@@ -121,6 +120,7 @@ export async function handleHook(p: HookPayload, env: NodeJS.ProcessEnv): Promis
   if (event === 'PostToolUse' && FILE_TOOLS.has(tool)) {
     const rel = relInProject(root, cwd, p.tool_input?.file_path ?? p.tool_input?.notebook_path);
     if (!rel) return 'outside the project';
+    const [{ hashFile }, { recordAgentWrite }] = await Promise.all([import('../store/objects.js'), import('../store/agent-writes.js')]);
     const ref = await hashFile(join(root, rel)).catch(() => null);
     await recordAgentWrite(root, { time: new Date().toISOString(), path: rel, ref, tool });
     return `recorded ${tool} ${rel}`;
