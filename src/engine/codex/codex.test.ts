@@ -1,4 +1,4 @@
-import { copyFile, mkdir, utimes, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CODEX_SYNTHETIC, FIXTURES, tempDir } from '../../../test/fixtures.js';
@@ -8,6 +8,13 @@ import { parseRollout, readRollout } from './rollout.js';
 
 const REAL_CLI = join(FIXTURES, 'public', 'codex-0.77.0-real-cli-head.jsonl');
 const REAL_EXEC = join(FIXTURES, 'public', 'codex-0.135.0-real-exec-redacted.jsonl');
+
+/** A copy under a new path: the in-process cache of full reads is keyed by path. */
+async function copyHome(home: string): Promise<string> {
+  const to = await tempDir('rewind-codex-copy-');
+  await cp(home, to, { recursive: true, preserveTimestamps: true });
+  return to;
+}
 
 describe('Codex rollouts', () => {
   it('a prompt is a user_message event; injected context (AGENTS.md, environment) is not', async () => {
@@ -52,6 +59,12 @@ describe('Codex rollouts', () => {
       ['11111111-1111-4111-8111-111111111111', 'synthetic files', 1, null, 'codex'],
     ]);
     expect(await listCodexSessions({ home, project: '/workspace/other' })).toHaveLength(1);
+    // Past the byte budget a rollout is listed from its head alone: named, its prompts not counted.
+    const cheap = await listCodexSessions({ home: await copyHome(home), countBudgetBytes: 0 });
+    expect(cheap.map((s) => [s.title, s.promptCount])).toEqual([
+      ['try it another way', null],
+      ['synthetic files', null],
+    ]);
     expect(await findCodexSession('2222', home)).toBe(b);
     expect(await findCodexSession('3333', home)).toBeNull();
     expect((await readRollout(b)).forkedFrom).toBe('11111111-1111-4111-8111-111111111111');

@@ -4,7 +4,8 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { SessionSummary } from '../../shared/session-schema.js';
 import { LIVE_WINDOW_MS } from '../claude/discover.js';
 import { RewindError } from '../errors.js';
-import { readRollout } from './rollout.js';
+import { readRange } from '../io/read-range.js';
+import { parseRollout } from './rollout.js';
 
 /** `$CODEX_HOME`, else `~/.codex`. */
 export function codexHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -50,61 +51,95 @@ async function threadNames(home: string): Promise<Map<string, string>> {
   return names;
 }
 
-/** Rollouts bigger than this are listed from their name and size only (prompt count unknown). */
-const FULL_READ_MAX = 16 * 1024 * 1024;
-
 /** The id a rollout's name ends with: `rollout-2026-01-02T03-04-05-<uuid>.jsonl`. */
 export function rolloutIdFromPath(path: string): string {
   const m = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(basename(path));
   return m ? m[1]! : basename(path, '.jsonl');
 }
 
-/** Codex sessions as the sidebar and `sessions` list them, newest first. */
-export async function listCodexSessions(opts: { home: string; project?: string; now?: number }): Promise<SessionSummary[]> {
+/** What a full read of a rollout tells the list, kept while its size and mtime stay the same. */
+interface FullInfo {
+  size: number;
+  mtimeMs: number;
+  promptCount: number;
+  firstPrompt: string | null;
+  lastPrompt: string | null;
+}
+const fullCache = new Map<string, FullInfo>();
+
+/** The first line (`session_meta`) and, when it is near the start, the first prompt. */
+async function readHead(path: string): Promise<{ meta: Record<string, unknown> | null; firstPrompt: string | null; firstTimestamp: string | null }> {
+  const head = await readRange(path, 0, 64 * 1024);
+  const lines = head.toString('utf8').split('\n');
+  // The last piece may be cut in the middle: only complete lines count.
+  if (head.length === 64 * 1024) lines.pop();
+  let meta: Record<string, unknown> | null = null;
+  let firstPrompt: string | null = null;
+  let firstTimestamp: string | null = null;
+  for (const line of lines) {
+    let e: { type?: unknown; timestamp?: unknown; payload?: Record<string, unknown> };
+    try {
+      e = JSON.parse(line) as typeof e;
+    } catch {
+      continue;
+    }
+    if (typeof e.timestamp === 'string') firstTimestamp ??= e.timestamp;
+    if (e.type === 'session_meta' && e.payload) meta ??= e.payload;
+    if (e.type === 'event_msg' && e.payload?.type === 'user_message' && typeof e.payload.message === 'string') {
+      firstPrompt = e.payload.message;
+      break;
+    }
+  }
+  return { meta, firstPrompt, firstTimestamp };
+}
+
+/**
+ * Codex sessions as the sidebar and `sessions` list them, newest first. Cheap like Claude's list:
+ * the head of each rollout names it; prompts are counted by reading whole files only within a byte
+ * budget per call (and remembered while a file is unchanged), else the count is left unknown.
+ */
+export async function listCodexSessions(opts: { home: string; project?: string; now?: number; countBudgetBytes?: number }): Promise<SessionSummary[]> {
   const files = await listRolloutFiles(opts.home);
   if (files.length === 0) return [];
   const names = await threadNames(opts.home);
   const now = opts.now ?? Date.now();
+  let budget = opts.countBudgetBytes ?? 64 * 1024 * 1024;
   const out: SessionSummary[] = [];
-  for (const f of files) {
-    const id = rolloutIdFromPath(f.path);
-    let summary: SessionSummary = {
+  for (const f of files.sort((a, b) => b.mtimeMs - a.mtimeMs)) {
+    if (f.size === 0) continue;
+    const head = await readHead(f.path).catch(() => null);
+    if (!head?.meta) continue;
+    const cwd = typeof head.meta.cwd === 'string' ? head.meta.cwd : null;
+    if (opts.project && (!cwd || resolve(cwd) !== resolve(opts.project))) continue;
+    let full: FullInfo | null = fullCache.get(f.path) ?? null;
+    if (full && (full.size !== f.size || full.mtimeMs !== f.mtimeMs)) full = null;
+    if (!full && f.size <= budget) {
+      const t = await parseRollout(f.path).catch(() => null);
+      if (t) {
+        budget -= f.size;
+        full = { size: f.size, mtimeMs: f.mtimeMs, promptCount: t.prompts.length, firstPrompt: t.prompts[0]?.text ?? null, lastPrompt: t.prompts[t.prompts.length - 1]?.text ?? null };
+        fullCache.set(f.path, full);
+      }
+    }
+    const id = typeof head.meta.id === 'string' ? head.meta.id : rolloutIdFromPath(f.path);
+    const firstPrompt = full?.firstPrompt ?? head.firstPrompt;
+    out.push({
       id,
       agent: 'codex',
-      title: names.get(id) ?? '(not read: large rollout)',
-      cwd: null,
+      title: names.get(id) ?? (firstPrompt ? firstPrompt.split('\n')[0]!.slice(0, 200) : '(no prompt yet)'),
+      cwd,
       projectDir: dirname(f.path),
       transcriptPath: f.path,
-      promptCount: null,
-      firstPrompt: null,
-      lastPrompt: null,
-      createdAt: null,
+      promptCount: full?.promptCount ?? null,
+      firstPrompt,
+      lastPrompt: full?.lastPrompt ?? null,
+      createdAt: head.firstTimestamp,
       lastActivity: new Date(f.mtimeMs).toISOString(),
       sizeBytes: f.size,
-      version: null,
+      version: typeof head.meta.cli_version === 'string' ? head.meta.cli_version : null,
       live: now - f.mtimeMs < LIVE_WINDOW_MS,
-      forkOf: null,
-    };
-    if (f.size > 0 && f.size <= FULL_READ_MAX) {
-      const r = await readRollout(f.path).catch(() => null);
-      if (!r) continue;
-      const t = r.timeline;
-      const first = t.prompts[0]?.text ?? null;
-      summary = {
-        ...summary,
-        id: t.session.id,
-        title: names.get(t.session.id) ?? (first ? first.split('\n')[0]!.slice(0, 200) : '(no prompt yet)'),
-        cwd: t.session.cwd,
-        promptCount: t.prompts.length,
-        firstPrompt: first,
-        lastPrompt: t.prompts[t.prompts.length - 1]?.text ?? null,
-        createdAt: t.session.firstTimestamp,
-        version: t.session.version,
-        forkOf: r.forkedFrom,
-      };
-    }
-    if (opts.project && (!summary.cwd || resolve(summary.cwd) !== resolve(opts.project))) continue;
-    out.push(summary);
+      forkOf: typeof head.meta.forked_from_id === 'string' ? head.meta.forked_from_id : null,
+    });
   }
   return out.sort((a, b) => b.lastActivity.localeCompare(a.lastActivity));
 }
