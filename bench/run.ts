@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generateTranscript } from './generate-transcript.js';
@@ -320,4 +320,7 @@ if (want('ui')) {
 }
 
 await mkdir(join(ROOT, 'bench-results'), { recursive: true });
-await writeFile(join(ROOT, 'bench-results', 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+// A partial run (`npm run bench -- hook`) updates its sections and keeps the others' last figures.
+const latest = join(ROOT, 'bench-results', 'latest.json');
+const previous = JSON.parse(await readFile(latest, 'utf8').catch(() => '{}')) as Record<string, unknown>;
+await writeFile(latest, `${JSON.stringify({ ...previous, ...results }, null, 2)}\n`);
