@@ -19,10 +19,8 @@ import { InlineRunner, WorkerRunner, type TaskRunner } from './task-runner.js';
 import { Watcher } from './watcher.js';
 import { plural, restoredSummary } from '../../shared/wording.js';
 import { promptMarkers } from '../../engine/store/checkpoint-markers.js';
-import { codexHome, findCodexSession, listCodexSessions, listRolloutFiles } from '../../engine/codex/discover.js';
-import { parseRollout } from '../../engine/codex/rollout.js';
-import { codexTurn } from '../../engine/codex/turn.js';
-import { agentOfFile } from '../../engine/session-files.js';
+import { codexHome } from '../../engine/codex/discover.js';
+import { CodexSessions } from './codex-sessions.js';
 import { isRewindError } from '../../engine/errors.js';
 
 export interface ServiceOptions {
@@ -120,8 +118,7 @@ export class RewindService {
 
   /** Picks the data source (demo when asked or when there is no Claude data) and starts watching. */
   async start(): Promise<void> {
-    const home = this.codexHomeDir();
-    const hasData = !!(await stat(join(this.claudeRoot, 'projects')).catch(() => null)) || (!!home && (await listRolloutFiles(home)).length > 0);
+    const hasData = !!(await stat(join(this.claudeRoot, 'projects')).catch(() => null)) || (await this.codex.hasAny());
     if ((this.opts.demo || (!hasData && !this.opts.claudeRoot)) && this.opts.resourcesDir) await this.useDemo();
     if (this.opts.watch !== false) await this.startWatching();
   }
@@ -146,11 +143,9 @@ export class RewindService {
       },
       onRollout: (p) => {
         this.emit({ type: 'sessionsChanged' });
-        if (!this.codexTimelines.has(p)) return;
-        this.codexTimeline(p, true).then(
-          (timeline) => this.emit({ type: 'timelineChanged', session: p, kind: 'reread', upserts: [], timeline, stats: timeline.stats }),
-          () => this.codexTimelines.delete(p),
-        );
+        void this.codex.changed(p).then((timeline) => {
+          if (timeline) this.emit({ type: 'timelineChanged', session: p, kind: 'reread', upserts: [], timeline, stats: timeline.stats });
+        });
       },
     });
     await this.watcher.watchClaudeRoot(this.claudeRoot).catch(() => undefined);
@@ -202,8 +197,7 @@ export class RewindService {
     try {
       return (await findSession(session, this.claudeRoot)).path;
     } catch (e) {
-      const home = this.codexHomeDir();
-      const codex = home && isRewindError(e) && e.code === 'NOT_FOUND' ? await findCodexSession(session, home) : null;
+      const codex = isRewindError(e) && e.code === 'NOT_FOUND' ? await this.codex.find(session) : null;
       if (codex) return codex;
       throw e;
     }
@@ -214,32 +208,12 @@ export class RewindService {
     return this.demo ? null : (this.opts.codexHome ?? codexHome(this.opts.env ?? process.env));
   }
 
-  private readonly agents = new Map<string, 'claude' | 'codex'>();
-
-  private async isCodex(path: string): Promise<boolean> {
-    let a = this.agents.get(path);
-    if (!a) this.agents.set(path, (a = await agentOfFile(path)));
-    return a === 'codex';
-  }
-
-  /** Rewinding and restoring work on Claude Code sessions only: a clear refusal for the others. */
-  private async claudeOnly(path: string): Promise<void> {
-    if (await this.isCodex(path)) throw new RewindError('UNSUPPORTED', 'this is a Codex CLI session: Rewind shows it, but goes back in Claude Code sessions only, for now');
-  }
-
-  /** Open Codex timelines, read whole (rollouts are small and linear); refreshed when they change. */
-  private readonly codexTimelines = new Map<string, Timeline>();
-
-  private async codexTimeline(path: string, fresh = false): Promise<Timeline> {
-    let t = fresh ? undefined : this.codexTimelines.get(path);
-    if (!t) this.codexTimelines.set(path, (t = await parseRollout(path)));
-    return t;
-  }
+  readonly codex = new CodexSessions(() => this.codexHomeDir());
 
   /** A Claude session's model (restoring to one of a Codex session's prompts is refused). */
   private async sessionModel(session: string): Promise<SessionModel> {
     const path = await this.transcriptOf(session);
-    await this.claudeOnly(path);
+    await this.codex.refuse(path);
     return (await this.live.get(path)).model;
   }
 
@@ -304,15 +278,14 @@ export class RewindService {
 
   private readonly handlers: { [K in OperationName]: Handler<K> } = {
     listSessions: async (req) => {
-      const home = this.codexHomeDir();
-      const codex = home ? await listCodexSessions({ home, project: req.project }) : [];
+      const codex = await this.codex.list(req.project);
       const exists = !!(await stat(join(this.claudeRoot, 'projects')).catch(() => null));
       const claude = exists ? await withJournals(await listSessions({ root: this.claudeRoot, project: req.project, cache: this.counts })) : [];
       return { root: this.claudeRoot, exists, sessions: [...claude, ...codex].sort((a, b) => b.lastActivity.localeCompare(a.lastActivity)) };
     },
     getTimeline: async (req) => {
       const path = await this.transcriptOf(req.session);
-      if (await this.isCodex(path)) return this.codexTimeline(path, true);
+      if (await this.codex.isCodex(path)) return this.codex.timeline(path, true);
       const { model, timeline } = await this.live.get(path);
       const root = await this.projectOf(model);
       if (root) this.watcher?.watchStore(root).catch(() => undefined);
@@ -320,7 +293,7 @@ export class RewindService {
     },
     getTurn: async (req) => {
       const path = await this.transcriptOf(req.session);
-      if (await this.isCodex(path)) return codexTurn(await this.codexTimeline(path), req.promptUuid);
+      if (await this.codex.isCodex(path)) return this.codex.turn(path, req.promptUuid);
       return turnDetail((await this.live.get(path)).model, req.promptUuid);
     },
     searchPrompts: async (req) => {
@@ -330,7 +303,7 @@ export class RewindService {
     },
     previewRewind: async (req) => {
       const path = await this.transcriptOf(req.session);
-      await this.claudeOnly(path);
+      await this.codex.refuse(path);
       const model = (await this.live.get(path)).model;
       const projectRoot = await this.projectOf(model);
       const chat = await this.runner.run('rewind', { transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, dryRun: true, projectRoot, claudeRoot: claudeRootOfTranscript(path) });
@@ -349,7 +322,7 @@ export class RewindService {
     applyRewind: async (req) => {
       const id = `op-${++this.opCounter}`;
       const path = await this.transcriptOf(req.session);
-      await this.claudeOnly(path);
+      await this.codex.refuse(path);
       const model = (await this.live.get(path)).model;
       const projectRoot = await this.projectOf(model);
       const claudeRoot = claudeRootFor(path, this.claudeRoot);
