@@ -277,6 +277,11 @@ describe('Codex CLI sessions', () => {
         },
         { timeout: 5000, interval: 20 },
       );
+      // The filter finds Codex prompts too, and a match selects the prompt the timeline names.
+      const found = await svc.handle('searchPrompts', { query: 'HIDDEN' });
+      const matches = (found as { ok: true; value: { matches: { transcriptPath: string; promptUuid: string; snippet: string }[] } }).value.matches;
+      const again = (await svc.handle('getTimeline', { session: rollout })) as { ok: true; value: Timeline };
+      expect(matches).toEqual([{ transcriptPath: rollout, sessionId: '11111111-1111-4111-8111-111111111111', promptUuid: again.value.prompts[1]!.uuid, snippet: 'and the hidden ones?' }]);
     } finally {
       await svc.close();
     }

@@ -31,6 +31,13 @@ export class CodexSessions {
     return home ? findCodexSession(ref, home) : null;
   }
 
+  async search(query: string) {
+    const home = this.home();
+    if (!home) return { matches: [], truncated: false };
+    const { searchRollouts } = await import('../../engine/codex/search.js');
+    return searchRollouts(await listRolloutFiles(home), query);
+  }
+
   async isCodex(path: string): Promise<boolean> {
     let a = this.agents.get(path);
     if (!a) this.agents.set(path, (a = await agentOfFile(path)));

@@ -299,7 +299,8 @@ export class RewindService {
     searchPrompts: async (req) => {
       const { listTranscriptFiles } = await import('../../engine/claude/discover.js');
       const { searchPrompts } = await import('../../engine/claude/search.js');
-      return searchPrompts(await listTranscriptFiles(this.claudeRoot).catch(() => []), req.query);
+      const [claude, codex] = await Promise.all([searchPrompts(await listTranscriptFiles(this.claudeRoot).catch(() => []), req.query), this.codex.search(req.query)]);
+      return { matches: [...claude.matches, ...codex.matches], truncated: claude.truncated || codex.truncated };
     },
     previewRewind: async (req) => {
       const path = await this.transcriptOf(req.session);
