@@ -13,6 +13,23 @@ export function tempPathFor(target: string): string {
 }
 
 /**
+ * The one pattern behind every write here: fill a temp file beside the target, rename it over the
+ * target, remove the temp on any failure. `durable` also fsyncs the directory so the rename
+ * survives a crash (the filler fsyncs the file itself).
+ */
+async function commitViaTemp(target: string, fill: (tmp: string) => Promise<void>, durable: boolean): Promise<void> {
+  const tmp = tempPathFor(target);
+  try {
+    await fill(tmp);
+    await rename(tmp, target);
+  } catch (e) {
+    await unlink(tmp).catch(() => undefined);
+    throw e;
+  }
+  if (durable) await syncDir(dirname(target));
+}
+
+/**
  * Writes a file atomically: temp file in the target's directory, fsync, rename over the target,
  * fsync the directory. Readers see the old file or the new one, never a mix. `mode` defaults to
  * 0o600 because transcripts and copies of code may hold secrets.
@@ -22,24 +39,19 @@ export async function writeFileAtomic(
   write: (fh: FileHandle) => Promise<void>,
   opts: { mode?: number } = {},
 ): Promise<void> {
-  const tmp = tempPathFor(target);
-  const fh = await open(tmp, 'wx', opts.mode ?? 0o600);
-  try {
-    await write(fh);
-    await fh.sync();
-  } catch (e) {
-    await fh.close().catch(() => undefined);
-    await unlink(tmp).catch(() => undefined);
-    throw e;
-  }
-  await fh.close();
-  try {
-    await rename(tmp, target);
-  } catch (e) {
-    await unlink(tmp).catch(() => undefined);
-    throw e;
-  }
-  await syncDir(dirname(target));
+  await commitViaTemp(
+    target,
+    async (tmp) => {
+      const fh = await open(tmp, 'wx', opts.mode ?? 0o600);
+      try {
+        await write(fh);
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+    },
+    true,
+  );
 }
 
 export async function writeBufferAtomic(target: string, data: Buffer | string, opts: { mode?: number } = {}): Promise<void> {
@@ -74,24 +86,23 @@ export async function copyPrefixAtomic(
   opts: { mode?: number; durable?: boolean } = {},
 ): Promise<void> {
   const { copyFile, constants, chmod } = await import('node:fs/promises');
-  const tmp = tempPathFor(target);
-  try {
-    await copyFile(source, tmp, constants.COPYFILE_EXCL);
-    await chmod(tmp, opts.mode ?? 0o600);
-    const fh = await open(tmp, 'r+');
-    try {
-      await fh.truncate(length);
-      if (opts.durable !== false) await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    await verify?.(tmp);
-    await rename(tmp, target);
-  } catch (e) {
-    await unlink(tmp).catch(() => undefined);
-    throw e;
-  }
+  const durable = opts.durable !== false;
   // On ext4 a directory fsync commits the journal, which writes out the new file's data too: a
-  // non-durable copy would pay for a full sync after all.
-  if (opts.durable !== false) await syncDir(dirname(target));
+  // non-durable copy skips both fsyncs, or it would pay for a full sync after all.
+  await commitViaTemp(
+    target,
+    async (tmp) => {
+      await copyFile(source, tmp, constants.COPYFILE_EXCL);
+      await chmod(tmp, opts.mode ?? 0o600);
+      const fh = await open(tmp, 'r+');
+      try {
+        await fh.truncate(length);
+        if (durable) await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      await verify?.(tmp);
+    },
+    durable,
+  );
 }
