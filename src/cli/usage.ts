@@ -22,6 +22,8 @@ When the app is running, back, restore, checkpoint and undo are performed by it.
 
 Options:
   --claude-dir DIR   Claude config dir (default: $CLAUDE_CONFIG_DIR or ~/.claude)
+                     Codex CLI sessions are listed and shown (not rewound) from
+                     $CODEX_HOME or ~/.codex
   -h, --help         this help
   -v, --version      version
 
