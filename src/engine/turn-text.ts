@@ -10,3 +10,9 @@ export function blocksText(content: unknown): string {
   if (Array.isArray(content)) return content.map((b) => (b && typeof b === 'object' && 'text' in b ? String((b as { text: unknown }).text) : '')).join('\n');
   return '';
 }
+
+/** Whitespace folded to single spaces, cut to `max` characters with an ellipsis. */
+export function oneLine(text: string, max: number): string {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+}

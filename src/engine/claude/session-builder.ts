@@ -1,4 +1,5 @@
 import { parseJsonLine } from '../io/json-line.js';
+import { oneLine } from '../turn-text.js';
 import type { RawLine } from '../io/line-splitter.js';
 import { classifyUser, isObject, parseCommand, readUserContent, str, type Json } from './classify.js';
 import type {
@@ -435,10 +436,6 @@ export interface SubagentFile {
   messageCount: number;
 }
 
-export function oneLine(text: string, max: number): string {
-  const t = text.replace(/\s+/g, ' ').trim();
-  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
-}
 
 export function sessionIdFromPath(p: string): string {
   const base = p.split(/[\\/]/).pop() ?? p;
