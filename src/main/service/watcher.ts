@@ -1,5 +1,29 @@
 import { watch, type FSWatcher } from 'chokidar';
-import { join, sep } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+
+/**
+ * Watches `target` and `levels` of folders below it, whether or not it exists yet: chokidar misses
+ * a watched folder that appears later, so the watch starts at the nearest existing ancestor and
+ * follows only the one path down to the target. `skip` leaves out entries inside the target.
+ */
+function watchDown(target: string, levels: number, skip?: (path: string, isFile: boolean) => boolean): { w: FSWatcher; inside(path: string): boolean } {
+  let base = target;
+  while (!existsSync(base) && dirname(base) !== base) base = dirname(base);
+  const under = (p: string, parent: string) => p.startsWith(parent.endsWith(sep) ? parent : parent + sep);
+  const inside = (p: string) => p === target || under(p, target);
+  const along = (p: string) => inside(p) || under(target, p);
+  const above = base === target ? 0 : relative(base, target).split(sep).length;
+  const w = watch(base, {
+    ignoreInitial: true,
+    depth: above + levels,
+    ignored: (p, stats) => !along(p) || (p !== target && inside(p) && !!skip?.(p, !!stats?.isFile())),
+  });
+  w.on('error', () => undefined);
+  return { w, inside };
+}
+
+const ready = (w: FSWatcher) => new Promise<void>((resolve) => w.once('ready', () => resolve()));
 
 export interface WatchHandlers {
   /** A transcript was added or grew. */
@@ -43,38 +67,28 @@ export class Watcher {
 
   async watchClaudeRoot(claudeRoot: string): Promise<void> {
     await this.root?.close();
-    const projects = join(claudeRoot, 'projects');
-    const w = watch(projects, {
-      ignoreInitial: true,
-      depth: 1,
-      // Subagent folders and tool-results are not sessions.
-      ignored: (p, stats) => !!stats?.isFile() && !p.endsWith('.jsonl'),
-    });
+    // Project folders and the transcripts in them; subagent folders and tool-results are not sessions.
+    const { w, inside } = watchDown(join(claudeRoot, 'projects'), 1, (p, isFile) => isFile && !p.endsWith('.jsonl'));
+    const sessions = () => this.debounce('sessions', this.sessionsDebounceMs, () => this.handlers.onSessions());
     const onFile = (p: string) => {
-      if (!p.endsWith('.jsonl')) return;
+      if (!inside(p) || !p.endsWith('.jsonl')) return;
       this.debounce(p, this.debounceMs, () => this.handlers.onTranscript(p));
-      this.debounce('sessions', this.sessionsDebounceMs, () => this.handlers.onSessions());
+      sessions();
     };
-    w.on('add', onFile).on('change', onFile).on('unlink', () => this.debounce('sessions', this.sessionsDebounceMs, () => this.handlers.onSessions()));
-    w.on('addDir', () => this.debounce('sessions', this.sessionsDebounceMs, () => this.handlers.onSessions()));
-    w.on('error', () => undefined);
+    w.on('add', onFile).on('change', onFile).on('unlink', (p) => inside(p) && sessions());
+    w.on('addDir', (p) => inside(p) && sessions());
     this.root = w;
-    await new Promise<void>((resolve) => w.once('ready', () => resolve()));
+    await ready(w);
   }
 
-  /** Codex's `sessions/YYYY/MM/DD/`: the folder may appear later, so watch from the home. */
+  /** Codex's `sessions/YYYY/MM/DD/rollout-*.jsonl`. */
   async watchCodexHome(home: string): Promise<void> {
     await this.codex?.close();
-    const sessions = join(home, 'sessions');
-    const w = watch(home, {
-      ignoreInitial: true,
-      depth: 5,
-      ignored: (p, stats) => !(p === home || p === sessions || p.startsWith(sessions + sep)) || (!!stats?.isFile() && !p.endsWith('.jsonl')),
-    });
-    w.on('add', (p) => this.onRollout(p)).on('change', (p) => this.onRollout(p));
-    w.on('error', () => undefined);
+    const { w, inside } = watchDown(join(home, 'sessions'), 4, (p, isFile) => isFile && !p.endsWith('.jsonl'));
+    const onFile = (p: string) => inside(p) && this.onRollout(p);
+    w.on('add', onFile).on('change', onFile);
     this.codex = w;
-    await new Promise<void>((resolve) => w.once('ready', () => resolve()));
+    await ready(w);
   }
 
   private onRollout(p: string): void {
@@ -84,18 +98,13 @@ export class Watcher {
 
   async watchStore(projectRoot: string): Promise<void> {
     if (this.stores.has(projectRoot)) return;
-    // The store may not exist yet (hooks installed a minute ago), and chokidar misses a watched
-    // folder that appears later: watch from the project root, on the one path down to the store.
-    const target = join(projectRoot, '.agent', 'rewind', 'checkpoints');
-    const onPath = (p: string) => p === target || target.startsWith(p + sep) || p.startsWith(target + sep);
-    const w = watch(projectRoot, { ignoreInitial: true, depth: 4, ignored: (p) => !onPath(p) });
-    w.on('all', (_event, p) => {
-      if (p === target || p.startsWith(target + sep)) this.debounce(`store:${projectRoot}`, 100, () => this.handlers.onStore(projectRoot));
-    });
-    w.on('error', () => undefined);
+    // The store may not exist yet (hooks installed a minute ago).
+    const { w, inside } = watchDown(join(projectRoot, '.agent', 'rewind', 'checkpoints'), 0);
+    const changed = () => this.debounce(`store:${projectRoot}`, 100, () => this.handlers.onStore(projectRoot));
+    w.on('all', (_event, p) => inside(p) && changed());
     // A checkpoint written while the watch was starting counts as already there (ignoreInitial):
     // look once more when it is ready.
-    w.once('ready', () => this.debounce(`store:${projectRoot}`, 100, () => this.handlers.onStore(projectRoot)));
+    w.once('ready', changed);
     this.stores.set(projectRoot, w);
   }
 

@@ -1,0 +1,55 @@
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { tempDir } from '../../../test/fixtures.js';
+import { Watcher } from './watcher.js';
+
+describe('watcher', () => {
+  let w: Watcher | null = null;
+  afterEach(async () => {
+    await w?.close();
+  });
+
+  it('sees folders that appear after it started: Claude projects, a project store, Codex sessions', async () => {
+    const base = await tempDir('rewind-watch-');
+    const claude = join(base, '.claude');
+    await mkdir(claude);
+    const seen = { transcripts: [] as string[], sessions: 0, stores: [] as string[], rollouts: [] as string[] };
+    w = new Watcher({
+      onTranscript: (p) => seen.transcripts.push(p),
+      onSessions: () => seen.sessions++,
+      onStore: (r) => seen.stores.push(r),
+      onRollout: (p) => seen.rollouts.push(p),
+    });
+    const project = join(base, 'project');
+    await mkdir(project);
+    await w.watchClaudeRoot(claude);
+    await w.watchCodexHome(join(base, '.codex'));
+    await w.watchStore(project);
+    // Claude Code's first session on this machine: projects/ does not exist until now.
+    const transcript = join(claude, 'projects', '-project', 'a.jsonl');
+    await mkdir(join(transcript, '..'), { recursive: true });
+    await writeFile(transcript, '{}\n');
+    await mkdir(join(claude, 'projects', '-project', 'a', 'subagents'), { recursive: true });
+    const rollout = join(base, '.codex', 'sessions', '2026', '01', '02', 'rollout-x.jsonl');
+    await mkdir(join(rollout, '..'), { recursive: true });
+    await writeFile(rollout, '{}\n');
+    await mkdir(join(project, '.agent', 'rewind', 'checkpoints'), { recursive: true });
+    await writeFile(join(project, '.agent', 'rewind', 'checkpoints', 'index.jsonl'), '{}\n');
+    await writeFile(join(project, 'unrelated.txt'), 'x');
+    await vi.waitFor(
+      () => {
+        expect(seen.transcripts).toContain(transcript);
+        expect(seen.sessions).toBeGreaterThan(0);
+        expect(seen.rollouts).toContain(rollout);
+        expect(seen.stores).toContain(project);
+      },
+      { timeout: 5000, interval: 20 },
+    );
+    // Growth is followed too; nothing outside the watched paths is reported.
+    seen.transcripts.length = 0;
+    await appendFile(transcript, '{}\n');
+    await vi.waitFor(() => expect(seen.transcripts).toEqual([transcript]), { timeout: 5000, interval: 20 });
+    expect([...seen.transcripts, ...seen.rollouts].every((p) => p.endsWith('.jsonl'))).toBe(true);
+  });
+});
