@@ -24,23 +24,23 @@ export async function timelineOfFile(path: string): Promise<Timeline> {
   return toTimeline(await parseTranscriptFile(path));
 }
 
-/**
- * A session by path, id or id prefix: Claude Code's first, then Codex's. With no ref, the newest
- * session of `cwd`.
- */
+/** A session by path, id or id prefix: Claude Code's first, then Codex's (when `codexHome` is given). */
+export async function findSessionFile(ref: string, claudeRoot: string, codexHome: string | null): Promise<string> {
+  try {
+    return (await findSession(ref, claudeRoot)).path;
+  } catch (e) {
+    if (!codexHome || !isRewindError(e) || e.code !== 'NOT_FOUND' || ref.includes('/') || ref.includes('\\')) throw e;
+    const codex = await findCodexSession(ref, codexHome);
+    if (codex) return codex;
+    throw new RewindError('NOT_FOUND', `no session "${ref}" under ${claudeRoot}/projects or ${codexHome}/sessions`);
+  }
+}
+
+/** A session by path, id or id prefix; with no ref, the newest session of `cwd`. */
 export async function resolveSessionFile(ref: string | undefined, opts: { cwd: string; env: NodeJS.ProcessEnv; claudeRoot?: string }): Promise<string | null> {
   const root = opts.claudeRoot ?? claudeConfigRoot(opts.env);
-  if (!ref) {
-    const claude = await newestSessionFor(opts.cwd, root).catch(() => null);
-    if (claude) return claude.path;
-    return (await listCodexSessions({ home: codexHome(opts.env), project: opts.cwd }))[0]?.transcriptPath ?? null;
-  }
-  try {
-    return (await findSession(ref, root)).path;
-  } catch (e) {
-    if (!isRewindError(e) || e.code !== 'NOT_FOUND' || ref.includes('/') || ref.includes('\\')) throw e;
-    const codex = await findCodexSession(ref, codexHome(opts.env));
-    if (codex) return codex;
-    throw new RewindError('NOT_FOUND', `no session "${ref}" under ${root}/projects or ${codexHome(opts.env)}/sessions`);
-  }
+  if (ref) return findSessionFile(ref, root, codexHome(opts.env));
+  const claude = await newestSessionFor(opts.cwd, root).catch(() => null);
+  if (claude) return claude.path;
+  return (await listCodexSessions({ home: codexHome(opts.env), project: opts.cwd }))[0]?.transcriptPath ?? null;
 }

@@ -1,4 +1,4 @@
-import { findCodexSession, listCodexSessions, listRolloutFiles } from '../../engine/codex/discover.js';
+import { listCodexSessions, listRolloutFiles } from '../../engine/codex/discover.js';
 import { parseRollout } from '../../engine/codex/rollout.js';
 import { codexTurn } from '../../engine/codex/turn.js';
 import { RewindError } from '../../engine/errors.js';
@@ -26,9 +26,9 @@ export class CodexSessions {
     return home ? listCodexSessions({ home, project }) : Promise.resolve([]);
   }
 
-  async find(ref: string): Promise<string | null> {
-    const home = this.home();
-    return home ? findCodexSession(ref, home) : null;
+  /** Where Codex sessions are read from now (null while the demo is shown). */
+  get homeDir(): string | null {
+    return this.home();
   }
 
   async search(query: string) {

@@ -1,6 +1,6 @@
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { findSession, listSessions, PromptCountCache } from '../../engine/claude/discover.js';
+import { listSessions, PromptCountCache } from '../../engine/claude/discover.js';
 import type { SessionModel } from '../../engine/claude/model.js';
 import { claudeConfigRoot, claudeRootFor, claudeRootOfTranscript } from '../../engine/claude/paths.js';
 import type { RewindResult } from '../../engine/claude/rewind/rewind.js';
@@ -21,7 +21,7 @@ import { plural, restoredSummary } from '../../shared/wording.js';
 import { promptMarkers } from '../../engine/store/checkpoint-markers.js';
 import { codexHome } from '../../engine/codex/discover.js';
 import { CodexSessions } from './codex-sessions.js';
-import { isRewindError } from '../../engine/errors.js';
+import { findSessionFile } from '../../engine/session-files.js';
 
 export interface ServiceOptions {
   claudeRoot?: string;
@@ -193,14 +193,8 @@ export class RewindService {
     }
   }
 
-  private async transcriptOf(session: string): Promise<string> {
-    try {
-      return (await findSession(session, this.claudeRoot)).path;
-    } catch (e) {
-      const codex = isRewindError(e) && e.code === 'NOT_FOUND' ? await this.codex.find(session) : null;
-      if (codex) return codex;
-      throw e;
-    }
+  private transcriptOf(session: string): Promise<string> {
+    return findSessionFile(session, this.claudeRoot, this.codex.homeDir);
   }
 
   /** Codex sessions are read from here; none while the demo is shown. */
