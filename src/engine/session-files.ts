@@ -6,13 +6,12 @@ import { toTimeline } from './claude/timeline.js';
 import { codexHome, findCodexSession, listCodexSessions } from './codex/discover.js';
 import { isRolloutHead } from './codex/rollout.js';
 import { isRewindError, RewindError } from './errors.js';
-import { readRange } from './io/read-range.js';
+import { readFirstLine } from './io/first-line.js';
 
 /** Which agent wrote a session file, from its first line (a Codex rollout opens with `session_meta`). */
 export async function agentOfFile(path: string): Promise<Agent> {
-  const head = await readRange(path, 0, 64 * 1024).catch(() => Buffer.alloc(0));
-  const nl = head.indexOf(10);
-  return isRolloutHead(nl === -1 ? head : head.subarray(0, nl)) ? 'codex' : 'claude';
+  const first = await readFirstLine(path).catch(() => null);
+  return first && isRolloutHead(first) ? 'codex' : 'claude';
 }
 
 /** The timeline of a session file, whichever agent wrote it. */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { CODEX_SYNTHETIC, FIXTURES, tempDir } from '../../../test/fixtures.js';
 import { agentOfFile } from '../session-files.js';
 import { findCodexSession, listCodexSessions } from './discover.js';
-import { parseRollout, readRollout } from './rollout.js';
+import { parseRollout } from './rollout.js';
 
 const REAL_CLI = join(FIXTURES, 'public', 'codex-0.77.0-real-cli-head.jsonl');
 const REAL_EXEC = join(FIXTURES, 'public', 'codex-0.135.0-real-exec-redacted.jsonl');
@@ -35,8 +35,17 @@ describe('Codex rollouts', () => {
     expect(exec.prompts[0]!.turn).toMatchObject({ inputTokens: 22539, outputTokens: 10, durationMs: 6074, assistantMessages: 1 });
   });
 
-  it('is told apart from a Claude transcript by its first line', async () => {
+  it('is told apart from a Claude transcript by its first line, however long', async () => {
     expect(await agentOfFile(CODEX_SYNTHETIC)).toBe('codex');
+    // A session_meta carrying the model's whole instructions: far past the first 64 KiB.
+    const home = await tempDir('rewind-codex-long-');
+    const long = join(home, 'sessions', '2026', '01', '04', 'rollout-2026-01-04T00-00-00-33333333-3333-4333-8333-333333333333.jsonl');
+    await mkdir(dirname(long), { recursive: true });
+    const meta = { timestamp: '2026-01-04T00:00:00.000Z', type: 'session_meta', payload: { id: '33333333-3333-4333-8333-333333333333', cwd: '/w', cli_version: '0.169.0', base_instructions: { text: 'x'.repeat(300_000) } } };
+    const prompt = { timestamp: '2026-01-04T00:00:01.000Z', type: 'event_msg', payload: { type: 'user_message', message: 'after long instructions' } };
+    await writeFile(long, `${JSON.stringify(meta)}\n${JSON.stringify(prompt)}\n`);
+    expect(await agentOfFile(long)).toBe('codex');
+    expect((await listCodexSessions({ home, countBudgetBytes: 0 })).map((x) => [x.id, x.title])).toEqual([['33333333-3333-4333-8333-333333333333', 'after long instructions']]);
     expect(await agentOfFile(join(FIXTURES, 'public', 'claude-1.0.108-real-inline-sidechains.jsonl'))).toBe('claude');
   });
 
@@ -67,7 +76,6 @@ describe('Codex rollouts', () => {
     ]);
     expect(await findCodexSession('2222', home)).toBe(b);
     expect(await findCodexSession('3333', home)).toBeNull();
-    expect((await readRollout(b)).forkedFrom).toBe('11111111-1111-4111-8111-111111111111');
     expect(await listCodexSessions({ home: join(home, 'missing') })).toEqual([]);
   });
 });

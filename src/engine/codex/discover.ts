@@ -4,6 +4,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { SessionSummary } from '../../shared/session-schema.js';
 import { LIVE_WINDOW_MS } from '../claude/discover.js';
 import { RewindError } from '../errors.js';
+import { readFirstLine } from '../io/first-line.js';
 import { readRange } from '../io/read-range.js';
 import { parseRollout } from './rollout.js';
 
@@ -67,30 +68,31 @@ interface FullInfo {
 }
 const fullCache = new Map<string, FullInfo>();
 
-/** The first line (`session_meta`) and, when it is near the start, the first prompt. */
+/** The first line (`session_meta`, however long) and, when it is near the start, the first prompt. */
 async function readHead(path: string): Promise<{ meta: Record<string, unknown> | null; firstPrompt: string | null; firstTimestamp: string | null }> {
-  const head = await readRange(path, 0, 64 * 1024);
-  const lines = head.toString('utf8').split('\n');
-  // The last piece may be cut in the middle: only complete lines count.
-  if (head.length === 64 * 1024) lines.pop();
-  let meta: Record<string, unknown> | null = null;
-  let firstPrompt: string | null = null;
-  let firstTimestamp: string | null = null;
-  for (const line of lines) {
-    let e: { type?: unknown; timestamp?: unknown; payload?: Record<string, unknown> };
+  const first = await readFirstLine(path);
+  const parse = (text: string): { type?: unknown; timestamp?: unknown; payload?: Record<string, unknown> } | null => {
     try {
-      e = JSON.parse(line) as typeof e;
+      return JSON.parse(text) as { type?: unknown; timestamp?: unknown; payload?: Record<string, unknown> };
     } catch {
-      continue;
+      return null;
     }
-    if (typeof e.timestamp === 'string') firstTimestamp ??= e.timestamp;
-    if (e.type === 'session_meta' && e.payload) meta ??= e.payload;
-    if (e.type === 'event_msg' && e.payload?.type === 'user_message' && typeof e.payload.message === 'string') {
-      firstPrompt = e.payload.message;
+  };
+  const e = first ? parse(first.toString('utf8')) : null;
+  if (e?.type !== 'session_meta' || !e.payload) return { meta: null, firstPrompt: null, firstTimestamp: null };
+  // The prompt follows the context Codex injects: look in the next 64 KiB, complete lines only.
+  const next = await readRange(path, first!.length + 1, 64 * 1024);
+  const lines = next.toString('utf8').split('\n');
+  if (next.length === 64 * 1024) lines.pop();
+  let firstPrompt: string | null = null;
+  for (const line of lines) {
+    const m = parse(line);
+    if (m?.type === 'event_msg' && m.payload?.type === 'user_message' && typeof m.payload.message === 'string') {
+      firstPrompt = m.payload.message;
       break;
     }
   }
-  return { meta, firstPrompt, firstTimestamp };
+  return { meta: e.payload, firstPrompt, firstTimestamp: typeof e.timestamp === 'string' ? e.timestamp : null };
 }
 
 /**
@@ -141,7 +143,8 @@ export async function listCodexSessions(opts: { home: string; project?: string; 
       forkOf: typeof head.meta.forked_from_id === 'string' ? head.meta.forked_from_id : null,
     });
   }
-  return out.sort((a, b) => b.lastActivity.localeCompare(a.lastActivity));
+  // Walked newest first (the count budget goes to recent sessions); lastActivity is that mtime.
+  return out;
 }
 
 /** A Codex session by id, id prefix or rollout path. */

@@ -51,12 +51,7 @@ export function toolCall(p: Record<string, unknown>): { name: string; summary: s
 }
 
 /** Reads a rollout whole into the timeline document the window and `timeline --json` show. */
-export async function parseRollout(path: string, opts: { title?: string | null } = {}): Promise<Timeline> {
-  return (await readRollout(path, opts)).timeline;
-}
-
-/** The timeline, and the session this one was forked from (`session_meta.forked_from_id`). */
-export async function readRollout(path: string, opts: { title?: string | null } = {}): Promise<{ timeline: Timeline; forkedFrom: string | null }> {
+export async function parseRollout(path: string): Promise<Timeline> {
   const st = await stat(path).catch(() => null);
   if (!st?.isFile()) throw new RewindError('NOT_FOUND', `transcript not found: ${path}`);
   if (st.size === 0) throw new RewindError('INVALID_TRANSCRIPT', `transcript is empty: ${path}`);
@@ -64,7 +59,6 @@ export async function readRollout(path: string, opts: { title?: string | null } 
   let cwd: string | null = null;
   let version: string | null = null;
   let gitBranch: string | null = null;
-  let forkedFrom: string | null = null;
   let first: string | null = null;
   let last: string | null = null;
   let messages = 0;
@@ -92,7 +86,6 @@ export async function readRollout(path: string, opts: { title?: string | null } 
       cwd ??= str(p.cwd);
       version ??= str(p.cli_version);
       gitBranch ??= str((p.git as Record<string, unknown> | undefined)?.branch);
-      forkedFrom ??= str(p.forked_from_id);
       return;
     }
     if (e.type === 'compacted' || (e.type === 'event_msg' && p.type === 'context_compacted')) {
@@ -163,7 +156,7 @@ export async function readRollout(path: string, opts: { title?: string | null } 
     session: {
       id: sessionId,
       agent: 'codex',
-      title: opts.title ?? prompts[0]?.text.split('\n')[0]?.slice(0, 200) ?? '(no prompt yet)',
+      title: prompts[0]?.text.split('\n')[0]?.slice(0, 200) ?? '(no prompt yet)',
       cwd,
       transcriptPath: path,
       version,
@@ -181,5 +174,5 @@ export async function readRollout(path: string, opts: { title?: string | null } 
     stats: { lines: res.lineCount, messages, prompts: prompts.length, activePrompts: prompts.length, deadPrompts: 0 },
     issues,
   };
-  return { timeline, forkedFrom };
+  return timeline;
 }

@@ -65,11 +65,10 @@ const fingerprints = () => import('../../io/fingerprint.js');
 
 /** A Codex rollout has no Claude messages: say what it is rather than "no prompts". */
 async function codexInstead(fh: FileHandle, path: string): Promise<RewindError | null> {
-  const { readRange } = await import('../../io/read-range.js');
+  const { readFirstLine } = await import('../../io/first-line.js');
   const { isRolloutHead } = await import('../../codex/rollout.js');
-  const head = await readRange(fh, 0, 64 * 1024);
-  const nl = head.indexOf(10);
-  if (!isRolloutHead(nl === -1 ? head : head.subarray(0, nl))) return null;
+  const first = await readFirstLine(fh);
+  if (!first || !isRolloutHead(first)) return null;
   return new RewindError('UNSUPPORTED', `${path} is a Codex CLI session: Rewind shows it (rewind-app timeline) but rewinds Claude Code sessions only, for now`);
 }
 
