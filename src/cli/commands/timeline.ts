@@ -19,8 +19,7 @@ export async function timelineCommand(args: TimelineArgs, io: CliIO): Promise<nu
   if (!file) throw new RewindError('NO_TRANSCRIPT', `no Claude Code or Codex session for ${io.cwd} (pass a session id or path)`);
   const parsed = await timelineOfFile(file);
   // Our checkpoints (◆) from the project's store, as the window shows them.
-  const { listCheckpoints } = await import('../../engine/store/manifest.js');
-  const timeline = withMarkers(parsed, parsed.session.cwd ? await listCheckpoints(parsed.session.cwd).catch(() => []) : []);
+  const timeline = await withMarkers(parsed);
   if (args.json) {
     io.out(JSON.stringify(timeline, null, 2));
     return 0;

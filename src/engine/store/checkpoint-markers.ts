@@ -1,5 +1,5 @@
 import type { Timeline, TimelinePrompt } from '../../shared/session-schema.js';
-import type { CheckpointSummary } from './manifest.js';
+import { listCheckpoints, type CheckpointSummary } from './manifest.js';
 
 type Marker = NonNullable<TimelinePrompt['checkpoint']>;
 
@@ -19,6 +19,12 @@ export function promptMarkers(checkpoints: CheckpointSummary[], transcriptPath: 
   return (p) => ({ ...p, checkpoint: byKey.get(p.uuid) ?? (p.promptId ? byKey.get(`pid:${p.promptId}`) : undefined) ?? null });
 }
 
-export function withMarkers(t: Timeline, checkpoints: CheckpointSummary[]): Timeline {
-  return { ...t, prompts: t.prompts.map(promptMarkers(checkpoints, t.session.transcriptPath)) };
+/** The marker function for a timeline, from its project's store (none when the store cannot be read). */
+export async function markersFor(t: Timeline): Promise<(p: TimelinePrompt) => TimelinePrompt> {
+  const list = t.session.cwd ? await listCheckpoints(t.session.cwd).catch(() => []) : [];
+  return promptMarkers(list, t.session.transcriptPath);
+}
+
+export async function withMarkers(t: Timeline): Promise<Timeline> {
+  return { ...t, prompts: t.prompts.map(await markersFor(t)) };
 }

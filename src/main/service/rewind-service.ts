@@ -18,7 +18,7 @@ import { turnDetail } from './turn-detail.js';
 import { InlineRunner, WorkerRunner, type TaskRunner } from './task-runner.js';
 import { Watcher } from './watcher.js';
 import { plural, restoredSummary } from '../../shared/wording.js';
-import { promptMarkers } from '../../engine/store/checkpoint-markers.js';
+import { markersFor } from '../../engine/store/checkpoint-markers.js';
 import { codexHome } from '../../engine/codex/discover.js';
 import { CodexSessions } from './codex-sessions.js';
 import { findSessionFile } from '../../engine/session-files.js';
@@ -73,20 +73,14 @@ export class RewindService {
     );
   }
 
-  /** Attaches our checkpoint (◆) to each prompt it was taken before. */
-  private async checkpointMarker(t: Timeline): Promise<(p: Timeline['prompts'][number]) => Timeline['prompts'][number]> {
-    const list = t.session.cwd ? await listCheckpoints(t.session.cwd).catch(() => []) : [];
-    return promptMarkers(list, t.session.transcriptPath);
-  }
-
   private async decorate(t: Timeline): Promise<Timeline> {
-    const mark = await this.checkpointMarker(t);
+    const mark = await markersFor(t);
     return { ...t, prompts: this.remember(t.session.transcriptPath, t.prompts.map(mark)) };
   }
 
   private async decorateEvent(e: RewindEvent): Promise<RewindEvent> {
     if (e.type !== 'timelineChanged') return e;
-    const mark = await this.checkpointMarker(e.timeline ?? (await this.live.get(e.session)).timeline);
+    const mark = await markersFor(e.timeline ?? (await this.live.get(e.session)).timeline);
     return { ...e, upserts: this.remember(e.session, e.upserts.map(mark)), timeline: e.timeline ? { ...e.timeline, prompts: this.remember(e.session, e.timeline.prompts.map(mark)) } : null };
   }
 
@@ -108,7 +102,7 @@ export class RewindService {
     for (const path of this.live.paths()) {
       const { timeline } = await this.live.get(path);
       if (timeline.session.cwd !== projectRoot) continue;
-      const mark = await this.checkpointMarker(timeline);
+      const mark = await markersFor(timeline);
       const sent = this.markersSent.get(path);
       const upserts = timeline.prompts.map(mark).filter((p) => (sent?.get(p.uuid) ?? null) !== (p.checkpoint?.id ?? null));
       if (upserts.length === 0) continue;
