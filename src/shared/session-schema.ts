@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /** The document types every door (CLI --json, IPC, HTTP) speaks. Types derive from the schemas. */
 
-export const AgentSchema = z.enum(['claude', 'codex']);
+export const AgentSchema = z.enum(['claude', 'codex', 'droid', 'qwen', 'gemini']);
 export type Agent = z.infer<typeof AgentSchema>;
 
 export const SessionSummarySchema = z.object({
@@ -101,6 +101,10 @@ export const TimelineSchema = z.object({
     sizeBytes: z.number().int(),
     firstTimestamp: z.string().nullable(),
     lastTimestamp: z.string().nullable(),
+    /** The model the agent last used, where its files say (Droid, Qwen, Gemini). */
+    model: z.string().nullable().optional(),
+    /** Tokens the whole session used, where the agent keeps a total (Droid's settings file). */
+    tokens: z.object({ input: z.number(), output: z.number() }).nullable().optional(),
   }),
   prompts: z.array(TimelinePromptSchema),
   commands: z.array(

@@ -3,7 +3,7 @@ import { resolveSessionFile, timelineOfFile } from '../../engine/session-files.j
 import { RewindError } from '../../engine/errors.js';
 import { withMarkers } from '../../engine/store/checkpoint-markers.js';
 import type { Timeline } from '../../shared/session-schema.js';
-import { plural } from '../../shared/wording.js';
+import { AGENT_NAME, plural } from '../../shared/wording.js';
 import type { CliIO } from '../io.js';
 import { tildify, truncate } from '../io.js';
 
@@ -29,7 +29,7 @@ export async function timelineCommand(args: TimelineArgs, io: CliIO): Promise<nu
   return 0;
 }
 
-const AGENT_NAME = { claude: 'Claude Code', codex: 'Codex CLI' } as const;
+
 
 function clock(iso: string | null): string {
   if (!iso) return '        ';

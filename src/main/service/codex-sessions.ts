@@ -3,14 +3,14 @@ import { parseRollout } from '../../engine/codex/rollout.js';
 import { codexTurn } from '../../engine/codex/turn.js';
 import { RewindError } from '../../engine/errors.js';
 import { agentOfFile } from '../../engine/session-files.js';
-import type { SessionSummary, Timeline } from '../../shared/session-schema.js';
+import type { Agent, SessionSummary, Timeline } from '../../shared/session-schema.js';
 
 /**
  * The service's side of Codex CLI sessions: shown, never rewound. Open timelines are read whole
  * (rollouts are linear and small next to Claude's) and read again when they change.
  */
 export class CodexSessions {
-  private readonly agents = new Map<string, 'claude' | 'codex'>();
+  private readonly agents = new Map<string, Agent>();
   private readonly timelines = new Map<string, Timeline>();
 
   /** `home` is null while there is nothing to read (the demo is shown). */

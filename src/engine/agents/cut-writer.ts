@@ -1,0 +1,145 @@
+import { readFile, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { RewindError } from '../errors.js';
+import { writeBufferAtomic, writeFileAtomic } from '../io/atomic-write.js';
+import { fingerprintFile } from '../io/fingerprint.js';
+import { backupPathFor, DEFAULT_LIVE_WINDOW_MS, type RewindOptions, type RewindResult } from '../claude/rewind/rewind.js';
+import type { RevertedPrompt } from '../claude/rewind/tail-scan.js';
+
+/** Which prompt to cut before: n back along the live path, or one prompt by id (any branch). */
+export interface CutTarget {
+  n?: number;
+  promptUuid?: string;
+}
+
+/**
+ * What a rewind of one session file will write, decided from the file's bytes alone (pure). The
+ * writer below does every check and write; agents differ only in this plan.
+ */
+export interface CutPlan {
+  sessionId: string;
+  cwd: string | null;
+  /** Reverted prompts, oldest first. */
+  prompts: RevertedPrompt[];
+  /** Where the kept history ends in the original file. */
+  boundaryOffset: number;
+  /** Messages of abandoned branches left out of the result. */
+  droppedMessages: number;
+  /** The fork's path and bytes under a new session id. */
+  fork(newId: string): { path: string; bytes: Buffer };
+  /** The whole new content of the file for an in-place rewind. */
+  inPlace: Buffer;
+  warnings: string[];
+}
+
+export type CutPlanner = (buf: Buffer, path: string, target: CutTarget) => CutPlan;
+
+/** Which prompt a target names among the live ones (oldest first), with the usual one-line errors. */
+export function pickTarget<P extends { uuid: string }>(live: P[], all: P[], target: CutTarget): P {
+  if (target.promptUuid) {
+    const p = all.find((x) => x.uuid === target.promptUuid);
+    if (!p) throw new RewindError('NOT_FOUND', `no prompt ${target.promptUuid} in this session`);
+    return p;
+  }
+  const n = target.n ?? 1;
+  if (live.length === 0) throw new RewindError('NOT_ENOUGH_PROMPTS', 'this session has no prompts yet');
+  if (n > live.length) throw new RewindError('NOT_ENOUGH_PROMPTS', `cannot go back ${n}: the session has only ${live.length} prompt${live.length === 1 ? '' : 's'} on its live path`);
+  if (n === live.length) throw new RewindError('NOT_ENOUGH_PROMPTS', `cannot go back ${n}: that is every prompt on the live path, nothing would be left to resume (start a new session instead)`);
+  return live[live.length - n]!;
+}
+
+async function readSession(path: string): Promise<Buffer> {
+  const st = await stat(path).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT') throw new RewindError('NO_TRANSCRIPT', `transcript not found: ${path}`);
+    throw e;
+  });
+  if (!st.isFile()) throw new RewindError('INVALID_TRANSCRIPT', `not a transcript file: ${path}`);
+  if (st.size === 0) throw new RewindError('NOT_ENOUGH_PROMPTS', `transcript is empty: ${path}`);
+  return readFile(path);
+}
+
+/** Is the file still `before` (or `before` plus appended bytes, when `growOk`)? */
+async function stillThere(path: string, before: Buffer): Promise<'same' | 'grew' | 'changed'> {
+  const now = await readFile(path).catch(() => null);
+  if (!now || now.length < before.length || !now.subarray(0, before.length).equals(before)) return 'changed';
+  return now.length === before.length ? 'same' : 'grew';
+}
+
+/**
+ * Forks or rewrites one session file by a plan: validated before anything is written, written
+ * atomically, a backup before every in-place rewrite, and a journal record so `undo` puts it back.
+ */
+export async function rewindByPlan(planner: CutPlanner, opts: RewindOptions): Promise<RewindResult> {
+  const now = opts.now ?? Date.now;
+  const path = opts.transcriptPath;
+  const buf = await readSession(path);
+  const plan = planner(buf, path, opts.promptUuid ? { promptUuid: opts.promptUuid } : { n: opts.n ?? 1 });
+  const warnings = [...plan.warnings];
+  const projectRoot = opts.projectRoot ?? plan.cwd;
+  const base = {
+    mode: opts.mode,
+    dryRun: !!opts.dryRun,
+    transcript: path,
+    sessionId: plan.sessionId,
+    boundaryOffset: plan.boundaryOffset,
+    resultSize: plan.inPlace.length,
+    droppedMessages: plan.droppedMessages,
+    prompts: plan.prompts,
+    projectRoot,
+    bytesScanned: buf.length,
+    warnings,
+  };
+  if (opts.mode === 'in-place') {
+    const age = now() - (await stat(path)).mtimeMs;
+    const window = opts.liveWindowMs ?? DEFAULT_LIVE_WINDOW_MS;
+    const secs = Math.max(0, Math.round(age / 1000));
+    if (!opts.force && age < window) {
+      if (!opts.dryRun) throw new RewindError('TRANSCRIPT_LIVE', `transcript was written ${secs}s ago: the agent may still be running (stop it first, or pass --force)`);
+      warnings.push(`the transcript was written ${secs}s ago: the agent may still be running`);
+    }
+  }
+  if (opts.dryRun) {
+    const backupPath = opts.mode === 'in-place' && projectRoot ? backupPathFor(projectRoot, plan.sessionId, now()) : null;
+    return { ...base, forkSessionId: null, forkPath: null, backupPath, journalId: null };
+  }
+  await opts.beforeRevalidate?.();
+  const state = await stillThere(path, buf);
+  if (state === 'changed') throw new RewindError('TRANSCRIPT_CHANGED', `transcript changed while we worked: nothing was written, run again: ${path}`);
+  if (state === 'grew' && opts.mode === 'in-place') throw new RewindError('TRANSCRIPT_LIVE', 'transcript grew while we worked: the agent is running (stop it first)');
+
+  const { randomUUID } = await import('node:crypto');
+  const { appendJournal } = await import('../journal-append.js');
+  const journalId = randomUUID();
+  const time = new Date(now()).toISOString();
+  const prompts = plan.prompts.map((p) => p.uuid);
+  if (opts.mode === 'fork') {
+    const forkSessionId = randomUUID();
+    const fork = plan.fork(forkSessionId);
+    await writeBufferAtomic(fork.path, fork.bytes);
+    if (projectRoot) {
+      const result = await fingerprintFile(fork.path);
+      await appendJournal(projectRoot, { kind: 'fork', id: journalId, time, transcript: path, sessionId: plan.sessionId, forkPath: fork.path, forkSessionId, fileHistoryDir: null, result, boundaryOffset: plan.boundaryOffset, prompts });
+    } else {
+      warnings.push('no project folder known: this fork is not in an undo journal');
+    }
+    return { ...base, forkSessionId, forkPath: fork.path, backupPath: null, journalId: projectRoot ? journalId : null };
+  }
+  if (!projectRoot) throw new RewindError('USAGE', 'no project folder for the backup: pass --project DIR');
+  const backupPath = backupPathFor(projectRoot, plan.sessionId || basename(path, '.jsonl'), now());
+  const { ensureStore } = await import('../project.js');
+  await ensureStore(projectRoot);
+  const { mkdir } = await import('node:fs/promises');
+  const { dirname } = await import('node:path');
+  await mkdir(dirname(backupPath), { recursive: true, mode: 0o700 });
+  // The backup is the bytes we validated and planned from, so undo puts back exactly those.
+  await writeBufferAtomic(backupPath, buf);
+  const original = await fingerprintFile(backupPath);
+  await writeFileAtomic(path, async (out) => {
+    await out.writeFile(plan.inPlace);
+    // Last look before the rename: an append now would be lost.
+    if ((await stillThere(path, buf)) !== 'same') throw new RewindError('TRANSCRIPT_CHANGED', 'transcript changed while we were writing: nothing was replaced, run again when the agent is idle');
+  });
+  const result = await fingerprintFile(path);
+  await appendJournal(projectRoot, { kind: 'in-place', id: journalId, time, transcript: path, sessionId: plan.sessionId, backupPath, original, result, boundaryOffset: plan.boundaryOffset, prompts });
+  return { ...base, forkSessionId: null, forkPath: null, backupPath, journalId };
+}
