@@ -47,9 +47,10 @@ describe('Droid sessions: read', () => {
   it('lists sessions under the root with forks named by session_start.parent, and finds them by prefix', async () => {
     const env = await droidHome();
     const list = await listDroidSessions({ root: env.root });
-    expect(list.map((s) => [s.id, s.promptCount, s.forkOf]).sort()).toEqual([
-      ['4ff43fa7-7b7f-4da8-afc9-f88d5dd279bd', 6, LINEAR_ID],
+    const rows = list.map((s) => [s.id, s.promptCount, s.forkOf]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    expect(rows).toEqual([
       [LINEAR_ID, 5, null],
+      ['4ff43fa7-7b7f-4da8-afc9-f88d5dd279bd', 6, LINEAR_ID],
     ]);
     expect(list.every((s) => s.agent === 'droid')).toBe(true);
     expect(await listDroidSessions({ root: env.root, project: '/elsewhere' })).toEqual([]);
