@@ -1,6 +1,7 @@
 import { basename, join } from 'node:path';
 import type { AgentAdapter, RewindOutcome } from '../adapter.js';
 import { isRewindError } from '../../errors.js';
+import type { PromptCountCache } from './discover.js';
 import { claudeConfigRoot } from './paths.js';
 import { CLAUDE_PROMPTS } from './search.js';
 
@@ -70,4 +71,4 @@ export const claude: AgentAdapter = {
 };
 
 /** The service's counts, kept for the process (the CLI passes `cacheDir` to keep them on disk). */
-let countsInMemory: import('./discover.js').PromptCountCache | undefined;
+let countsInMemory: PromptCountCache | undefined;
