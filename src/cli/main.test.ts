@@ -2,7 +2,7 @@ import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BRANCHED, CODEX_SYNTHETIC, LINEAR, copyClaudeHome, inCopy, tempDir } from '../../test/fixtures.js';
-import { encodeProjectDir } from '../engine/claude/paths.js';
+import { encodeProjectDir } from '../engine/agents/claude/paths.js';
 import type { CliIO } from './io.js';
 import { run } from './main.js';
 

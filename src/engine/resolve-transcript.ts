@@ -57,8 +57,8 @@ export async function resolveTranscript(input: ResolveInput): Promise<ResolvedTr
     }
   }
   // Discovery is loaded only when needed: `back --transcript` stays a small import graph.
-  const { newestSessionFor } = await import('./claude/discover.js');
-  const { claudeConfigRoot } = await import('./claude/paths.js');
+  const { newestSessionFor } = await import('./agents/claude/discover.js');
+  const { claudeConfigRoot } = await import('./agents/claude/paths.js');
   const root = input.claudeRoot ?? claudeConfigRoot(input.env);
   const where = projectRoot ?? input.cwd;
   const newest = await newestSessionFor(where, root).catch(() => null);

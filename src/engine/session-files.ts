@@ -1,10 +1,10 @@
 import type { Agent, Timeline } from '../shared/session-schema.js';
-import { findSession, newestSessionFor } from './claude/discover.js';
-import { claudeConfigRoot } from './claude/paths.js';
-import { parseTranscriptFile } from './claude/parse-transcript.js';
-import { toTimeline } from './claude/timeline.js';
-import { codexHome, findCodexSession, listCodexSessions } from './codex/discover.js';
-import { isRolloutHead } from './codex/rollout.js';
+import { findSession, newestSessionFor } from './agents/claude/discover.js';
+import { claudeConfigRoot } from './agents/claude/paths.js';
+import { parseTranscriptFile } from './agents/claude/parse-transcript.js';
+import { toTimeline } from './agents/claude/timeline.js';
+import { codexHome, findCodexSession, listCodexSessions } from './agents/codex/discover.js';
+import { isRolloutHead } from './agents/codex/rollout.js';
 import { isRewindError, RewindError } from './errors.js';
 import { readFirstLine } from './io/first-line.js';
 
@@ -17,7 +17,7 @@ export async function agentOfFile(path: string): Promise<Agent> {
 /** The timeline of a session file, whichever agent wrote it. */
 export async function timelineOfFile(path: string): Promise<Timeline> {
   if ((await agentOfFile(path)) === 'codex') {
-    const { parseRollout } = await import('./codex/rollout.js');
+    const { parseRollout } = await import('./agents/codex/rollout.js');
     return parseRollout(path);
   }
   return toTimeline(await parseTranscriptFile(path));

@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import { AGENT_IDS } from '../engine/agents/registry.js';
 
 /** The document types every door (CLI --json, IPC, HTTP) speaks. Types derive from the schemas. */
 
-export const AgentSchema = z.enum(['claude', 'codex', 'droid', 'qwen', 'gemini']);
+/** Every agent the registry holds (`src/engine/agents/registry.ts`). */
+export const AgentSchema = z.enum(AGENT_IDS);
 export type Agent = z.infer<typeof AgentSchema>;
 
 export const SessionSummarySchema = z.object({

@@ -1,8 +1,8 @@
-import { rewindTranscript, type RewindResult } from '../../engine/claude/rewind/rewind.js';
+import { rewindTranscript, type RewindResult } from '../../engine/agents/claude/rewind/rewind.js';
 import { RewindError } from '../../engine/errors.js';
 import { resolveTranscript } from '../../engine/resolve-transcript.js';
 import type { CliIO } from '../io.js';
-import type { SessionModel } from '../../engine/claude/model.js';
+import type { SessionModel } from '../../engine/agents/claude/model.js';
 import type { RestoreResult, RestoreTarget } from '../../engine/store/restore.js';
 import { truncate } from '../io.js';
 import { plural } from '../../shared/wording.js';
@@ -116,7 +116,7 @@ interface CodeReport {
 }
 
 async function planCode(transcript: string, projectRoot: string | null, args: BackArgs, io: CliIO): Promise<CodePlan | null> {
-  const { parseTranscriptFile } = await import('../../engine/claude/parse-transcript.js');
+  const { parseTranscriptFile } = await import('../../engine/agents/claude/parse-transcript.js');
   const session = await parseTranscriptFile(transcript, { withSubagents: false });
   const root = projectRoot ?? session.cwd;
   if (!root) {
@@ -124,12 +124,12 @@ async function planCode(transcript: string, projectRoot: string | null, args: Ba
     return null;
   }
   // Find the target now (dry) so conflicts stop us before the chat is touched.
-  const { rewindTranscript } = await import('../../engine/claude/rewind/rewind.js');
+  const { rewindTranscript } = await import('../../engine/agents/claude/rewind/rewind.js');
   const dry = await rewindTranscript({ transcriptPath: transcript, n: args.n, mode: 'fork', dryRun: true, projectRoot: root });
   const { targetForRewind, restore } = await import('../../engine/store/restore.js');
   const target = await targetForRewind(root, session, dry.prompts[0]!.uuid, dry.boundaryOffset);
   if (!target) return null;
-  const { claudeConfigRoot, claudeRootFor } = await import('../../engine/claude/paths.js');
+  const { claudeConfigRoot, claudeRootFor } = await import('../../engine/agents/claude/paths.js');
   const claudeRoot = args.claudeDir ?? claudeRootFor(session.transcriptPath, claudeConfigRoot(io.env));
   const preview = await restore(root, target, { session, claudeRoot, dryRun: true });
   if (preview.preview.plan.conflicts > 0 && !args.force && !args.dryRun) {

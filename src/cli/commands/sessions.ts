@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
-import { PromptCountCache, defaultCacheDir, listSessions } from '../../engine/claude/discover.js';
-import { claudeConfigRoot } from '../../engine/claude/paths.js';
+import { PromptCountCache, defaultCacheDir, listSessions } from '../../engine/agents/claude/discover.js';
+import { claudeConfigRoot } from '../../engine/agents/claude/paths.js';
 import { isRewindError } from '../../engine/errors.js';
 import type { CliIO } from '../io.js';
 import { relTime, tildify, truncate } from '../io.js';
@@ -16,7 +16,7 @@ export async function sessionsCommand(args: SessionsArgs, io: CliIO): Promise<nu
   const cache = await PromptCountCache.load(join(defaultCacheDir(io.env), 'prompt-counts.json'));
   const { withJournals } = await import('../../engine/session-journals.js');
   const project = args.project ? resolve(io.cwd, args.project) : undefined;
-  const { codexHome, listCodexSessions } = await import('../../engine/codex/discover.js');
+  const { codexHome, listCodexSessions } = await import('../../engine/agents/codex/discover.js');
   let missing: unknown = null;
   const claude = await listSessions({ root, project, cache }).catch((e: unknown) => {
     if (!isRewindError(e) || e.code !== 'NOT_FOUND') throw e;

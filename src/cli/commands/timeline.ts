@@ -1,9 +1,10 @@
-import { claudeConfigRoot } from '../../engine/claude/paths.js';
+import { claudeConfigRoot } from '../../engine/agents/claude/paths.js';
 import { resolveSessionFile, timelineOfFile } from '../../engine/session-files.js';
 import { RewindError } from '../../engine/errors.js';
 import { withMarkers } from '../../engine/store/checkpoint-markers.js';
 import type { Timeline } from '../../shared/session-schema.js';
-import { AGENT_NAME, plural } from '../../shared/wording.js';
+import { adapterFor } from '../../engine/agents/registry.js';
+import { plural } from '../../shared/wording.js';
 import type { CliIO } from '../io.js';
 import { tildify, truncate } from '../io.js';
 
@@ -40,7 +41,7 @@ function clock(iso: string | null): string {
 export function renderTimeline(t: Timeline, env: NodeJS.ProcessEnv): string {
   const lines: string[] = [];
   const s = t.session;
-  lines.push(`${truncate(s.title, 70)} · ${AGENT_NAME[s.agent]} ${s.version ?? ''} · ${tildify(s.cwd, env)}`);
+  lines.push(`${truncate(s.title, 70)} · ${adapterFor(s.agent).displayName} ${s.version ?? ''} · ${tildify(s.cwd, env)}`);
   lines.push(
     `${s.id} · ${plural(t.stats.activePrompts, 'prompt')} on the live path` +
       (t.stats.deadPrompts ? `, ${t.stats.deadPrompts} on dead branches` : '') +

@@ -3,8 +3,8 @@ import { basename } from 'node:path';
 import { RewindError } from '../errors.js';
 import { writeBufferAtomic, writeFileAtomic } from '../io/atomic-write.js';
 import { fingerprintFile } from '../io/fingerprint.js';
-import { backupPathFor, DEFAULT_LIVE_WINDOW_MS, type RewindOptions, type RewindResult } from '../claude/rewind/rewind.js';
-import type { RevertedPrompt } from '../claude/rewind/tail-scan.js';
+import type { RevertedPrompt, RewindOutcome, RewindRequest } from './adapter.js';
+import { backupPathFor, DEFAULT_LIVE_WINDOW_MS } from './claude/rewind/rewind.js';
 
 /** Which prompt to cut before: n back along the live path, or one prompt by id (any branch). */
 export interface CutTarget {
@@ -69,7 +69,7 @@ async function stillThere(path: string, before: Buffer): Promise<'same' | 'grew'
  * Forks or rewrites one session file by a plan: validated before anything is written, written
  * atomically, a backup before every in-place rewrite, and a journal record so `undo` puts it back.
  */
-export async function rewindByPlan(planner: CutPlanner, opts: RewindOptions): Promise<RewindResult> {
+export async function rewindByPlan(planner: CutPlanner, opts: RewindRequest & { now?: () => number; beforeRevalidate?: () => Promise<void> }): Promise<RewindOutcome> {
   const now = opts.now ?? Date.now;
   const path = opts.transcriptPath;
   const buf = await readSession(path);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BRANCHED, BUILT_CLI, CODEX_SYNTHETIC, LINEAR, copyClaudeHome, inCopy, runBuiltCli, tempDir } from '../../../test/fixtures.js';
 import type { RewindEvent } from '../../shared/contract.js';
 import type { Timeline } from '../../shared/session-schema.js';
-import { encodeProjectDir } from '../../engine/claude/paths.js';
+import { encodeProjectDir } from '../../engine/agents/claude/paths.js';
 import { handleHook } from '../../engine/hooks/handle-hook.js';
 import { OPERATION_NAMES } from '../../shared/operations.js';
 import { startRuntime, type Runtime } from '../app-runtime.js';

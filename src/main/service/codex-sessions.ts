@@ -1,6 +1,6 @@
-import { listCodexSessions, listRolloutFiles } from '../../engine/codex/discover.js';
-import { parseRollout } from '../../engine/codex/rollout.js';
-import { codexTurn } from '../../engine/codex/turn.js';
+import { listCodexSessions, listRolloutFiles } from '../../engine/agents/codex/discover.js';
+import { parseRollout } from '../../engine/agents/codex/rollout.js';
+import { codexTurn } from '../../engine/agents/codex/turn.js';
 import { RewindError } from '../../engine/errors.js';
 import { agentOfFile } from '../../engine/session-files.js';
 import type { Agent, SessionSummary, Timeline } from '../../shared/session-schema.js';
@@ -34,7 +34,7 @@ export class CodexSessions {
   async search(query: string) {
     const home = this.home();
     if (!home) return { matches: [], truncated: false };
-    const { searchRollouts } = await import('../../engine/codex/search.js');
+    const { searchRollouts } = await import('../../engine/agents/codex/search.js');
     return searchRollouts(await listRolloutFiles(home), query);
   }
 

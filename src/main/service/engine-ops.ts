@@ -1,7 +1,7 @@
 import { readLines } from '../../engine/io/read-lines.js';
-import { rewindTranscript, type RewindOptions } from '../../engine/claude/rewind/rewind.js';
-import { SessionBuilder } from '../../engine/claude/session-builder.js';
-import type { SessionModel } from '../../engine/claude/model.js';
+import { rewindTranscript, type RewindOptions } from '../../engine/agents/claude/rewind/rewind.js';
+import { SessionBuilder } from '../../engine/agents/claude/session-builder.js';
+import type { SessionModel } from '../../engine/agents/claude/model.js';
 import { takeCheckpoint, type CheckpointOptions } from '../../engine/store/checkpoint.js';
 import { previewRestore, restore, type RestoreTarget } from '../../engine/store/restore.js';
 import { undoLatest } from '../../engine/undo.js';

@@ -1,9 +1,9 @@
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { listSessions, PromptCountCache } from '../../engine/claude/discover.js';
-import type { SessionModel } from '../../engine/claude/model.js';
-import { claudeConfigRoot, claudeRootFor, claudeRootOfTranscript } from '../../engine/claude/paths.js';
-import type { RewindResult } from '../../engine/claude/rewind/rewind.js';
+import { listSessions, PromptCountCache } from '../../engine/agents/claude/discover.js';
+import type { SessionModel } from '../../engine/agents/claude/model.js';
+import { claudeConfigRoot, claudeRootFor, claudeRootOfTranscript } from '../../engine/agents/claude/paths.js';
+import type { RewindResult } from '../../engine/agents/claude/rewind/rewind.js';
 import { materializeDemo } from '../../engine/demo.js';
 import { describeError, RewindError } from '../../engine/errors.js';
 import { withJournals } from '../../engine/session-journals.js';
@@ -14,12 +14,12 @@ import { CONTRACT, type CodePlan, type ParsedRequestOf, type ResponseOf, type Re
 import type { OperationName } from '../../shared/operations.js';
 import type { Timeline } from '../../shared/session-schema.js';
 import { LiveSessions } from './live-sessions.js';
-import { turnDetail } from './turn-detail.js';
+import { turnDetail } from '../../engine/agents/claude/turn-detail.js';
 import { InlineRunner, WorkerRunner, type TaskRunner } from './task-runner.js';
 import { Watcher } from './watcher.js';
 import { plural, restoredSummary } from '../../shared/wording.js';
 import { markersFor } from '../../engine/store/checkpoint-markers.js';
-import { codexHome } from '../../engine/codex/discover.js';
+import { codexHome } from '../../engine/agents/codex/discover.js';
 import { CodexSessions } from './codex-sessions.js';
 import { findSessionFile } from '../../engine/session-files.js';
 
@@ -285,8 +285,8 @@ export class RewindService {
       return turnDetail((await this.live.get(path)).model, req.promptUuid);
     },
     searchPrompts: async (req) => {
-      const { listTranscriptFiles } = await import('../../engine/claude/discover.js');
-      const { searchPrompts } = await import('../../engine/claude/search.js');
+      const { listTranscriptFiles } = await import('../../engine/agents/claude/discover.js');
+      const { searchPrompts } = await import('../../engine/agents/claude/search.js');
       const [claude, codex] = await Promise.all([searchPrompts(await listTranscriptFiles(this.claudeRoot).catch(() => []), req.query), this.codex.search(req.query)]);
       return { matches: [...claude.matches, ...codex.matches], truncated: claude.truncated || codex.truncated };
     },

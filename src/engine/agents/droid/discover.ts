@@ -1,16 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { SessionSummary, Timeline } from '../../../shared/session-schema.js';
-import { LIVE_WINDOW_MS } from '../../claude/discover.js';
+import { LIVE_WINDOW_MS } from '../claude/discover.js';
 import { RewindError } from '../../errors.js';
 import { FileMemo, listFiles, matchRef, type AgentFile } from '../session-files.js';
 import { droidTimeline } from './parse.js';
-
-/** Droid's home: `$FACTORY_HOME_OVERRIDE/.factory` (the CLI's own override of the home folder), else `~/.factory`. */
-export function droidRoot(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.FACTORY_HOME_OVERRIDE || env.HOME || homedir(), '.factory');
-}
 
 export const droidSessionsDir = (root: string): string => join(root, 'sessions');
 

@@ -1,7 +1,8 @@
 import { dirname, join } from 'node:path';
 import { RewindError } from '../../errors.js';
-import type { RewindOptions, RewindResult } from '../../claude/rewind/rewind.js';
 import { pickTarget, rewindByPlan, type CutPlan, type CutTarget } from '../cut-writer.js';
+
+type RewindOpts = Parameters<typeof rewindByPlan>[1];
 import { parseDroidBuffer } from './parse.js';
 
 /**
@@ -36,6 +37,6 @@ export function planDroidCut(buf: Buffer, path: string, target: CutTarget): CutP
   };
 }
 
-export function rewindDroid(opts: RewindOptions): Promise<RewindResult> {
+export function rewindDroid(opts: RewindOpts): ReturnType<typeof rewindByPlan> {
   return rewindByPlan(planDroidCut, opts);
 }

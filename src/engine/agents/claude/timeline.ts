@@ -1,4 +1,4 @@
-import type { Timeline, TimelinePrompt } from '../../shared/session-schema.js';
+import type { Timeline, TimelinePrompt } from '../../../shared/session-schema.js';
 import type { NativeSnapshot, SessionModel } from './model.js';
 import { findBranchRoot } from './session-builder.js';
 

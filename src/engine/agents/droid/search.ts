@@ -1,0 +1,11 @@
+import type { PromptLines } from '../../prompt-search.js';
+import { droidPromptText } from './parse.js';
+
+/** Droid prompts are user `message` lines; the parser decides which are the user's words. */
+export const DROID_PROMPTS: PromptLines = {
+  marker: Buffer.from('"role":"user"'),
+  prompt: (v) => {
+    const p = droidPromptText(v);
+    return p && typeof v.id === 'string' ? { uuid: v.id, text: p.text } : null;
+  },
+};
