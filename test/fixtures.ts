@@ -56,6 +56,8 @@ export async function allFixtureTranscripts(): Promise<string[]> {
       else if (e.name.endsWith('.jsonl')) out.push(p);
     }
   };
-  await walk(FIXTURES);
+  // Claude Code's and the public transcripts; the other agents' real files have their own tests.
+  await walk(CC);
+  await walk(join(FIXTURES, 'public'));
   return out.sort();
 }
