@@ -63,5 +63,9 @@ export async function resolveTranscript(input: ResolveInput): Promise<ResolvedTr
   const where = projectRoot ?? input.cwd;
   const newest = await newestSessionFor(where, root).catch(() => null);
   if (newest) return { path: newest.path, source: 'newest session for this directory', projectRoot };
-  throw new RewindError('NO_TRANSCRIPT', `no transcript found for ${where}: pass --transcript PATH, set REWIND_TRANSCRIPT_PATH, or run inside a project with Claude Code sessions`);
+  // Then the agents that Rewind also rewinds (Droid, Qwen, Gemini): their newest session here.
+  const { otherAgentSessions } = await import('./session-files.js');
+  const other = (await otherAgentSessions(input.env, where).catch(() => [])).sort((a, b) => b.lastActivity.localeCompare(a.lastActivity))[0];
+  if (other) return { path: other.transcriptPath, source: 'newest session for this directory', projectRoot };
+  throw new RewindError('NO_TRANSCRIPT', `no transcript found for ${where}: pass --transcript PATH, set REWIND_TRANSCRIPT_PATH, or run inside a project with agent sessions`);
 }

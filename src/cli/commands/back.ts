@@ -40,12 +40,33 @@ export async function backCommand(args: BackArgs, io: CliIO): Promise<number> {
     projectRoot: resolved.projectRoot,
     claudeRoot: args.claudeDir ?? null,
   };
+  const other = await otherAgent(resolved.path);
+  if (other) {
+    if (args.both) throw new RewindError('UNSUPPORTED', `--both restores code from Rewind's checkpoints or Claude's file history: for a ${other.displayName} session, run back without --both, then restore`);
+    const result = await other.rewind!({ ...common, dryRun: args.dryRun });
+    report(result, args, io, null, other.resumeCommand.bind(other));
+    return copyPrompts(result, args, io);
+  }
   // With --both the code part is planned first: a conflict stops everything before any write.
   const code = args.both ? await planCode(resolved.path, resolved.projectRoot, args, io) : null;
   const result = await rewindTranscript({ ...common, dryRun: args.dryRun });
   let checkpoint: CodeReport | null = null;
   if (code) checkpoint = await applyCode(code, result.prompts[0]!.uuid, result.boundaryOffset, args, io);
   report(result, args, io, checkpoint);
+  return copyPrompts(result, args, io);
+}
+
+/**
+ * The adapter of a session another agent with its own rewind wrote (Droid, Qwen, Gemini), else
+ * null: Claude Code's files (and Codex's, which Claude's writer refuses in words) go on as before.
+ */
+async function otherAgent(path: string): Promise<import('../../engine/agents/adapter.js').AgentAdapter | null> {
+  const { adapterOfFile } = await import('../../engine/agents/registry.js');
+  const a = await adapterOfFile(path);
+  return a.id !== 'claude' && a.id !== 'codex' && a.rewind ? a : null;
+}
+
+async function copyPrompts(result: RewindResult, args: BackArgs, io: CliIO): Promise<number> {
   if (args.copy && !args.json) {
     const text = result.prompts.map((p) => p.text).join('\n\n');
     const { copyToClipboard } = await import('../../engine/clipboard.js');
@@ -55,7 +76,7 @@ export async function backCommand(args: BackArgs, io: CliIO): Promise<number> {
   return 0;
 }
 
-function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeReport | null): void {
+function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeReport | null, resume: (id: string) => string = (id) => `claude --resume ${id}`): void {
   for (const w of r.warnings) io.err(`warning: ${w}`);
   if (args.json) {
     io.out(
@@ -91,7 +112,7 @@ function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeRepo
   }
   if (r.mode === 'fork') {
     io.out(`Fork created: ${r.forkSessionId}`);
-    io.err(`Resume it with: claude --resume ${r.forkSessionId}`);
+    io.err(`Resume it with: ${resume(r.forkSessionId!)}`);
   } else {
     io.out('Chat rewritten in-place');
     io.out(`Backup: ${r.backupPath}`);

@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { PromptCountCache, defaultCacheDir, listSessions } from '../../engine/agents/claude/discover.js';
 import { claudeConfigRoot } from '../../engine/agents/claude/paths.js';
+import { adapterFor } from '../../engine/agents/registry.js';
 import { isRewindError } from '../../engine/errors.js';
 import type { CliIO } from '../io.js';
 import { relTime, tildify, truncate } from '../io.js';
@@ -24,9 +25,11 @@ export async function sessionsCommand(args: SessionsArgs, io: CliIO): Promise<nu
     return null;
   });
   const codex = await listCodexSessions({ home: codexHome(io.env), project });
-  // No Claude config dir is only an error when there are no Codex sessions to show either.
-  if (missing && codex.length === 0) throw missing;
-  const sessions = [...(await withJournals(claude ?? [])), ...codex].sort((a, b) => b.lastActivity.localeCompare(a.lastActivity));
+  const { otherAgentSessions } = await import('../../engine/session-files.js');
+  const others = await otherAgentSessions(io.env, project);
+  // No Claude config dir is only an error when no other agent has sessions to show either.
+  if (missing && codex.length === 0 && others.length === 0) throw missing;
+  const sessions = [...(await withJournals(claude ?? [])), ...codex, ...others].sort((a, b) => b.lastActivity.localeCompare(a.lastActivity));
   if (args.json) {
     io.out(JSON.stringify({ root, sessions }, null, 2));
     return 0;
@@ -39,7 +42,7 @@ export async function sessionsCommand(args: SessionsArgs, io: CliIO): Promise<nu
     const live = s.live ? '●' : ' ';
     const count = s.promptCount === null ? '?' : String(s.promptCount);
     const fork = s.forkOf ? `  (fork of ${s.forkOf.slice(0, 8)})` : '';
-    const agent = s.agent === 'codex' ? '  [Codex]' : '';
+    const agent = s.agent === 'claude' ? '' : `  [${adapterFor(s.agent).badge}]`;
     io.out(`${live} ${s.id}  ${relTime(s.lastActivity).padStart(8)}  ${count.padStart(4)} prompts  ${tildify(s.cwd, io.env)}  ${truncate(s.title, 60)}${agent}${fork}`);
   }
   return 0;
