@@ -93,6 +93,7 @@ function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeRepo
         forkPath: r.forkPath,
         backupPath: r.backupPath,
         journalId: r.journalId,
+        resumeCommand: r.dryRun ? null : resume(r.forkSessionId ?? r.sessionId),
         checkpoint,
       }),
     );

@@ -1,0 +1,84 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/** Where a pinned CLI is installed once and reused: `~/.cache/rewind/<dir>` (REWIND_CACHE_DIR overrides). */
+export function cacheDirFor(dir: string): string {
+  const base = process.env.REWIND_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'rewind');
+  return join(base, dir);
+}
+
+export interface NpmCli {
+  /** Folder under the cache, e.g. `factory-cli-0.225.1`. */
+  dir: string;
+  /** What `npm install` gets. */
+  packages: string[];
+  /** The executable inside the install folder. */
+  bin: string;
+  /** How to run it: directly, or a JS entry under node. */
+  node?: boolean;
+  /** What `--version` must print. */
+  version: string;
+}
+
+/**
+ * The pinned CLI, installed on first use (`npm install --prefix … --ignore-scripts`), or the reason
+ * it cannot run here. Callers skip loudly with that reason; they never pass without running it.
+ */
+export function ensureNpmCli(c: NpmCli): { cmd: string[] } | { skip: string } {
+  const dir = cacheDirFor(c.dir);
+  const bin = join(dir, c.bin);
+  if (!existsSync(bin)) {
+    mkdirSync(dir, { recursive: true });
+    const r = spawnSync('npm', ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', ...c.packages], {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, npm_config_engine_strict: 'false' },
+    });
+    if (r.status !== 0 || !existsSync(bin)) return { skip: `could not install ${c.packages.join(' ')} (npm exit ${r.status})` };
+  }
+  const cmd = c.node ? [process.execPath, bin] : [bin];
+  const v = spawnSync(cmd[0]!, [...cmd.slice(1), '--version'], { encoding: 'utf8', timeout: 120_000, env: { ...process.env, HOME: mkTempHome() } });
+  if (v.status !== 0 || !v.stdout.includes(c.version)) return { skip: `${c.packages[0]} does not run here: ${(v.stderr || v.error?.message || v.stdout || '').split('\n')[0]}` };
+  return { cmd };
+}
+
+function mkTempHome(): string {
+  const d = join(cacheDirFor('tmp-home'));
+  mkdirSync(d, { recursive: true });
+  return d;
+}
+
+/** Skips a suite with its reason in a banner; on linux-x64 (where CI runs) a skip is a failure. */
+export function orSkip(name: string, r: { cmd: string[] } | { skip: string }): { cmd: string[] } | null {
+  if ('cmd' in r) return r;
+  const banner = `\n${'!'.repeat(78)}\n!! ${name} CONFORMANCE SKIPPED: ${r.skip}\n${'!'.repeat(78)}\n`;
+  if (process.platform === 'linux' && process.arch === 'x64' && !process.env.REWIND_ALLOW_CONFORMANCE_SKIP) throw new Error(`${name} conformance must run on linux-x64: ${r.skip}`);
+  console.warn(banner);
+  return null;
+}
+
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(cmd: string[], args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd[0]!, [...cmd.slice(1), ...args], { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${cmd.join(' ')} ${args.join(' ')} timed out\n${stderr}`));
+    }, opts.timeoutMs ?? 120_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+  });
+}
