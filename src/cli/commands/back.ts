@@ -1,3 +1,4 @@
+import type { AgentAdapter } from '../../engine/agents/adapter.js';
 import { rewindTranscript, type RewindResult } from '../../engine/agents/claude/rewind/rewind.js';
 import { RewindError } from '../../engine/errors.js';
 import { resolveTranscript } from '../../engine/resolve-transcript.js';
@@ -60,7 +61,7 @@ export async function backCommand(args: BackArgs, io: CliIO): Promise<number> {
  * The adapter of a session another agent with its own rewind wrote (Droid, Qwen, Gemini), else
  * null: Claude Code's files (and Codex's, which Claude's writer refuses in words) go on as before.
  */
-async function otherAgent(path: string): Promise<import('../../engine/agents/adapter.js').AgentAdapter | null> {
+async function otherAgent(path: string): Promise<AgentAdapter | null> {
   const { adapterOfFile } = await import('../../engine/agents/registry.js');
   const a = await adapterOfFile(path);
   return a.id !== 'claude' && a.id !== 'codex' && a.rewind ? a : null;
