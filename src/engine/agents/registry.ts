@@ -5,6 +5,7 @@ import type { AgentAdapter } from './adapter.js';
 import { claude } from './claude/adapter.js';
 import { codex } from './codex/adapter.js';
 import { droid } from './droid/adapter.js';
+import { qwen } from './qwen/adapter.js';
 
 /**
  * Every agent Rewind knows, in the order the tie-breaks (a bare id found under two agents, the
@@ -15,6 +16,7 @@ export const ADAPTERS = {
   claude,
   codex,
   droid,
+  qwen,
 } as const;
 
 export type AgentId = keyof typeof ADAPTERS;
