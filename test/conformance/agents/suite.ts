@@ -1,0 +1,127 @@
+import { mkdtemp, readFile, utimes } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentAdapter } from '../../../src/engine/agents/adapter.js';
+import { ensureCliBuilt, rewindApp } from '../harness.js';
+
+/** A scripted model server: what each request told the model happened, one line per message. */
+export interface ModelApi {
+  url: string;
+  /** Every model request so far, as `user: words` / `assistant: text` / `call: tool` / `tool: result` lines. */
+  histories(): string[][];
+  close(): Promise<void>;
+}
+
+/** How one real CLI is driven: set up a home, run a prompt (new or resumed session). */
+export interface AgentUnderTest {
+  name: string;
+  adapter: AgentAdapter;
+  startApi(): Promise<ModelApi>;
+  /** Environment for every run of the CLI (and of rewind-app, so it finds the sessions). */
+  env(home: string, api: ModelApi): NodeJS.ProcessEnv;
+  setup(home: string, project: string, api: ModelApi): Promise<void>;
+  /** Runs one prompt; resumes `sessionId` when given. Returns the session id it ran under. */
+  run(home: string, project: string, api: ModelApi, sessionId: string | null, prompt: string): Promise<string>;
+  prompts: string[];
+  /** Tool names each prompt's turn shows in our timeline. */
+  tools: string[][];
+}
+
+/**
+ * The conformance suite every agent gets: the real CLI records a session; every fork and in-place
+ * rewrite `rewind-app back` makes, resumed by that CLI, must send the model exactly the history it
+ * sent when the cut prompt was first sent (the kept prompts, their turns, nothing after).
+ */
+export function agentConformance(a: AgentUnderTest): void {
+  let api: ModelApi;
+  let home: string;
+  let project: string;
+  let id: string;
+  let path: string;
+  const firstSent: string[][] = [];
+
+  /** Runs a prompt and returns the history of the first request that carried it. */
+  async function send(sessionId: string | null, prompt: string): Promise<{ id: string; history: string[] }> {
+    const before = api.histories().length;
+    const sid = await a.run(home, project, api, sessionId, prompt);
+    const h = api.histories().slice(before).find((x) => x[x.length - 1] === `user: ${prompt}`);
+    expect(h, `a model request carrying "${prompt}"`).toBeTruthy();
+    return { id: sid, history: h! };
+  }
+
+  const before = (h: string[], prompt: string) => h.slice(0, h.lastIndexOf(`user: ${prompt}`));
+
+  describe(`conformance with the real ${a.name} CLI`, () => {
+    beforeAll(async () => {
+      ensureCliBuilt();
+      api = await a.startApi();
+      home = await mkdtemp(join(tmpdir(), `${a.adapter.id}-conf-`));
+      project = join(home, 'proj');
+      await a.setup(home, project, api);
+      let sid: string | null = null;
+      for (const p of a.prompts) {
+        const r = await send(sid, p);
+        sid ??= r.id;
+        firstSent.push(r.history);
+      }
+      id = sid!;
+      path = (await a.adapter.find(id, a.adapter.root(a.env(home, api))))!;
+    });
+    afterAll(async () => {
+      await api?.close();
+    });
+
+    it(`the engine reads what ${a.name} wrote: the prompts in order with their tools`, async () => {
+      expect(path, 'the session file the CLI wrote').toBeTruthy();
+      const t = await a.adapter.timeline(path);
+      expect(t.prompts.map((p) => p.text)).toEqual(a.prompts);
+      expect(t.prompts.map((p) => p.turn.toolCalls.map((c) => c.name))).toEqual(a.tools);
+      const list = await a.adapter.summarize(a.adapter.root(a.env(home, api)));
+      expect(list.map((s) => [s.id, s.promptCount])).toEqual([[id, a.prompts.length]]);
+    });
+
+    for (const n of [1, 2, 3]) {
+      it(`back ${n} (fork): resuming the fork sends the history sent before that prompt; the original is untouched`, async () => {
+        const original = await readFile(path);
+        const r = rewindApp(['back', String(n), '--transcript', path, '--project', project, '--json'], a.env(home, api));
+        expect(r.code, r.stderr).toBe(0);
+        const out = JSON.parse(r.stdout) as { forkSessionId: string; prompts: { text: string }[]; resumeCommand: string };
+        expect(out.prompts.map((p) => p.text)).toEqual(a.prompts.slice(a.prompts.length - n));
+        expect(out.resumeCommand).toBe(a.adapter.resumeCommand(out.forkSessionId));
+        const cut = a.prompts[a.prompts.length - n]!;
+        const expected = before(firstSent[a.prompts.length - n]!, cut);
+        expect(expected.length, 'a non-empty expected history').toBeGreaterThan(0);
+        const next = `NEXT after fork ${n}`;
+        const resumed = await send(out.forkSessionId, next);
+        expect(resumed.id).toBe(out.forkSessionId);
+        expect(before(resumed.history, next)).toEqual(expected);
+        expect(await readFile(path)).toEqual(original);
+      });
+    }
+
+    for (const n of [1, 2]) {
+      it(`back ${n} --in-place: resuming the same id sends the kept history; undo puts the file back`, async () => {
+        // Each check rewrites its own copy: a fork of the whole session (back 1 keeps prompts 1..k-1).
+        const f = rewindApp(['back', '1', '--transcript', path, '--project', project, '--json'], a.env(home, api));
+        expect(f.code, f.stderr).toBe(0);
+        const copy = JSON.parse(f.stdout) as { forkSessionId: string; forkPath: string };
+        const past = new Date(Date.now() - 60_000);
+        await utimes(copy.forkPath, past, past);
+        const original = await readFile(copy.forkPath);
+        const r = rewindApp(['back', String(n), '--in-place', '--transcript', copy.forkPath, '--project', project, '--json'], a.env(home, api));
+        expect(r.code, r.stderr).toBe(0);
+        const k = a.prompts.length - 1 - n;
+        const expected = before(firstSent[k]!, a.prompts[k]!);
+        const next = `NEXT after in-place ${n}`;
+        const resumed = await send(copy.forkSessionId, next);
+        expect(before(resumed.history, next)).toEqual(expected);
+        // The resume wrote to the rewritten file: undo refuses without --force, then puts the backup back.
+        expect(rewindApp(['undo', '--project', project], a.env(home, api)).code).toBe(1);
+        const u = rewindApp(['undo', '--force', '--project', project], a.env(home, api));
+        expect(u.code, u.stderr).toBe(0);
+        expect(await readFile(copy.forkPath)).toEqual(original);
+      });
+    }
+  });
+}
