@@ -6,6 +6,7 @@ import { claude } from './claude/adapter.js';
 import { codex } from './codex/adapter.js';
 import { droid } from './droid/adapter.js';
 import { qwen } from './qwen/adapter.js';
+import { gemini } from './gemini/adapter.js';
 
 /**
  * Every agent Rewind knows, in the order the tie-breaks (a bare id found under two agents, the
@@ -17,6 +18,7 @@ export const ADAPTERS = {
   codex,
   droid,
   qwen,
+  gemini,
 } as const;
 
 export type AgentId = keyof typeof ADAPTERS;

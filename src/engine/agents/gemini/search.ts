@@ -1,0 +1,12 @@
+import type { PromptLines } from '../../prompt-search.js';
+import { geminiPromptText } from './replay.js';
+
+/** Prompt records as written (a `$set` of the whole list repeats them: those lines are not searched). */
+export const GEMINI_PROMPTS: PromptLines = {
+  marker: Buffer.from('"type":"user"'),
+  prompt: (v) => {
+    if ('$set' in v) return null;
+    const p = geminiPromptText(v);
+    return p && typeof v.id === 'string' ? { uuid: v.id, text: p.text } : null;
+  },
+};
