@@ -43,8 +43,9 @@ export async function backCommand(args: BackArgs, io: CliIO): Promise<number> {
   };
   const other = await otherAgent(resolved.path);
   if (other) {
+    if (!other.rewind) throw new RewindError('UNSUPPORTED', (await other.readOnlyReason?.(resolved.path)) ?? `${other.displayName} sessions are read only`);
     if (args.both) throw new RewindError('UNSUPPORTED', `--both restores code from Rewind's checkpoints or Claude's file history: for a ${other.displayName} session, run back without --both, then restore`);
-    const result = await other.rewind!({ ...common, dryRun: args.dryRun });
+    const result = await other.rewind({ ...common, dryRun: args.dryRun });
     report(result, args, io, null, other.resumeCommand.bind(other));
     return copyPrompts(result, args, io);
   }
@@ -58,13 +59,13 @@ export async function backCommand(args: BackArgs, io: CliIO): Promise<number> {
 }
 
 /**
- * The adapter of a session another agent with its own rewind wrote (Droid, Qwen, Gemini), else
+ * The adapter of a session another agent wrote (Droid, Qwen, Gemini), else
  * null: Claude Code's files (and Codex's, which Claude's writer refuses in words) go on as before.
  */
 async function otherAgent(path: string): Promise<AgentAdapter | null> {
   const { adapterOfFile } = await import('../../engine/agents/registry.js');
   const a = await adapterOfFile(path);
-  return a.id !== 'claude' && a.id !== 'codex' && a.rewind ? a : null;
+  return a.id !== 'claude' && a.id !== 'codex' ? a : null;
 }
 
 async function copyPrompts(result: RewindResult, args: BackArgs, io: CliIO): Promise<number> {

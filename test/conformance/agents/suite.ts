@@ -26,6 +26,8 @@ export interface AgentUnderTest {
   prompts: string[];
   /** Tool names each prompt's turn shows in our timeline. */
   tools: string[][];
+  /** Why Rewind does not write this agent's sessions yet: the rewind checks are skipped, loudly. */
+  readOnly?: string;
 }
 
 /**
@@ -80,6 +82,16 @@ export function agentConformance(a: AgentUnderTest): void {
       const list = await a.adapter.summarize(a.adapter.root(a.env(home, api)));
       expect(list.map((s) => [s.id, s.promptCount])).toEqual([[id, a.prompts.length]]);
     });
+
+    if (a.readOnly) {
+      it(`back refuses a ${a.name} session in one line (read only: ${a.readOnly})`, () => {
+        console.warn(`\n!! ${a.name}: fork and in-place checks skipped: ${a.readOnly}\n`);
+        const r = rewindApp(['back', '1', '--transcript', path, '--project', project], a.env(home, api));
+        expect(r.code).toBe(1);
+        expect(r.stderr.trim().split('\n').pop()).toMatch(/does not rewind them yet/);
+      });
+      return;
+    }
 
     for (const n of [1, 2, 3]) {
       it(`back ${n} (fork): resuming the fork sends the history sent before that prompt; the original is untouched`, async () => {

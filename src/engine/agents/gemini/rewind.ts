@@ -13,8 +13,7 @@ export function geminiFileName(id: string, at: Date): string {
 
 /**
  * In place: append `{"$rewindTo": <prompt id>}`, what Gemini's own /rewind writes (the file keeps
- * everything; a backup is still taken). Fork: a new file under a new id holding a header and the
- * replayed conversation before the prompt, one record per message.
+ * everything; a backup is still taken). Fork: the file cut before the prompt, under a new id.
  */
 export function planGeminiCut(buf: Buffer, path: string, target: CutTarget): CutPlan {
   const r = replayGemini(buf);
@@ -27,9 +26,9 @@ export function planGeminiCut(buf: Buffer, path: string, target: CutTarget): Cut
   if (at === -1) throw new RewindError('UNSUPPORTED', 'that prompt was already rewound away in Gemini (it is on a dead branch): pick a prompt on the live path');
   if (!r.messages.slice(0, at).some((m) => geminiPromptText(m.record))) throw new RewindError('NOT_ENOUGH_PROMPTS', 'that is the first prompt: nothing would be left to resume (start a new session instead)');
   const reverted = r.messages.slice(at).filter((m) => geminiPromptText(m.record));
-  const kept = r.messages.slice(0, at);
   const sep = buf.length > 0 && buf[buf.length - 1] !== 0x0a ? '\n' : '';
   const meta = r.meta;
+  const rewindLine = `${sep}${JSON.stringify({ $rewindTo: cut.id })}\n`;
   return {
     sessionId: meta.sessionId!,
     cwd: null,
@@ -38,12 +37,16 @@ export function planGeminiCut(buf: Buffer, path: string, target: CutTarget): Cut
     droppedMessages: 0,
     fork(newId) {
       const now = new Date();
-      const header = { sessionId: newId, projectHash: meta.projectHash, startTime: now.toISOString(), lastUpdated: now.toISOString(), kind: meta.kind ?? 'main' };
-      // The shape Gemini itself writes on resume: the whole list in one `$set` (it may repeat an id).
-      const text = [header, { $set: { messages: kept.map((m) => m.record), lastUpdated: header.lastUpdated } }].map((v) => `${JSON.stringify(v)}\n`).join('');
+      // The lines before the prompt first appeared replay to what Gemini held when it was sent;
+      // a prompt first seen inside a `$set` list has no such cut: the whole file, then a `$rewindTo`.
+      const first = r.seen.get(cut.id)!.line;
+      const cutAt = first.value && !('$set' in first.value) ? first.offset : null;
+      const body = cutAt !== null ? buf.subarray(0, cutAt).toString('utf8') : `${buf.toString('utf8')}${rewindLine}`;
+      // Every header and `$set` names the session: all of them take the new id.
+      const text = body.split(`"sessionId":"${meta.sessionId!}"`).join(`"sessionId":"${newId}"`);
       return { path: join(dirname(path), geminiFileName(newId, now)), bytes: Buffer.from(text) };
     },
-    inPlace: Buffer.concat([buf, Buffer.from(`${sep}${JSON.stringify({ $rewindTo: cut.id })}\n`)]),
+    inPlace: Buffer.concat([buf, Buffer.from(rewindLine)]),
     warnings: r.issues.length ? [`skipped ${r.issues.length} unreadable line(s)`] : [],
   };
 }
