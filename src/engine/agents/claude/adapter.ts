@@ -1,4 +1,4 @@
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import type { AgentAdapter, RewindOutcome } from '../adapter.js';
 import { isRewindError } from '../../errors.js';
 import type { PromptCountCache } from './discover.js';
@@ -12,9 +12,11 @@ export const claude: AgentAdapter = {
   badge: 'Claude',
   incremental: true,
   fileHistory: true,
+  checkpointHooks: true,
 
   root: (env, override) => override || claudeConfigRoot(env),
-  watch: (root) => ({ dirs: [join(root, 'projects')], depth: 1, isSessionFile: (p) => p.endsWith('.jsonl') && !basename(p).startsWith('agent-') }),
+  // Project folders and the transcripts in them (old-style `agent-*.jsonl` subagent files included: an open session reads them).
+  watch: (root) => ({ dirs: [join(root, 'projects')], depth: 1, isSessionFile: (p) => p.endsWith('.jsonl') }),
   async sessionFiles(root) {
     const { listTranscriptFiles } = await import('./discover.js');
     const files = await listTranscriptFiles(root).catch((e: unknown) => {

@@ -76,6 +76,7 @@ export function toTimeline(model: SessionModel): Timeline {
       sizeBytes: model.size,
       firstTimestamp: model.firstTimestamp,
       lastTimestamp: model.lastTimestamp,
+      readOnly: null,
     },
     prompts,
     commands: model.commands.map((c) => ({

@@ -164,6 +164,7 @@ export async function parseRollout(path: string): Promise<Timeline> {
       sizeBytes: res.size,
       firstTimestamp: first,
       lastTimestamp: last,
+      readOnly: null,
     },
     prompts,
     commands: [],
