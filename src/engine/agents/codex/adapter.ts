@@ -14,8 +14,8 @@ export const codex: AgentAdapter = {
   root: (env, override) => override || env.CODEX_HOME || join(env.HOME || homedir(), '.codex'),
   watch: (root) => ({ dirs: [join(root, 'sessions')], depth: 4, isSessionFile: (p) => p.endsWith('.jsonl') }),
   async sessionFiles(root) {
-    const { listRolloutFiles, rolloutIdFromPath } = await import('./discover.js');
-    const files = await listRolloutFiles(root);
+    const { currentGenerations, listRolloutFiles, rolloutIdFromPath } = await import('./discover.js');
+    const files = await currentGenerations(await listRolloutFiles(root));
     return files.sort((a, b) => b.mtimeMs - a.mtimeMs).map((f) => ({ ...f, sessionId: rolloutIdFromPath(f.path) }));
   },
   owns: (_path, first) => !!first && isRolloutHead(first),
@@ -37,9 +37,8 @@ export const codex: AgentAdapter = {
     return parseRollout(path);
   },
   async turn(path, promptUuid) {
-    const { parseRollout } = await import('./rollout.js');
     const { codexTurn } = await import('./turn.js');
-    return codexTurn(await parseRollout(path), promptUuid);
+    return codexTurn(path, promptUuid);
   },
   promptLines: CODEX_PROMPTS,
 

@@ -1,12 +1,14 @@
 import { searchPromptLines, type PromptMatch } from '../../prompt-search.js';
 import { rolloutIdFromPath, type RolloutFile } from './discover.js';
+import { promptOfItem } from './prompts.js';
 
 export const CODEX_PROMPTS = {
-  marker: Buffer.from('"user_message"'),
+  marker: Buffer.from('"user"'),
   prompt: (v: Record<string, unknown>, offset: number) => {
-    const p = v.payload as { type?: unknown; message?: unknown } | undefined;
-    // Named as parseRollout names prompts: by where their line starts.
-    return v.type === 'event_msg' && p?.type === 'user_message' && typeof p.message === 'string' ? { uuid: `codex:${offset}`, text: p.message } : null;
+    // The history item (what the timeline names a prompt by, where its line starts); an older
+    // rollout's duplicate `user_message` event is not matched twice.
+    const p = v.type === 'response_item' ? promptOfItem(v.payload as Record<string, unknown> | undefined) : null;
+    return p ? { uuid: `codex:${offset}`, text: p.text } : null;
   },
 };
 
