@@ -30,7 +30,9 @@ export const codex: AgentAdapter = {
 
   async summarize(root, opts = {}) {
     const { listCodexSessions } = await import('./discover.js');
-    return listCodexSessions({ home: root, project: opts.project, now: opts.now, countBudgetBytes: opts.countBudgetBytes });
+    const { withJournals } = await import('../../session-journals.js');
+    // The journals of the sessions' projects name the forks Rewind made.
+    return withJournals(await listCodexSessions({ home: root, project: opts.project, now: opts.now, countBudgetBytes: opts.countBudgetBytes }));
   },
   async timeline(path) {
     const { parseRollout } = await import('./rollout.js');
@@ -42,6 +44,14 @@ export const codex: AgentAdapter = {
   },
   promptLines: CODEX_PROMPTS,
 
+  async rewind(req) {
+    const { rewindRollout } = await import('./rewind.js');
+    return rewindRollout(req);
+  },
+  async readOnlyReason(path) {
+    const { readOnlyReason } = await import('./rewind.js');
+    return readOnlyReason(path);
+  },
   resumeCommand: (id) => `codex resume ${id}`,
   async isLive(path, opts = {}) {
     const st = await stat(path).catch(() => null);
