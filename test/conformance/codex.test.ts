@@ -139,4 +139,17 @@ describe.runIf(run)('conformance with the real Codex CLI 0.169.0', () => {
     expect(seen.threadId).toBe(id);
     expect((await readdir(join(r.env.home, 'sessions'))).length).toBeGreaterThan(0);
   });
+
+  it('in place is refused while Codex holds the thread (its writer lock), before anything is written', async () => {
+    const r = await record('held', LINEAR.slice(0, 1));
+    const running = runCodex(r.env, r.cwd, ['resume', r.threadId, 'BASH sleep 4']);
+    const lock = join(r.env.home, 'thread-writer-locks', `${r.threadId}.lock`);
+    for (let i = 0; i < 50 && !(await readdir(join(r.env.home, 'thread-writer-locks')).catch(() => [])).includes(`${r.threadId}.lock`); i++) await new Promise((res) => setTimeout(res, 100));
+    const before = await readFile(r.rollout);
+    const res = back(r, ['1', '--in-place']);
+    expect(res.code, res.stderr).toBe(5);
+    expect(res.stderr).toContain(`Codex holds this thread (${lock})`);
+    expect((await readFile(r.rollout)).subarray(0, before.length)).toEqual(before);
+    expect((await running).code).toBe(0);
+  });
 });

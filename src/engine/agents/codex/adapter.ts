@@ -55,6 +55,11 @@ export const codex: AgentAdapter = {
   resumeCommand: (id) => `codex resume ${id}`,
   async isLive(path, opts = {}) {
     const st = await stat(path).catch(() => null);
-    return !!st && (opts.now ?? Date.now()) - st.mtimeMs < (opts.windowMs ?? 10_000);
+    if (!st) return false;
+    if ((opts.now ?? Date.now()) - st.mtimeMs < (opts.windowMs ?? 10_000)) return true;
+    const { writerLock } = await import('./rewind.js');
+    const { rolloutName } = await import('./thread.js');
+    const id = rolloutName(path).threadId;
+    return !!id && !!(await writerLock(path, id));
   },
 };

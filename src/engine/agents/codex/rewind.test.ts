@@ -1,9 +1,10 @@
-import { cp, readFile, readdir, utimes, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../../../../test/fixtures.js';
 import { isRewindError } from '../../errors.js';
 import { undoLatest } from '../../undo.js';
+import { codex } from './adapter.js';
 import { findCodexSession, listCodexSessions } from './discover.js';
 import { parseRollout } from './rollout.js';
 import { rewindRollout } from './rewind.js';
@@ -91,6 +92,13 @@ describe('Codex rewind', () => {
   it('refuses: in place while Codex writes, too many prompts, a prompt it lacks, a newer format; nothing written', async () => {
     const { home, project } = await setup();
     const path = (await findCodexSession(LINEAR, home))!;
+    // Codex holds the thread (its writer lock), however old the file looks.
+    await mkdir(join(home, 'thread-writer-locks'));
+    await writeFile(join(home, 'thread-writer-locks', `${LINEAR}.lock`), '');
+    expect(await code(rewindRollout({ transcriptPath: path, n: 1, mode: 'in-place', projectRoot: project }))).toBe('TRANSCRIPT_LIVE');
+    expect(await codex.isLive(path)).toBe(true);
+    await rm(join(home, 'thread-writer-locks', `${LINEAR}.lock`));
+    expect(await codex.isLive(path)).toBe(false);
     await utimes(path, new Date(), new Date());
     expect(await code(rewindRollout({ transcriptPath: path, n: 1, mode: 'in-place', projectRoot: project }))).toBe('TRANSCRIPT_LIVE');
     expect(await code(rewindRollout({ transcriptPath: path, n: 9, mode: 'fork', projectRoot: project }))).toBe('NOT_ENOUGH_PROMPTS');

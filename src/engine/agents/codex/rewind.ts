@@ -60,6 +60,17 @@ function metaLine(thread: Thread, id: string, now: Date): string {
   return JSON.stringify(ordinals ? { timestamp: now.toISOString(), ordinal: 0, type: 'session_meta', payload } : { timestamp: now.toISOString(), type: 'session_meta', payload });
 }
 
+/**
+ * The lock Codex 0.169 keeps while a process holds a thread: `$CODEX_HOME/thread-writer-locks/<id>.lock`,
+ * removed when it exits (a crash can leave it: `--force` then).
+ */
+export async function writerLock(rollout: string, threadId: string): Promise<string | null> {
+  const home = homeOfRollout(rollout);
+  if (!home) return null;
+  const lock = join(home, 'thread-writer-locks', `${threadId}.lock`);
+  return (await stat(lock).catch(() => null)) ? lock : null;
+}
+
 function backupPathFor(projectRoot: string, sessionId: string, time: number): string {
   const stamp = new Date(time).toISOString().replace(/[:.]/g, '-');
   return join(projectRoot, '.agent', 'rewind', 'transcript-backup', `${sessionId}-${stamp}.jsonl`);
@@ -111,6 +122,12 @@ export async function rewindRollout(req: RewindRequest & { now?: () => number })
 
   if (req.mode === 'in-place') {
     // Codex appends to the file it holds: rewriting under it would lose its next lines.
+    const lock = await writerLock(req.transcriptPath, sessionId);
+    if (lock && !req.force) {
+      const msg = `Codex holds this thread (${lock}): stop it first, or pass --force if no Codex is running`;
+      if (req.dryRun) warnings.push(msg);
+      else throw new RewindError('TRANSCRIPT_LIVE', msg);
+    }
     const age = now() - st.mtimeMs;
     const window = req.liveWindowMs ?? DEFAULT_LIVE_WINDOW_MS;
     if (!req.force && age < window) {
