@@ -144,7 +144,7 @@ describe.runIf(run)('conformance with the real Codex CLI 0.169.0', () => {
     const r = await record('held', LINEAR.slice(0, 1));
     const running = runCodex(r.env, r.cwd, ['resume', r.threadId, 'BASH sleep 4']);
     const lock = join(r.env.home, 'thread-writer-locks', `${r.threadId}.lock`);
-    for (let i = 0; i < 50 && !(await readdir(join(r.env.home, 'thread-writer-locks')).catch(() => [])).includes(`${r.threadId}.lock`); i++) await new Promise((res) => setTimeout(res, 100));
+    for (let i = 0; i < 50 && !(await readdir(join(r.env.home, 'thread-writer-locks')).catch(() => [] as string[])).includes(`${r.threadId}.lock`); i++) await new Promise((res) => setTimeout(res, 100));
     const before = await readFile(r.rollout);
     const res = back(r, ['1', '--in-place']);
     expect(res.code, res.stderr).toBe(5);

@@ -25,7 +25,7 @@ export function isRolloutHead(firstLine: Buffer | string): boolean {
 }
 
 function emptyTurn(): TurnSummary {
-  return { assistantMessages: 0, toolCalls: [], filesTouched: [], inputTokens: 0, outputTokens: 0, durationMs: null, messageCount: 0 };
+  return { assistantMessages: 0, toolCalls: [], filesTouched: [], inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, model: null, durationMs: null, messageCount: 0 };
 }
 
 /** The files an `apply_patch` names (`*** Add File: x`, `*** Update File: x`, `*** Delete File: x`). */
@@ -68,6 +68,7 @@ export function timelineOfThread(thread: Thread): Timeline {
   const prompts: TimelinePrompt[] = [];
   const compactions: Timeline['compactions'] = [];
   let startedAt: number | null = null;
+  let model: string | null = null;
   /** The open turn's `task_started` line, until its first prompt claims it as its cut. */
   let turnStart: ThreadLine | null = null;
   /** Activity since the last prompt: a user message after it is a new prompt, not its echo. */
@@ -107,10 +108,11 @@ export function timelineOfThread(thread: Thread): Timeline {
         line: line.index + 1,
         active: true,
         parentUuid: prev?.uuid ?? null,
+        parentPrompt: prev?.uuid ?? null,
         promptId: null,
         lane: 0,
         forkPoint: null,
-        turn: emptyTurn(),
+        turn: { ...emptyTurn(), model },
         nativeCheckpoint: null,
         checkpoint: null,
       });
@@ -118,6 +120,12 @@ export function timelineOfThread(thread: Thread): Timeline {
       quiet = true;
       lastPromptText = prompt.text;
       messages++;
+      continue;
+    }
+    if (e.type === 'turn_context') {
+      // Written around each turn's start: it names the model for the turn under way and the next.
+      model = str(p.model) ?? model;
+      if (turn) turn.model = model;
       continue;
     }
     if (e.type === 'compacted' || (e.type === 'event_msg' && p.type === 'context_compacted')) {
@@ -131,8 +139,10 @@ export function timelineOfThread(thread: Thread): Timeline {
     if (e.type === 'event_msg') {
       if (p.type === 'token_count' && turn) {
         const usage = ((p.info as Record<string, unknown> | null)?.last_token_usage ?? {}) as Record<string, unknown>;
+        // Codex counts cached input inside input_tokens, as we do.
         turn.inputTokens += num(usage.input_tokens);
         turn.outputTokens += num(usage.output_tokens);
+        turn.cacheReadTokens = (turn.cacheReadTokens ?? 0) + num(usage.cached_input_tokens);
       } else if (p.type === 'task_started') {
         startedAt = ts ? Date.parse(ts) : null;
         turnStart = line;
