@@ -4,7 +4,7 @@ import { isRewindError } from '../../errors.js';
 import type { PromptCountCache } from './discover.js';
 import type { SessionModel } from './model.js';
 import { claudeConfigRoot } from './paths.js';
-import { CLAUDE_PROMPTS } from './search.js';
+import { CLAUDE_PROMPTS } from './prompt-lines.js';
 
 /** Claude Code: `<root>/projects/<project>/<session>.jsonl` trees of messages (FORMATS.md §1). */
 export const claude: AgentAdapter = {
