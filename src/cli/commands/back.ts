@@ -1,5 +1,5 @@
-import type { AgentAdapter } from '../../engine/agents/adapter.js';
-import { rewindTranscript, type RewindResult } from '../../engine/agents/claude/rewind/rewind.js';
+import type { AgentAdapter, RewindOutcome as RewindResult } from '../../engine/agents/adapter.js';
+import { adapterOfFile } from '../../engine/agents/registry.js';
 import { RewindError } from '../../engine/errors.js';
 import { resolveTranscript } from '../../engine/resolve-transcript.js';
 import type { CliIO } from '../io.js';
@@ -33,42 +33,25 @@ export function parseCount(raw: unknown): number {
 export async function backCommand(args: BackArgs, io: CliIO): Promise<number> {
   const resolved = await resolveTranscript({ transcript: args.transcript, project: args.project, cwd: io.cwd, env: io.env, claudeRoot: args.claudeDir });
   io.err(`Transcript: ${resolved.path} (${resolved.source})`);
+  const adapter = await adapterOfFile(resolved.path);
+  const reason = adapter.rewind ? await adapter.readOnlyReason?.(resolved.path) : `${adapter.displayName} sessions are shown (rewind-app timeline), not rewound, for now`;
+  if (reason || !adapter.rewind) throw new RewindError('UNSUPPORTED', `${resolved.path}: ${reason}`);
   const common = {
     transcriptPath: resolved.path,
     n: args.n,
     mode: args.inPlace ? ('in-place' as const) : ('fork' as const),
     force: args.force,
     projectRoot: resolved.projectRoot,
-    claudeRoot: args.claudeDir ?? null,
+    agentRoot: args.claudeDir ?? null,
   };
-  const other = await otherAgent(resolved.path);
-  if (other) {
-    if (!other.rewind) throw new RewindError('UNSUPPORTED', (await other.readOnlyReason?.(resolved.path)) ?? `${other.displayName} sessions are read only`);
-    if (args.both) throw new RewindError('UNSUPPORTED', `--both restores code from Rewind's checkpoints or Claude's file history: for a ${other.displayName} session, run back without --both, then restore`);
-    const result = await other.rewind({ ...common, dryRun: args.dryRun });
-    report(result, args, io, null, other.resumeCommand.bind(other));
-    return copyPrompts(result, args, io);
-  }
   // With --both the code part is planned first: a conflict stops everything before any write.
-  const code = args.both ? await planCode(resolved.path, resolved.projectRoot, args, io) : null;
-  const result = await rewindTranscript({ ...common, dryRun: args.dryRun });
+  let code: CodePlan | null = null;
+  if (args.both && !adapter.incremental) io.err(`Restoring code with a ${adapter.displayName} rewind comes later: restoring the chat only.`);
+  else if (args.both) code = await planCode(resolved.path, resolved.projectRoot, args, io);
+  const result = await adapter.rewind({ ...common, dryRun: args.dryRun });
   let checkpoint: CodeReport | null = null;
   if (code) checkpoint = await applyCode(code, result.prompts[0]!.uuid, result.boundaryOffset, args, io);
-  report(result, args, io, checkpoint);
-  return copyPrompts(result, args, io);
-}
-
-/**
- * The adapter of a session another agent wrote (Droid, Qwen, Gemini), else
- * null: Claude Code's files (and Codex's, which Claude's writer refuses in words) go on as before.
- */
-async function otherAgent(path: string): Promise<AgentAdapter | null> {
-  const { adapterOfFile } = await import('../../engine/agents/registry.js');
-  const a = await adapterOfFile(path);
-  return a.id !== 'claude' && a.id !== 'codex' ? a : null;
-}
-
-async function copyPrompts(result: RewindResult, args: BackArgs, io: CliIO): Promise<number> {
+  report(result, args, io, checkpoint, adapter);
   if (args.copy && !args.json) {
     const text = result.prompts.map((p) => p.text).join('\n\n');
     const { copyToClipboard } = await import('../../engine/clipboard.js');
@@ -78,7 +61,7 @@ async function copyPrompts(result: RewindResult, args: BackArgs, io: CliIO): Pro
   return 0;
 }
 
-function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeReport | null, resume: (id: string) => string = (id) => `claude --resume ${id}`): void {
+function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeReport | null, adapter: AgentAdapter): void {
   for (const w of r.warnings) io.err(`warning: ${w}`);
   if (args.json) {
     io.out(
@@ -95,7 +78,7 @@ function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeRepo
         forkPath: r.forkPath,
         backupPath: r.backupPath,
         journalId: r.journalId,
-        resumeCommand: r.dryRun ? null : resume(r.forkSessionId ?? r.sessionId),
+        resumeCommand: r.dryRun ? null : adapter.resumeCommand(r.forkSessionId ?? r.sessionId),
         checkpoint,
       }),
     );
@@ -115,7 +98,7 @@ function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeRepo
   }
   if (r.mode === 'fork') {
     io.out(`Fork created: ${r.forkSessionId}`);
-    io.err(`Resume it with: ${resume(r.forkSessionId!)}`);
+    io.err(`Resume it with: ${adapter.resumeCommand(r.forkSessionId!)}`);
   } else {
     io.out('Chat rewritten in-place');
     io.out(`Backup: ${r.backupPath}`);

@@ -60,6 +60,8 @@ export interface AgentAdapter {
   readOnlyReason?(path: string): Promise<string | null>;
   /** How to continue a session in the agent's own CLI: `claude --resume <id>`. */
   resumeCommand(sessionId: string): string;
+  /** `rewind-app hooks install` wires Rewind's checkpoints into this agent (the window offers it). */
+  readonly checkpointHooks?: boolean;
   /** The agent's own file history (Claude's `file-history/`): restore `--source <id>` reads it. */
   readonly fileHistory?: boolean;
   /** Is the agent writing to (or holding) this session right now? */

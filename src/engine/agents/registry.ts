@@ -24,6 +24,8 @@ export const ADAPTERS = {
 export type AgentId = keyof typeof ADAPTERS;
 export const AGENT_IDS = Object.keys(ADAPTERS) as [AgentId, ...AgentId[]];
 export const ALL_ADAPTERS: readonly AgentAdapter[] = Object.values(ADAPTERS);
+/** The first agent: its root is the one `--claude-dir`, the settings and the demo set. */
+export const AGENT_PRIMARY: AgentId = AGENT_IDS[0];
 
 export function adapterFor(id: string): AgentAdapter {
   const a = (ADAPTERS as Record<string, AgentAdapter>)[id];
@@ -32,8 +34,8 @@ export function adapterFor(id: string): AgentAdapter {
 }
 
 /** What the window shows of each agent: the renderer names agents only through this. */
-export function agentInfo(): { id: AgentId; displayName: string; badge: string }[] {
-  return AGENT_IDS.map((id) => ({ id, displayName: ADAPTERS[id].displayName, badge: ADAPTERS[id].badge }));
+export function agentInfo(): { id: AgentId; displayName: string; badge: string; hooks: boolean }[] {
+  return AGENT_IDS.map((id) => ({ id, displayName: ADAPTERS[id].displayName, badge: ADAPTERS[id].badge, hooks: !!ADAPTERS[id].checkpointHooks }));
 }
 
 /** Per-agent root overrides (a CLI flag, the demo); the rest come from env. */

@@ -88,7 +88,7 @@ export function agentConformance(a: AgentUnderTest): void {
         console.warn(`\n!! ${a.name}: fork and in-place checks skipped: ${a.readOnly}\n`);
         const r = rewindApp(['back', '1', '--transcript', path, '--project', project], a.env(home, api));
         expect(r.code).toBe(1);
-        expect(r.stderr.trim().split('\n').pop()).toMatch(/does not rewind them yet/);
+        expect(r.stderr.trim().split('\n').pop()).toMatch(/not rewound/);
       });
       return;
     }

@@ -136,6 +136,7 @@ export function droidTimeline(buf: Buffer, path: string, settings: Record<string
       sizeBytes: buf.length,
       firstTimestamp: p.first,
       lastTimestamp: p.last,
+      readOnly: null,
       model: str(settings?.model) ?? p.model,
       tokens: settingsTokens(settings),
     },

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { AgentAdapter } from '../adapter.js';
+import { GEMINI_READ_ONLY } from './read-only.js';
 import { GEMINI_PROMPTS } from './search.js';
 
 const isSession = (p: string): boolean => basename(p).startsWith('session-') && p.endsWith('.jsonl') && basename(dirname(p)) === 'chats';
@@ -65,10 +66,8 @@ export const gemini: AgentAdapter = {
   },
   promptLines: GEMINI_PROMPTS,
 
-  // Read only for now: the writer (./rewind.ts) is unit-tested, but the real CLI does not yet
-  // confirm it (a resume repeats a function response; a resumed fork made another session's files
-  // disappear once): until it does, Rewind does not write Gemini sessions.
-  readOnlyReason: async () => 'Rewind shows Gemini CLI sessions but does not rewind them yet (its fork and in-place writes are not yet confirmed by the real Gemini CLI)',
+  // Read only for now: see ./read-only.ts.
+  readOnlyReason: async () => GEMINI_READ_ONLY,
   resumeCommand: (id) => `gemini --resume ${id}`,
   async isLive(path, opts = {}) {
     const st = await stat(path).catch(() => null);

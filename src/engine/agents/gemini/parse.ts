@@ -1,6 +1,7 @@
 import type { Timeline, TimelinePrompt } from '../../../shared/session-schema.js';
 import { num, obj, str } from '../jsonl.js';
 import { addToolCall, promptRow, timelineDoc, titleOf } from '../timeline-parts.js';
+import { GEMINI_READ_ONLY } from './read-only.js';
 import { geminiPromptText, partsOf, replayGemini, type GeminiMessage } from './replay.js';
 
 /**
@@ -17,7 +18,7 @@ export function geminiTimeline(buf: Buffer, path: string, cwd: string | null = n
   // Prompts in the order they were first written; each turn is what followed it in the final records.
   const all = [...r.seen.values()].sort((a, b) => a.line.offset - b.line.offset);
   const prompts: TimelinePrompt[] = [];
-  let model: string | null = null;
+  let model = null as string | null;
   let live = 0;
   let messages = 0;
   const turnOf = new Map<string, TimelinePrompt>();
@@ -84,6 +85,7 @@ export function geminiTimeline(buf: Buffer, path: string, cwd: string | null = n
       firstTimestamp: r.meta.startTime ?? timestamps[0] ?? null,
       lastTimestamp: r.meta.lastUpdated ?? timestamps[timestamps.length - 1] ?? null,
       model,
+      readOnly: GEMINI_READ_ONLY,
     },
     prompts,
     branches,

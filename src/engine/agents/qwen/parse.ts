@@ -157,6 +157,7 @@ export function qwenTimeline(buf: Buffer, path: string): Timeline {
       sizeBytes: buf.length,
       firstTimestamp: first,
       lastTimestamp: last,
+      readOnly: null,
       model,
     },
     prompts,

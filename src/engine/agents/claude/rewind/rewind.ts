@@ -63,22 +63,11 @@ interface Snapshot {
 
 const fingerprints = () => import('../../../io/fingerprint.js');
 
-/** A Codex rollout has no Claude messages: say what it is rather than "no prompts". */
-async function codexInstead(fh: FileHandle, path: string): Promise<RewindError | null> {
-  const { readFirstLine } = await import('../../../io/first-line.js');
-  const { isRolloutHead } = await import('../../codex/rollout.js');
-  const first = await readFirstLine(fh);
-  if (!first || !isRolloutHead(first)) return null;
-  return new RewindError('UNSUPPORTED', `${path} is a Codex CLI session: Rewind shows it (rewind-app timeline) but rewinds Claude Code sessions only, for now`);
-}
-
 async function takeSnapshot(fh: FileHandle, opts: RewindOptions): Promise<Snapshot> {
   const size = (await fh.stat()).size;
   if (size === 0) throw new RewindError('NOT_ENOUGH_PROMPTS', `transcript is empty: ${opts.transcriptPath}`);
   const fp = opts.dryRun ? null : await (await fingerprints()).fingerprintHandle(fh, size);
-  const scan = await scanTail(fh, size, opts.promptUuid ? { promptUuid: opts.promptUuid } : { n: opts.n ?? 1 }, opts.chunkSize).catch(async (e: unknown) => {
-    throw (await codexInstead(fh, opts.transcriptPath)) ?? e;
-  });
+  const scan = await scanTail(fh, size, opts.promptUuid ? { promptUuid: opts.promptUuid } : { n: opts.n ?? 1 }, opts.chunkSize);
   if (!scan.keepLeaf) {
     throw new RewindError(
       'NOT_ENOUGH_PROMPTS',
