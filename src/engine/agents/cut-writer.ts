@@ -75,7 +75,8 @@ export async function rewindByPlan(planner: CutPlanner, opts: RewindRequest & { 
   const buf = await readSession(path);
   const plan = planner(buf, path, opts.promptUuid ? { promptUuid: opts.promptUuid } : { n: opts.n ?? 1 });
   const warnings = [...plan.warnings];
-  const projectRoot = opts.projectRoot ?? plan.cwd;
+  // The session's own folder only when it is on this machine: never create a folder we were not given.
+  const projectRoot = opts.projectRoot ?? (plan.cwd && (await stat(plan.cwd).catch(() => null))?.isDirectory() ? plan.cwd : null);
   const base = {
     mode: opts.mode,
     dryRun: !!opts.dryRun,

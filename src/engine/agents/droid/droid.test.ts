@@ -116,3 +116,17 @@ describe('Droid sessions: rewind', () => {
     expect(await readJournal(env.project)).toEqual([]);
   });
 });
+
+describe('Droid sessions: where the journal goes', () => {
+  it('a fork of a session whose folder is not on this machine writes no journal and creates no folder', async () => {
+    const env = await droidHome();
+    const text = (await readFile(env.path, 'utf8')).split('/home/dev/projects/linear').join(join(env.project, 'gone'));
+    await writeFile(env.path, text);
+    await utimes(env.path, past, past);
+    const r = await rewindDroid({ transcriptPath: env.path, n: 1, mode: 'fork', projectRoot: null });
+    expect(r.journalId).toBeNull();
+    expect(r.warnings).toContain('no project folder known: this fork is not in an undo journal');
+    await expect(readFile(join(env.project, 'gone', '.agent', 'rewind', 'journal.jsonl'))).rejects.toThrow();
+    await expect(rewindDroid({ transcriptPath: env.path, n: 1, mode: 'in-place', projectRoot: null })).rejects.toMatchObject({ code: 'USAGE' });
+  });
+});
