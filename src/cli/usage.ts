@@ -8,7 +8,7 @@ Usage:
   rewind-app timeline [SESSION] [--json]
                                      SESSION: id, id prefix or transcript path
                                      (default: newest session of this directory)
-  rewind-app back [n] [--in-place] [--both] [--copy] [--dry-run] [--json]
+  rewind-app back [n | --to <uuid|#n>] [--in-place] [--both] [--copy] [--dry-run] [--json]
                   [--transcript PATH] [--project DIR] [--force]
   rewind-app undo [--dry-run] [--force] [--project DIR] [--json]
   rewind-app checkpoint [--label L] [--project DIR] [--json]
