@@ -92,7 +92,7 @@ test('restore code: the preview flags a file changed by hand, with its diff', as
   await expect(sheet.getByRole('alert')).toContainText('changed outside the agent');
   await expect(sheet.locator('.file').filter({ hasText: 'a.txt' })).toContainText('changed by hand');
   await sheet.locator('.file').filter({ hasText: 'a.txt' }).click();
-  await expect(sheet.locator('.diff')).toContainText('edited by hand');
+  await expect(sheet.getByLabel('Changes to a.txt')).toContainText('edited by hand');
   await expect(sheet.locator('.diff-line.add').filter({ hasText: 'version one' })).toHaveCount(1);
   await page.screenshot({ path: join(SHOTS, 'preview-light.png') });
   await page.emulateMedia({ colorScheme: 'dark' });
