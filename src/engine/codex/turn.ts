@@ -1,61 +1,83 @@
 import { parseJsonLine } from '../io/json-line.js';
 import { readLines } from '../io/read-lines.js';
 import type { Timeline } from '../../shared/session-schema.js';
+import type { ResponseOf, TurnItem } from '../../shared/contract.js';
 import { RewindError } from '../errors.js';
-import { toolCall } from './rollout.js';
+import { resultOf, toolTitle, toolView } from '../tool-view.js';
 import { blocksText, clip, MAX_TURN_ITEMS } from '../turn-text.js';
 
-export interface CodexTurnItem {
-  kind: 'text' | 'thinking' | 'tool-call' | 'tool-result' | 'other';
-  title: string;
-  body: string;
-  isError: boolean;
-}
-
 const MAX_ITEMS = MAX_TURN_ITEMS;
+const CONTEXT_WINDOW = 64 * 1024;
 
 function outputText(v: unknown): string {
   if (v && typeof v === 'object' && !Array.isArray(v) && 'output' in v) return outputText((v as { output: unknown }).output);
   return blocksText(v);
 }
 
+/** A call's input: its JSON arguments parsed, free-form text (apply_patch) as is, a local shell's action. */
+function inputOf(p: Record<string, unknown>): unknown {
+  if (p.type === 'local_shell_call') return p.action ?? {};
+  const raw = typeof p.arguments === 'string' ? p.arguments : typeof p.input === 'string' ? p.input : '';
+  try {
+    const v = JSON.parse(raw) as unknown;
+    if (v && typeof v === 'object' && !Array.isArray(v)) return v;
+  } catch {
+    // free-form
+  }
+  return raw;
+}
+
+const item = (i: Pick<TurnItem, 'kind' | 'title' | 'body'> & Partial<TurnItem>): TurnItem => ({ isError: false, tool: null, images: [], subagent: null, ...i });
+
 /**
- * What happened in one prompt's turn of a Codex rollout: the lines from the prompt to the next one.
- * Reasoning shows its summary only (the rest is encrypted and never rendered).
+ * What happened in one prompt's turn of a Codex rollout: the lines from the prompt to the next one,
+ * each tool call with its output paired by call id. Reasoning shows its summary only (the rest is
+ * encrypted and never rendered).
  */
-export async function codexTurn(timeline: Timeline, promptUuid: string): Promise<{ promptUuid: string; text: string; items: CodexTurnItem[]; truncated: boolean }> {
+export async function codexTurn(timeline: Timeline, promptUuid: string): Promise<ResponseOf<'getTurn'>> {
   const i = timeline.prompts.findIndex((p) => p.uuid === promptUuid);
   if (i === -1) throw new RewindError('NOT_FOUND', `no prompt ${promptUuid} in this session`);
   const prompt = timeline.prompts[i]!;
   const end = timeline.prompts[i + 1]?.byteOffset ?? timeline.session.sizeBytes;
-  const items: CodexTurnItem[] = [];
+  const items: TurnItem[] = [];
+  const calls = new Map<string, TurnItem>();
   let truncated = false;
+  let model: string | null = null;
   await readLines(
     timeline.session.transcriptPath,
     (line) => {
       if (line.offset === prompt.byteOffset || line.bytes.length === 0) return;
-      if (items.length >= MAX_ITEMS) {
+      const before = line.offset < prompt.byteOffset;
+      if (!before && items.length >= MAX_ITEMS) {
         truncated = true;
         return;
       }
       const parsed = parseJsonLine(line.bytes);
-      if (!parsed.ok || parsed.value.type !== 'response_item') return;
+      if (!parsed.ok) return;
       const p = (parsed.value.payload ?? {}) as Record<string, unknown>;
+      if (parsed.value.type === 'turn_context' && typeof p.model === 'string') model = p.model;
+      if (before || parsed.value.type !== 'response_item') return;
       if (p.type === 'message' && p.role === 'assistant') {
         const text = outputText(p.content);
-        if (text.trim()) items.push({ kind: 'text', title: 'Codex', body: clip(text), isError: false });
+        if (text.trim()) items.push(item({ kind: 'text', title: 'Said', body: clip(text) }));
       } else if (p.type === 'reasoning') {
         const summary = outputText(p.summary);
-        if (summary.trim()) items.push({ kind: 'thinking', title: 'reasoning', body: clip(summary), isError: false });
+        if (summary.trim()) items.push(item({ kind: 'thinking', title: 'Thinking', body: clip(summary) }));
       } else if (p.type === 'function_call' || p.type === 'custom_tool_call' || p.type === 'local_shell_call') {
-        const c = toolCall(p);
-        const input = typeof p.arguments === 'string' ? p.arguments : typeof p.input === 'string' ? p.input : JSON.stringify(p.action ?? {}, null, 2);
-        items.push({ kind: 'tool-call', title: c.summary ? `${c.name} ${c.summary.split('\n')[0]!.slice(0, 120)}` : c.name, body: clip(input), isError: false });
+        const name = p.type === 'local_shell_call' ? 'local_shell' : typeof p.name === 'string' ? p.name : 'tool';
+        const tool = toolView(name, inputOf(p));
+        const it = item({ kind: 'tool-call', title: toolTitle(tool), body: '', tool });
+        items.push(it);
+        if (typeof p.call_id === 'string') calls.set(p.call_id, it);
       } else if (p.type === 'function_call_output' || p.type === 'custom_tool_call_output') {
-        items.push({ kind: 'tool-result', title: 'result', body: clip(outputText(p.output)), isError: false });
+        const call = typeof p.call_id === 'string' ? calls.get(p.call_id) : undefined;
+        const result = resultOf(outputText(p.output), false);
+        if (call?.tool) call.tool.result = result;
+        else items.push(item({ kind: 'tool-result', title: 'Result', body: result.text }));
       }
     },
-    { fromOffset: prompt.byteOffset, toOffset: end },
+    // A little before the prompt too: the turn's context (its model) may be written just ahead of it.
+    { fromOffset: Math.max(0, prompt.byteOffset - CONTEXT_WINDOW), toOffset: end },
   );
-  return { promptUuid, text: prompt.text, items, truncated };
+  return { promptUuid, text: prompt.text, items, truncated, model, promptImages: [] };
 }

@@ -1,23 +1,10 @@
-import { useEffect, useMemo, useState } from 'react';
-import { highlightLines, languageOf, loadLanguage } from '../code/highlight.js';
+import { useMemo } from 'react';
+import { highlightLines } from '../code/highlight.js';
+import { useLanguage } from '../code/use-language.js';
 import { splitRows, type DiffLine, type ParsedPatch } from '../code/patch.js';
 import '../code-view.css';
 
 export type DiffLayout = 'unified' | 'split';
-
-/** The file's highlight.js language once it is loaded (null before, and for unknown types). */
-function useLanguage(path: string): string | null {
-  const lang = languageOf(path);
-  const [ready, setReady] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    if (lang) void loadLanguage(lang).then((ok) => live && ok && setReady(lang));
-    return () => {
-      live = false;
-    };
-  }, [lang]);
-  return ready === lang ? lang : null;
-}
 
 /**
  * Each line's HTML. The two sides of a hunk are highlighted apart (current: context and removed
@@ -47,15 +34,19 @@ function Code({ line, html }: { line: DiffLine; html: string | undefined }) {
   return <span className="code" dangerouslySetInnerHTML={{ __html: html || ' ' }} />;
 }
 
-function UnifiedLine({ line, html }: { line: DiffLine; html: string | undefined }) {
+function UnifiedLine({ line, html, numbers }: { line: DiffLine; html: string | undefined; numbers: boolean }) {
   return (
     <div className={`diff-line ${line.kind}`}>
-      <span className="ln" aria-hidden>
-        {line.oldNo ?? ''}
-      </span>
-      <span className="ln" aria-hidden>
-        {line.newNo ?? ''}
-      </span>
+      {numbers && (
+        <>
+          <span className="ln" aria-hidden>
+            {line.oldNo ?? ''}
+          </span>
+          <span className="ln" aria-hidden>
+            {line.newNo ?? ''}
+          </span>
+        </>
+      )}
       <span className="sign" aria-hidden>
         {SIGN[line.kind]}
       </span>
@@ -83,16 +74,16 @@ function Half({ line, side, html }: { line: DiffLine | null; side: 'old' | 'new'
  * A file's hunks, stacked, current → restored: unified (one column) or side by side (current on
  * the left, restored on the right), syntax highlighted by file type once its language is loaded.
  */
-export function DiffView({ path, parsed, layout = 'unified' }: { path: string; parsed: ParsedPatch; layout?: DiffLayout }) {
+export function DiffView({ path, parsed, layout = 'unified', numbers = true }: { path: string; parsed: ParsedPatch; layout?: DiffLayout; numbers?: boolean }) {
   const lang = useLanguage(path);
   const html = useLineHtml(parsed, lang);
   return (
-    <div className={`diff mono ${layout}`} aria-label={`Changes to ${path}`} data-highlighted={lang ? 'true' : 'false'}>
+    <div className={`diff mono ${layout}${numbers ? '' : ' no-numbers'}`} aria-label={`Changes to ${path}`} data-highlighted={lang ? 'true' : 'false'}>
       {parsed.hunks.map((h, i) => (
         <div key={i} className="hunk">
-          <div className="diff-line hunk-head">{h.header}</div>
+          {numbers && <div className="diff-line hunk-head">{h.header}</div>}
           {layout === 'unified'
-            ? h.lines.map((l, j) => <UnifiedLine key={j} line={l} html={html.get(l)} />)
+            ? h.lines.map((l, j) => <UnifiedLine key={j} line={l} html={html.get(l)} numbers={numbers} />)
             : splitRows(h.lines).map((r, j) => (
                 <div key={j} className="diff-row">
                   <Half line={r.left} side="old" html={r.left ? html.get(r.left) : undefined} />
