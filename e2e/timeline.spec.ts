@@ -170,8 +170,11 @@ test('a Codex CLI session: listed with its agent, read turn by turn; going back 
   await expect(page.getByRole('note')).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Fork here' })).toBeDisabled();
   await expect(page.getByText('Codex sessions are shown here')).toBeVisible();
-  await page.getByRole('button', { name: /exec_command/ }).click();
-  await expect(page.locator('.turn-item.tool-call').first()).toContainText('find . -maxdepth 1 -type f');
+  // Codex's shell call is a terminal block with its output, like Claude's Bash.
+  await page.getByRole('button', { name: /Ran find \. -maxdepth 1 -type f/ }).click();
+  await expect(page.getByLabel('Terminal')).toContainText('$ find . -maxdepth 1 -type f');
+  await expect(page.getByLabel('Terminal')).toContainText('./alpha.txt');
+  await expect(page.getByLabel('Model and tokens')).toContainText('synthetic-model');
   await expect(page.locator('.turn')).not.toContainText('SYNTHETIC_ENCRYPTED_CONTENT');
   await page.screenshot({ path: join(SHOTS, 'codex-light.png') });
 });

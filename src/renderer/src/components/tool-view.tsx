@@ -83,7 +83,6 @@ export function ToolBody({ tool }: { tool: Tool }) {
     case 'edit':
       return (
         <div className="tool-body">
-          <div className="file-caption mono">{tool.path}</div>
           {tool.edits.map((e, i) => (
             <EditDiff key={i} path={tool.path ?? 'file'} oldText={e.oldText} newText={e.newText} />
           ))}

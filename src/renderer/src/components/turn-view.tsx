@@ -104,6 +104,22 @@ function ToolItem({ item }: { item: TurnItem | TurnItemBase }) {
   );
 }
 
+/** A long text shows its first lines until asked for the rest (a subagent's report can be pages). */
+function Clamped({ text }: { text: string }) {
+  const [all, setAll] = useState(false);
+  const long = text.length > 400 || text.split('\n').length > 6;
+  return (
+    <>
+      <div className={`said${long && !all ? ' clamped' : ''}`}>{text}</div>
+      {long && (
+        <button type="button" className="link-button" onClick={() => setAll(!all)}>
+          {all ? 'Show less' : 'Show all'}
+        </button>
+      )}
+    </>
+  );
+}
+
 /** A subagent's run as a conversation of its own, nested in the turn: asked, did, reported. */
 function Subagent({ item }: { item: TurnItem }) {
   const s = item.subagent!;
@@ -125,7 +141,7 @@ function Subagent({ item }: { item: TurnItem }) {
         {report && (
           <div className="subagent-report">
             <div className="small muted">{report.isError ? 'Failed' : 'Reported back'}</div>
-            <div className="said">{report.text}</div>
+            <Clamped text={report.text} />
           </div>
         )}
       </div>
