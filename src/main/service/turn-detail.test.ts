@@ -60,3 +60,18 @@ describe('turn detail', () => {
     expect(turn.items[0]!.images[1]!.bytes).toBe(3 * 1024 * 1024);
   });
 });
+
+describe('turn as text (export)', () => {
+  it('each tool call says what it did in text, followed by its result; a subagent lists its steps', async () => {
+    const { plainItems } = await import('../../engine/turn-plain.js');
+    const linear = await parseTranscriptFile(LINEAR);
+    const write = plainItems((await turnDetail(linear, linear.prompts[0]!.uuid)).items);
+    expect(write.map((i) => `${i.kind} ${i.title}`)).toEqual(['tool-call Write a.txt', 'tool-result Result', 'text Said']);
+    expect(write[0]!.body).toBe('a.txt\n\nversion one\n');
+    expect(write[1]!.body).toContain('has been updated');
+    const sub = await parseTranscriptFile(SUBAGENT);
+    const spawn = plainItems((await turnDetail(sub, sub.prompts[0]!.uuid)).items);
+    expect(spawn[0]!.kind).toBe('subagent');
+    expect(spawn[0]!.body).toMatch(/What it did:\nAsked: Please create[^\n]*\nWrite sub\.txt: sub\.txt/);
+  });
+});
