@@ -1,4 +1,5 @@
 import type { ToolView, TurnItem, TurnItemBase } from '../shared/contract.js';
+import { plural } from '../shared/wording.js';
 
 /** A turn item as plain text, for outputs that are text (Markdown/HTML export). */
 export interface PlainItem {
@@ -28,7 +29,7 @@ export function toolText(t: ToolView): string {
   }
 }
 
-const images = (n: number) => (n ? `\n[${n} image${n === 1 ? '' : 's'}]` : '');
+const images = (n: number) => (n ? `\n[${plural(n, 'image')}]` : '');
 
 function plainOne(it: TurnItem | TurnItemBase): PlainItem[] {
   if (it.kind === 'prompt') return [{ kind: 'text', title: 'Asked', body: it.body, isError: false }];
