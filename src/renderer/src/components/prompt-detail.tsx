@@ -8,7 +8,7 @@ import { useNow } from './use-now.js';
 function TurnMeta({ uuid }: { uuid: string }) {
   const t = useStore((s) => s.timeline?.prompts.find((p) => p.uuid === uuid)?.turn);
   const detail = useStore((s) => s.turns[uuid]);
-  const model = detail && detail !== 'loading' && !('error' in detail) ? detail.model : null;
+  const model = t?.model ?? (detail && detail !== 'loading' && !('error' in detail) ? detail.model : null);
   if (!t) return null;
   const parts = [
     model,
