@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { highlightLines } from '../code/highlight.js';
 import { useLanguage } from '../code/use-language.js';
-import { splitRows, type DiffLine, type ParsedPatch } from '../code/patch.js';
+import { parseFilePatch, splitRows, type DiffLine, type ParsedPatch } from '../code/patch.js';
 import '../code-view.css';
 
 export type DiffLayout = 'unified' | 'split';
@@ -74,7 +74,8 @@ function Half({ line, side, html }: { line: DiffLine | null; side: 'old' | 'new'
  * A file's hunks, stacked, current → restored: unified (one column) or side by side (current on
  * the left, restored on the right), syntax highlighted by file type once its language is loaded.
  */
-export function DiffView({ path, parsed, layout = 'unified', numbers = true }: { path: string; parsed: ParsedPatch; layout?: DiffLayout; numbers?: boolean }) {
+export function DiffView({ path, parsed: given, patch, layout = 'unified', numbers = true }: { path: string; parsed?: ParsedPatch; patch?: string; layout?: DiffLayout; numbers?: boolean }) {
+  const parsed = useMemo(() => given ?? parseFilePatch(patch ?? ''), [given, patch]);
   const lang = useLanguage(path);
   const html = useLineHtml(parsed, lang);
   return (

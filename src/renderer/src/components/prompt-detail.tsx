@@ -1,6 +1,6 @@
 import { useStore } from '../store/store.js';
 import { duration, plural, relTime, tokens } from '../format.js';
-import { PromptActions } from './actions.js';
+import { ActionButtons } from './action-buttons.js';
 import { Images, TurnView } from './turn-view.js';
 import { useNow } from './use-now.js';
 
@@ -32,6 +32,7 @@ function PromptImages({ uuid }: { uuid: string }) {
 export function PromptDetail() {
   const uuid = useStore((s) => s.selectedPrompt);
   const prompt = useStore((s) => s.timeline?.prompts.find((p) => p.uuid === uuid) ?? null);
+  const codex = useStore((s) => s.timeline?.session.agent === 'codex');
   const now = useNow();
   if (!prompt) return <aside className="detail empty-detail muted">Select a prompt to see what happened and to go back to it.</aside>;
   const t = prompt.turn;
@@ -45,7 +46,8 @@ export function PromptDetail() {
         {prompt.images > 0 && <p className="muted small">+ {plural(prompt.images, 'image')}</p>}
         <PromptImages uuid={prompt.uuid} />
       </header>
-      <PromptActions promptUuid={prompt.uuid} />
+      <ActionButtons uuid={prompt.uuid} disabled={codex} />
+      {codex && <p className="small muted">Codex sessions are shown here; going back in them (fork, rewrite, restore) comes next. Claude Code sessions have all four.</p>}
       <section className="turn">
         <h2>
           Turn <TurnMeta uuid={prompt.uuid} />

@@ -9,19 +9,15 @@ const ACTIONS: { action: Action; hint: string; primary?: boolean }[] = [
 ];
 
 /** The four ways back to a prompt; each opens its preview first. */
-export function PromptActions({ promptUuid }: { promptUuid: string }) {
+export function ActionButtons({ uuid, disabled }: { uuid: string; disabled: boolean }) {
   const openPreview = useStore((s) => s.openPreview);
-  const codex = useStore((s) => s.timeline?.session.agent === 'codex');
   return (
-    <>
-      <div className="actions" role="group" aria-label="Go back to this prompt">
-        {ACTIONS.map((a) => (
-          <button key={a.action} type="button" className={`button${a.primary ? ' primary' : ''}`} title={a.hint} disabled={codex} onClick={() => void openPreview(a.action, promptUuid)}>
-            {ACTION_LABEL[a.action]}
-          </button>
-        ))}
-      </div>
-      {codex && <p className="small muted">Codex sessions are shown here; going back in them (fork, rewrite, restore) comes next. Claude Code sessions have all four.</p>}
-    </>
+    <div className="actions" role="group" aria-label="Go back to this prompt">
+      {ACTIONS.map((a) => (
+        <button key={a.action} type="button" className={`button${a.primary ? ' primary' : ''}`} title={a.hint} disabled={disabled} onClick={() => void openPreview(a.action, uuid)}>
+          {ACTION_LABEL[a.action]}
+        </button>
+      ))}
+    </div>
   );
 }
