@@ -1,7 +1,8 @@
 import { useMemo, useRef, useState } from 'react';
 import type { CodePlan } from '../../../shared/contract.js';
-import { fileChangeSummary, plural, untouchedSentence } from '../../../shared/wording.js';
-import { parseFilePatch, type ParsedPatch } from '../code/patch.js';
+import { plural, untouchedSentence } from '../../../shared/wording.js';
+import { entryOf, initiallyOpen, type FileEntry } from '../code/file-entry.js';
+import type { ParsedPatch } from '../code/patch.js';
 import { DiffView, type DiffLayout } from './diff-view.js';
 import '../code-view.css';
 
@@ -9,31 +10,6 @@ type Change = CodePlan['changes'][number];
 
 const BADGE = { create: 'A', modify: 'M', delete: 'D', unchanged: '' } as const;
 const BADGE_TITLE = { create: 'Added by the restore', modify: 'Modified by the restore', delete: 'Deleted by the restore', unchanged: '' } as const;
-
-/** Past this many changed lines a file is summarized; its diff opens on demand. */
-const LARGE_FILE_LINES = 1500;
-/** Diff lines drawn open at first, all files together; files past it start collapsed. */
-const OPEN_BUDGET = 4000;
-
-interface FileEntry {
-  change: Change;
-  parsed: ParsedPatch | null;
-  /** Why the diff is not drawn as is (binary, too large, no diff yet); null when it is. */
-  summary: string | null;
-  large: boolean;
-}
-
-function entryOf(change: Change): FileEntry {
-  const parsed = change.patch && !change.binary ? parseFilePatch(change.patch) : null;
-  const changed = parsed ? parsed.added + parsed.removed : 0;
-  const large = changed > LARGE_FILE_LINES;
-  let summary: string | null = null;
-  if (change.kind === 'd') summary = change.action === 'delete' ? 'folder, removed' : 'folder';
-  else if (!parsed) summary = fileChangeSummary(change);
-  else if (large) summary = fileChangeSummary(change, changed);
-  else if (parsed.hunks.length === 0) summary = 'only the file mode differs';
-  return { change, parsed, summary, large };
-}
 
 function Counts({ parsed }: { parsed: ParsedPatch }) {
   return (
@@ -98,17 +74,7 @@ function FileSection({ entry, open, onToggle, layout, sectionRef }: { entry: Fil
 export function CodeChanges({ plan }: { plan: CodePlan }) {
   const entries = useMemo(() => plan.changes.map(entryOf), [plan.changes]);
   const [layout, setLayout] = useState<DiffLayout>('unified');
-  const [open, setOpen] = useState<Record<string, boolean>>(() => {
-    // Open files in order until the budget of drawn lines is spent: a 500-file restore stays quick.
-    const o: Record<string, boolean> = {};
-    let budget = OPEN_BUDGET;
-    for (const e of entries) {
-      const lines = e.parsed && !e.large ? e.parsed.hunks.reduce((n, h) => n + h.lines.length, 0) : 1;
-      o[e.change.path] = budget > 0;
-      budget -= lines;
-    }
-    return o;
-  });
+  const [open, setOpen] = useState<Record<string, boolean>>(() => initiallyOpen(entries));
   const sections = useRef(new Map<string, HTMLElement>());
   const totals = entries.reduce((t, e) => ({ added: t.added + (e.parsed?.added ?? 0), removed: t.removed + (e.parsed?.removed ?? 0) }), { added: 0, removed: 0 });
   const anyModified = entries.some((e) => e.change.action === 'modify' && e.parsed);
