@@ -75,3 +75,17 @@ describe('turn as text (export)', () => {
     expect(spawn[0]!.body).toMatch(/What it did:\nAsked: Please create[^\n]*\nWrite sub\.txt: sub\.txt/);
   });
 });
+
+describe('subagent steps are bounded', () => {
+  it('a run shows at most the steps it is given, says when there are more, and none past the turn budget', async () => {
+    const { subagentConversation } = await import('./subagent-outline.js');
+    const run = (await parseTranscriptFile(SUBAGENT)).subagents[0]!;
+    const one = await subagentConversation(run, 1);
+    expect(one.items.map((i) => i.kind)).toEqual(['prompt']);
+    expect(one.truncated).toBe(true);
+    const none = await subagentConversation(run, 0);
+    expect([none.items.length, none.truncated, none.note]).toEqual([0, true, expect.stringContaining('own transcript')]);
+    const all = await subagentConversation(run);
+    expect([all.items.length, all.truncated]).toEqual([3, false]);
+  });
+});

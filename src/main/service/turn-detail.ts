@@ -4,7 +4,7 @@ import type { SessionModel } from '../../engine/claude/model.js';
 import type { ResponseOf } from '../../shared/contract.js';
 import { imageBudget, imagesOf } from '../../engine/turn-images.js';
 import { MAX_TURN_ITEMS } from '../../engine/turn-text.js';
-import { subagentConversation } from './subagent-outline.js';
+import { MAX_SUBAGENT_STEPS, subagentConversation } from './subagent-outline.js';
 import { TurnItemsBuilder } from './turn-items.js';
 
 async function readEntry(fh: Awaited<ReturnType<typeof open>>, offset: number, length: number): Promise<Record<string, unknown> | null> {
@@ -37,6 +37,8 @@ export async function turnDetail(model: SessionModel, promptUuid: string): Promi
     if (n.type === 'assistant' || n.type === 'user') nodes.push(n);
   }
   const take = imageBudget();
+  // All of a turn's subagents share one budget of steps: a turn that fans out to 30 stays light.
+  let stepsLeft = MAX_SUBAGENT_STEPS * 4;
   const b = new TurnItemsBuilder(MAX_TURN_ITEMS, take);
   const fh = await open(model.transcriptPath, 'r');
   let promptImages: ResponseOf<'getTurn'>['promptImages'] = [];
@@ -53,7 +55,10 @@ export async function turnDetail(model: SessionModel, promptUuid: string): Promi
         command: n.type === 'user' && n.userKind === 'command',
         subagent: async (id) => {
           const run = model.subagents.find((r) => r.toolUseId === id);
-          return run ? subagentConversation(run) : null;
+          if (!run) return null;
+          const conv = await subagentConversation(run, Math.min(MAX_SUBAGENT_STEPS, stepsLeft));
+          stepsLeft -= conv.items.length;
+          return conv;
         },
       });
     }
