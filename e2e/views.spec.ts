@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { CLI, serve, transcriptOf, type Served } from './server.js';
@@ -167,4 +167,33 @@ test('the details pane: a subagent is a nested conversation that opens and close
   await page.screenshot({ path: join(SHOTS, 'details-subagent-light.png') });
   await head.click();
   await expect(run).toHaveCount(0);
+});
+
+test('the details pane shows images: the prompt\'s and a tool result\'s', async ({ page }) => {
+  const transcript = await transcriptOf(s.claudeRoot, '2ea8980a');
+  const lines = (await readFile(transcript, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const user = lines.find((l) => l.type === 'user')!;
+  const last = [...lines].reverse().find((l) => l.type === 'assistant')!;
+  // A 1x1 PNG.
+  const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+  const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } };
+  const at = new Date(Date.now() - 60_000).toISOString();
+  await appendFile(
+    transcript,
+    [
+      { ...user, uuid: 'e2e-img-prompt', parentUuid: last.uuid, promptId: 'e2e-img', timestamp: at, message: { role: 'user', content: [{ type: 'text', text: 'what is in this picture?' }, image] } },
+      { ...last, uuid: 'e2e-img-call', parentUuid: 'e2e-img-prompt', timestamp: at, message: { id: 'e2e-m1', role: 'assistant', model: 'claude-opus-5-5', content: [{ type: 'tool_use', id: 'e2e-tu1', name: 'Read', input: { file_path: 'shot.png' } }] } },
+      { ...user, uuid: 'e2e-img-result', parentUuid: 'e2e-img-call', promptId: 'e2e-img', timestamp: at, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'e2e-tu1', content: [image] }] } },
+    ]
+      .map((l) => `${JSON.stringify(l)}\n`)
+      .join(''),
+  );
+  await open(page, 'linear');
+  await page.locator('.prompt-row').filter({ hasText: 'what is in this picture?' }).click();
+  const detail = page.getByRole('complementary', { name: 'Prompt details' });
+  await expect(detail.locator('header img')).toHaveAttribute('src', `data:image/png;base64,${png}`);
+  await detail.getByRole('button', { name: 'Read shot.png' }).click();
+  const shown = detail.locator('.turn img');
+  await expect(shown).toHaveCount(1);
+  expect(await shown.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1);
 });
