@@ -1,6 +1,6 @@
 import { createTwoFilesPatch } from 'diff';
 import { describe, expect, it } from 'vitest';
-import { parseFilePatch, splitRows } from './patch.js';
+import { capHunks, parseFilePatch, splitRows } from './patch.js';
 
 const patch = (a: string, b: string) => createTwoFilesPatch('a/x.ts', 'b/x.ts', a, b, '', '', { context: 1 });
 
@@ -41,5 +41,15 @@ describe('file patch', () => {
       [null, 'x'],
       [null, 'y'],
     ]);
+  });
+});
+
+describe('a drawn diff is bounded', () => {
+  it('cuts after max lines and counts what it left out', () => {
+    const h = (n: number) => ({ header: '@@', lines: Array.from({ length: n }, (_, i) => ({ kind: 'add' as const, text: `${i}`, oldNo: null, newNo: i + 1 })) });
+    const r = capHunks([h(3), h(4), h(5)], 5);
+    expect(r.hunks.map((x) => x.lines.length)).toEqual([3, 2]);
+    expect(r.hidden).toBe(7);
+    expect(capHunks([h(3)], 5)).toEqual({ hunks: [h(3)], hidden: 0 });
   });
 });

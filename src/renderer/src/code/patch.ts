@@ -70,3 +70,20 @@ export function splitRows(lines: DiffLine[]): SplitRow[] {
   }
   return rows;
 }
+
+/** The hunks cut after `max` lines, and how many lines that leaves out: a drawn diff stays bounded. */
+export function capHunks(hunks: Hunk[], max: number): { hunks: Hunk[]; hidden: number } {
+  const out: Hunk[] = [];
+  let left = max;
+  let hidden = 0;
+  for (const h of hunks) {
+    if (left <= 0) hidden += h.lines.length;
+    else if (h.lines.length <= left) out.push(h);
+    else {
+      out.push({ header: h.header, lines: h.lines.slice(0, left) });
+      hidden += h.lines.length - left;
+    }
+    left -= h.lines.length;
+  }
+  return { hunks: out, hidden };
+}

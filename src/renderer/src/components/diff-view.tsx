@@ -1,7 +1,8 @@
 import { useMemo } from 'react';
 import { highlightLines } from '../code/highlight.js';
 import { useLanguage } from '../code/use-language.js';
-import { parseFilePatch, splitRows, type DiffLine, type ParsedPatch } from '../code/patch.js';
+import { capHunks, parseFilePatch, splitRows, type DiffLine, type Hunk, type ParsedPatch } from '../code/patch.js';
+import { plural } from '../format.js';
 import '../code-view.css';
 
 export type DiffLayout = 'unified' | 'split';
@@ -10,10 +11,10 @@ export type DiffLayout = 'unified' | 'split';
  * Each line's HTML. The two sides of a hunk are highlighted apart (current: context and removed
  * lines; restored: context and added lines), each as one text, so multi-line constructs keep their colour.
  */
-function useLineHtml(parsed: ParsedPatch, lang: string | null): Map<DiffLine, string> {
+function useLineHtml(hunks: Hunk[], lang: string | null): Map<DiffLine, string> {
   return useMemo(() => {
     const html = new Map<DiffLine, string>();
-    for (const h of parsed.hunks) {
+    for (const h of hunks) {
       for (const side of ['del', 'add'] as const) {
         const lines = h.lines.filter((l) => l.kind === side || l.kind === 'ctx');
         const out = highlightLines(
@@ -24,8 +25,11 @@ function useLineHtml(parsed: ParsedPatch, lang: string | null): Map<DiffLine, st
       }
     }
     return html;
-  }, [parsed, lang]);
+  }, [hunks, lang]);
 }
+
+/** Past this, a diff is cut: drawing 100,000 rows would freeze the window. */
+const MAX_DRAWN_LINES = 5000;
 
 const SIGN = { add: '+', del: '−', ctx: ' ', note: ' ' } as const;
 
@@ -76,11 +80,12 @@ function Half({ line, side, html }: { line: DiffLine | null; side: 'old' | 'new'
  */
 export function DiffView({ path, parsed: given, patch, layout = 'unified', numbers = true }: { path: string; parsed?: ParsedPatch; patch?: string; layout?: DiffLayout; numbers?: boolean }) {
   const parsed = useMemo(() => given ?? parseFilePatch(patch ?? ''), [given, patch]);
+  const { hunks, hidden } = useMemo(() => capHunks(parsed.hunks, MAX_DRAWN_LINES), [parsed]);
   const lang = useLanguage(path);
-  const html = useLineHtml(parsed, lang);
+  const html = useLineHtml(hunks, lang);
   return (
     <div className={`diff mono ${layout}${numbers ? '' : ' no-numbers'}`} aria-label={`Changes to ${path}`} data-highlighted={lang ? 'true' : 'false'}>
-      {parsed.hunks.map((h, i) => (
+      {hunks.map((h, i) => (
         <div key={i} className="hunk">
           {numbers && <div className="diff-line hunk-head">{h.header}</div>}
           {layout === 'unified'
@@ -93,6 +98,7 @@ export function DiffView({ path, parsed: given, patch, layout = 'unified', numbe
               ))}
         </div>
       ))}
+      {hidden > 0 && <div className="diff-line hunk-head">… {plural(hidden, 'more line')} not drawn here</div>}
     </div>
   );
 }
