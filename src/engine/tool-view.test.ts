@@ -9,6 +9,8 @@ describe('tool view', () => {
     const other = toolView('WebFetch', { url: 'https://x', prompt: 'a\nb' });
     expect(other.view).toBe('other');
     expect(JSON.parse(other.input!)).toEqual({ url: 'https://x', prompt: 'a\nb' });
+    expect(toolTitle(other)).toBe('WebFetch https://x');
+    expect(toolTitle(toolView('mcp__synthetic__lookup', { query: 'fixture\nmore' }))).toBe('mcp__synthetic__lookup fixture');
     expect(toolTitle(toolView('Bash', { command: 'npm test\nnpm run lint' }))).toBe('Bash npm test');
   });
 

@@ -59,7 +59,8 @@ export function toolView(name: string, rawInput: unknown): ToolView {
   }
   const command = name === 'Bash' || name === 'BashOutput' ? str(input.command) : name === 'exec_command' || name === 'shell' || name === 'local_shell' ? commandOf(input.cmd ?? input.command) : null;
   if (command !== null) return { ...t, view: 'bash', command: clip(command), description, path: str(input.workdir) };
-  return { ...t, description, input: clip(JSON.stringify(input, null, 2)) };
+  // Where it acted, or what it asked, names the call in its title ("WebFetch https://…").
+  return { ...t, path: first(input, ['path', 'url']), description: description ?? first(input, ['query', 'prompt', 'pattern']), input: clip(JSON.stringify(input, null, 2)) };
 }
 
 /** A tool result's text; a long one is clipped. */
@@ -69,6 +70,6 @@ export function resultOf(content: unknown, isError: boolean): NonNullable<ToolVi
 
 /** What the pane names a call by: "Write a.txt", "Bash npm test", "Grep TODO". */
 export function toolTitle(v: ToolView): string {
-  const what = v.view === 'bash' || v.view === 'search' ? v.command?.split('\n')[0] : v.path ?? v.description;
+  const what = (v.view === 'bash' || v.view === 'search' ? v.command : (v.path ?? v.description))?.split('\n')[0];
   return what ? `${v.name} ${what.length > 160 ? `${what.slice(0, 159)}…` : what}` : v.name;
 }

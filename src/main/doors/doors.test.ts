@@ -266,7 +266,7 @@ describe('Codex CLI sessions', () => {
       const detail = (turn as { ok: true; value: ResponseOf<'getTurn'> }).value;
       const items = detail.items;
       // Each call carries its own output (paired by call id): no bare "result" rows.
-      expect(items.map((i) => `${i.kind} ${i.title}`)).toEqual(['thinking Thinking', 'tool-call exec_command find . -maxdepth 1 -type f', 'tool-call apply_patch gamma.txt', 'tool-call mcp__synthetic__lookup', 'text Said']);
+      expect(items.map((i) => `${i.kind} ${i.title}`)).toEqual(['thinking Thinking', 'tool-call exec_command find . -maxdepth 1 -type f', 'tool-call apply_patch gamma.txt', 'tool-call mcp__synthetic__lookup fixture', 'text Said']);
       expect(items[1]!.tool).toMatchObject({ view: 'bash', command: 'find . -maxdepth 1 -type f', result: { text: './alpha.txt\n./beta.txt' } });
       expect(items[2]!.tool).toMatchObject({ view: 'patch', path: 'gamma.txt', result: { text: 'Done!' } });
       expect(detail.model).toBe('synthetic-model');

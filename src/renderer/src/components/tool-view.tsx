@@ -22,9 +22,12 @@ export function toolVerb(t: Tool): string {
     case 'patch':
       return 'Patched';
     default:
-      return t.name.replace(/^mcp__/, '').replace(/__/g, ' · ');
+      return 'Called';
   }
 }
+
+/** A tool's name as people read it: "mcp__github__create_issue" is "github · create_issue". */
+export const toolName = (name: string): string => name.replace(/^mcp__/, '').replace(/__/g, ' · ');
 
 function EditDiff({ path, oldText, newText }: { path: string; oldText: string; newText: string }) {
   const parsed = useMemo(() => parseFilePatch(createTwoFilesPatch(path, path, `${oldText}\n`, `${newText}\n`, '', '', { context: 1000 })), [path, oldText, newText]);

@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import type { TurnItem, TurnItemBase } from '../../../shared/contract.js';
 import { bytes, firstLine, plural } from '../format.js';
 import { useStore } from '../store/store.js';
-import { ToolBody, toolVerb } from './tool-view.js';
+import { ToolBody, toolName, toolVerb } from './tool-view.js';
 import '../turn-view.css';
 
 type Image = TurnItemBase['images'][number];
@@ -96,8 +96,9 @@ function ToolItem({ item }: { item: TurnItem | TurnItemBase }) {
   const t = item.tool;
   if (!t) return null;
   const target = item.title.startsWith(t.name) ? item.title.slice(t.name.length).trim() : item.title;
+  const title = t.view === 'other' ? [toolName(t.name), target].filter(Boolean).join(' ') : target || t.name;
   return (
-    <Collapsible label={toolVerb(t)} title={<span className="mono">{target || t.name}</span>} className={`tool ${t.view}`} error={item.isError}>
+    <Collapsible label={toolVerb(t)} title={<span className="mono">{title}</span>} className={`tool ${t.view}`} error={item.isError}>
       <ToolBody tool={t} />
       <Images images={item.images} />
     </Collapsible>
