@@ -2,7 +2,7 @@ import { claudeConfigRoot } from '../../engine/claude/paths.js';
 import { resolveSessionFile, timelineOfFile } from '../../engine/session-files.js';
 import { RewindError } from '../../engine/errors.js';
 import { withMarkers } from '../../engine/store/checkpoint-markers.js';
-import { formatCost, withCost } from '../../engine/insight/cost.js';
+import { formatCost, withCost } from '../../shared/insight/cost.js';
 import { loadPrices } from '../../engine/insight/load-prices.js';
 import type { Timeline } from '../../shared/session-schema.js';
 import { plural } from '../../shared/wording.js';

@@ -4,7 +4,7 @@ import type { Timeline } from '../../shared/session-schema.js';
 import type { AgentTreeBefore } from './compare-code.js';
 import { RewindError } from '../errors.js';
 import { resolveSessionFile, timelineOfFile, agentOfFile } from '../session-files.js';
-import { withCost } from './cost.js';
+import { withCost } from '../../shared/insight/cost.js';
 import { loadPrices } from './load-prices.js';
 import type { ExportItem } from './export.js';
 import { plainItems } from '../turn-plain.js';

@@ -1,6 +1,7 @@
 import { useStore } from '../store/store.js';
 import { duration, plural, relTime, tokens } from '../format.js';
 import { ActionButtons } from './action-buttons.js';
+import { InsightActions } from './insight.js';
 import { Images, TurnView } from './turn-view.js';
 import { useNow } from './use-now.js';
 
@@ -47,6 +48,7 @@ export function PromptDetail() {
         <PromptImages uuid={prompt.uuid} />
       </header>
       <ActionButtons uuid={prompt.uuid} disabled={codex} />
+      <InsightActions uuid={prompt.uuid} />
       {codex && <p className="small muted">Codex sessions are shown here; going back in them (fork, rewrite, restore) comes next. Claude Code sessions have all four.</p>}
       <section className="turn">
         <h2>
