@@ -110,6 +110,12 @@ test('a restore preview: every file listed with A/M/D and +/- counts, all hunks 
   await expect(app).toBeVisible();
   await data.getByRole('button', { name: 'Show the diff' }).click();
   await expect(sheet.getByLabel('Changes to data.txt').locator('.diff-line.del')).toHaveCount(2000);
+
+  // At 200% zoom (a 640x400 CSS viewport) side by side still fits: nothing pushes the sheet sideways.
+  await page.setViewportSize({ width: 640, height: 400 });
+  await app.scrollIntoViewIfNeeded();
+  expect(await page.locator('.sheet-body').evaluate((e) => e.scrollWidth - e.clientWidth)).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: join(SHOTS, 'code-preview-zoom-200.png') });
 });
 
 test('the details pane: a Write as the file it wrote, Bash as a terminal with its output, the model and tokens', async ({ page }) => {
