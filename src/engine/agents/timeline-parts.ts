@@ -1,3 +1,4 @@
+import type { TurnItem } from '../../shared/contract.js';
 import type { Timeline, TimelinePrompt, TurnSummary } from '../../shared/session-schema.js';
 
 /** Pieces every agent's timeline builder shares: a fresh turn, a prompt row, the document. */
@@ -85,3 +86,6 @@ export function timelineDoc(parts: {
     issues: parts.issues,
   };
 }
+
+/** A turn item with the pane's defaults (no tool view, no images, no subagent). */
+export const turnItem = (i: Pick<TurnItem, 'kind' | 'title' | 'body'> & Partial<TurnItem>): TurnItem => ({ isError: false, tool: null, images: [], subagent: null, ...i });

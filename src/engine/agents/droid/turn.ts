@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { TurnDetail, TurnItem } from '../adapter.js';
+import { turnItem } from '../timeline-parts.js';
 import { RewindError } from '../../errors.js';
 import { blocksText, clip, MAX_TURN_ITEMS } from '../../turn-text.js';
 import { obj, splitJsonl, str } from '../jsonl.js';
@@ -24,11 +25,11 @@ export async function droidTurn(path: string, promptUuid: string): Promise<TurnD
         truncated = true;
         break;
       }
-      if (b.type === 'text' && m.role === 'assistant' && String(b.text ?? '').trim()) items.push({ kind: 'text', title: 'Droid', body: clip(String(b.text)), isError: false });
-      else if (b.type === 'thinking') items.push({ kind: 'thinking', title: 'thinking', body: clip(String(b.thinking ?? '')), isError: false });
-      else if (b.type === 'tool_use') items.push({ kind: 'tool-call', title: str(b.name) ?? 'tool', body: clip(JSON.stringify(b.input ?? {}, null, 2)), isError: false });
-      else if (b.type === 'tool_result') items.push({ kind: 'tool-result', title: 'result', body: clip(blocksText(b.content)), isError: b.is_error === true });
+      if (b.type === 'text' && m.role === 'assistant' && String(b.text ?? '').trim()) items.push(turnItem({ kind: 'text', title: 'Droid', body: clip(String(b.text)), isError: false }));
+      else if (b.type === 'thinking') items.push(turnItem({ kind: 'thinking', title: 'thinking', body: clip(String(b.thinking ?? '')), isError: false }));
+      else if (b.type === 'tool_use') items.push(turnItem({ kind: 'tool-call', title: str(b.name) ?? 'tool', body: clip(JSON.stringify(b.input ?? {}, null, 2)), isError: false }));
+      else if (b.type === 'tool_result') items.push(turnItem({ kind: 'tool-result', title: 'result', body: clip(blocksText(b.content)), isError: b.is_error === true }));
     }
   }
-  return { promptUuid, text, items, truncated };
+  return { promptUuid, text, items, truncated, model: null, promptImages: [] };
 }

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { TurnDetail, TurnItem } from '../adapter.js';
+import { turnItem } from '../timeline-parts.js';
 import { RewindError } from '../../errors.js';
 import { clip, MAX_TURN_ITEMS } from '../../turn-text.js';
 import { obj, str } from '../jsonl.js';
@@ -23,14 +24,14 @@ export async function geminiTurn(path: string, promptUuid: string): Promise<Turn
     const rec = m.record;
     if (rec.type === 'gemini') {
       const text = partsOf(rec.content).map((x) => (typeof x.text === 'string' ? x.text : '')).join('') || (typeof rec.content === 'string' ? rec.content : '');
-      if (text.trim()) items.push({ kind: 'text', title: 'Gemini', body: clip(text), isError: false });
+      if (text.trim()) items.push(turnItem({ kind: 'text', title: 'Gemini', body: clip(text), isError: false }));
       for (const c of Array.isArray(rec.toolCalls) ? (rec.toolCalls as Record<string, unknown>[]) : []) {
-        items.push({ kind: 'tool-call', title: str(c.name) ?? 'tool', body: clip(JSON.stringify(c.args ?? {}, null, 2)), isError: false });
-        if (c.result !== undefined) items.push({ kind: 'tool-result', title: 'result', body: clip(JSON.stringify(c.result, null, 2)), isError: c.status === 'error' });
+        items.push(turnItem({ kind: 'tool-call', title: str(c.name) ?? 'tool', body: clip(JSON.stringify(c.args ?? {}, null, 2)), isError: false }));
+        if (c.result !== undefined) items.push(turnItem({ kind: 'tool-result', title: 'result', body: clip(JSON.stringify(c.result, null, 2)), isError: c.status === 'error' }));
       }
     } else if (rec.type === 'error' || rec.type === 'info') {
-      items.push({ kind: 'other', title: String(rec.type), body: clip(typeof rec.content === 'string' ? rec.content : JSON.stringify(obj(rec).content ?? '')), isError: rec.type === 'error' });
+      items.push(turnItem({ kind: 'other', title: String(rec.type), body: clip(typeof rec.content === 'string' ? rec.content : JSON.stringify(obj(rec).content ?? '')), isError: rec.type === 'error' }));
     }
   }
-  return { promptUuid, text: p.text, items, truncated };
+  return { promptUuid, text: p.text, items, truncated, model: null, promptImages: [] };
 }

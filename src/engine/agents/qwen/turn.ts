@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { TurnDetail, TurnItem } from '../adapter.js';
+import { turnItem } from '../timeline-parts.js';
 import { RewindError } from '../../errors.js';
 import { clip, MAX_TURN_ITEMS } from '../../turn-text.js';
 import { obj, str } from '../jsonl.js';
@@ -23,10 +24,10 @@ export async function qwenTurn(path: string, promptUuid: string): Promise<TurnDe
         truncated = true;
         break;
       }
-      if (r.type === 'assistant' && typeof part.text === 'string' && part.text.trim()) items.push({ kind: part.thought ? 'thinking' : 'text', title: part.thought ? 'thinking' : 'Qwen', body: clip(part.text), isError: false });
-      else if (part.functionCall) items.push({ kind: 'tool-call', title: str(obj(part.functionCall).name) ?? 'tool', body: clip(JSON.stringify(obj(part.functionCall).args ?? {}, null, 2)), isError: false });
-      else if (part.functionResponse) items.push({ kind: 'tool-result', title: 'result', body: clip(JSON.stringify(obj(part.functionResponse).response ?? {}, null, 2)), isError: false });
+      if (r.type === 'assistant' && typeof part.text === 'string' && part.text.trim()) items.push(turnItem({ kind: part.thought ? 'thinking' : 'text', title: part.thought ? 'thinking' : 'Qwen', body: clip(part.text), isError: false }));
+      else if (part.functionCall) items.push(turnItem({ kind: 'tool-call', title: str(obj(part.functionCall).name) ?? 'tool', body: clip(JSON.stringify(obj(part.functionCall).args ?? {}, null, 2)), isError: false }));
+      else if (part.functionResponse) items.push(turnItem({ kind: 'tool-result', title: 'result', body: clip(JSON.stringify(obj(part.functionResponse).response ?? {}, null, 2)), isError: false }));
     }
   }
-  return { promptUuid, text: p.text, items, truncated };
+  return { promptUuid, text: p.text, items, truncated, model: null, promptImages: [] };
 }
