@@ -31,7 +31,10 @@ When the app is running, back, restore, checkpoint and undo are performed by it.
 Options:
   --claude-dir DIR   Claude config dir (default: $CLAUDE_CONFIG_DIR or ~/.claude)
                      Codex CLI sessions (listed, shown and rewound) come from
-                     $CODEX_HOME or ~/.codex
+                     $CODEX_HOME or ~/.codex; Factory Droid's from
+                     $FACTORY_HOME_OVERRIDE/.factory or ~/.factory, Qwen Code's from
+                     $QWEN_RUNTIME_DIR, $QWEN_HOME or ~/.qwen (both rewound);
+                     Gemini CLI's from $GEMINI_CLI_HOME/.gemini or ~/.gemini (shown)
   -h, --help         this help
   -v, --version      version
 
