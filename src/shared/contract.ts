@@ -75,12 +75,21 @@ export const TurnItemSchema = z.object({
   isError: z.boolean().default(false),
 });
 
+const UiPrefs = z.object({ names: z.record(z.string(), z.string()), hiddenHooksNotice: z.array(z.string()) });
+
 const HooksScopeSchema = z.object({ scope: z.enum(['user', 'project', 'local']), file: z.string(), events: z.array(z.string()), command: z.string().nullable() });
 
 export const CONTRACT = {
   listSessions: {
     request: z.object({ project: path.optional() }).strict(),
-    response: z.object({ root: z.string(), exists: z.boolean(), sessions: z.array(SessionSummarySchema) }),
+    response: z.object({
+      root: z.string(),
+      /** `root`/projects exists. */
+      exists: z.boolean(),
+      /** The Claude folder itself: missing, there with nothing in it, or there with something. */
+      rootState: z.enum(['missing', 'empty', 'present']).default('present'),
+      sessions: z.array(SessionSummarySchema),
+    }),
   },
   getTimeline: {
     request: z.object({ session: sessionRef }).strict(),
@@ -148,6 +157,19 @@ export const CONTRACT = {
   setSettings: {
     request: z.object({ claudeRoot: path.optional(), demo: z.boolean().optional() }).strict(),
     response: z.object({ claudeRoot: z.string(), demo: z.boolean(), version: z.string() }),
+  },
+  getPrefs: {
+    request: z.object({}).strict(),
+    response: UiPrefs,
+  },
+  /** A name shown by Rewind for a session (kept in Rewind's prefs, not in the transcript); null or empty clears it. */
+  renameSession: {
+    request: z.object({ sessionId: z.string().min(1).max(200), name: z.string().max(500).nullable() }).strict(),
+    response: UiPrefs,
+  },
+  dismissHooksNotice: {
+    request: z.object({ project: path }).strict(),
+    response: UiPrefs,
   },
 } as const satisfies Record<OperationName, { request: z.ZodType; response: z.ZodType }>;
 

@@ -1,4 +1,4 @@
-import { rm, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { listSessions, PromptCountCache } from '../../engine/claude/discover.js';
 import type { SessionModel } from '../../engine/claude/model.js';
@@ -22,6 +22,7 @@ import { markersFor } from '../../engine/store/checkpoint-markers.js';
 import { codexHome } from '../../engine/codex/discover.js';
 import { CodexSessions } from './codex-sessions.js';
 import { findSessionFile } from '../../engine/session-files.js';
+import { defaultPrefsFile, hideHooksNotice, readPrefs, renameSession } from '../../engine/ui-prefs.js';
 
 export interface ServiceOptions {
   claudeRoot?: string;
@@ -36,6 +37,8 @@ export interface ServiceOptions {
   /** Built engine worker script: long work runs there, off the main thread. */
   workerScript?: string;
   workerExecArgv?: string[];
+  /** Rewind's own prefs file (session names, dismissed notices); default under the user's config dir. */
+  prefsFile?: string;
   /** Codex CLI's home (default `$CODEX_HOME` or `~/.codex` of `env`); its sessions are shown, not rewound. */
   codexHome?: string;
   env?: NodeJS.ProcessEnv;
@@ -58,9 +61,11 @@ export class RewindService {
   private opCounter = 0;
   private readonly demoDirs: string[] = [];
   readonly runner: TaskRunner;
+  private readonly prefsFile: string;
 
   constructor(private readonly opts: ServiceOptions = {}) {
     this.claudeRoot = opts.claudeRoot ?? claudeConfigRoot();
+    this.prefsFile = opts.prefsFile ?? defaultPrefsFile(opts.env ?? process.env);
     this.runner = opts.workerScript ? new WorkerRunner(opts.workerScript, opts.workerExecArgv) : new InlineRunner();
     // A marker that cannot be read must not cost the update itself (nor, unhandled, the process).
     this.live = new LiveSessions(
@@ -269,7 +274,9 @@ export class RewindService {
       const codex = await this.codex.list(req.project);
       const exists = !!(await stat(join(this.claudeRoot, 'projects')).catch(() => null));
       const claude = exists ? await withJournals(await listSessions({ root: this.claudeRoot, project: req.project, cache: this.counts })) : [];
-      return { root: this.claudeRoot, exists, sessions: [...claude, ...codex].sort((a, b) => b.lastActivity.localeCompare(a.lastActivity)) };
+      const entries = await readdir(this.claudeRoot).catch(() => null);
+      const rootState = entries === null ? 'missing' : entries.length === 0 ? 'empty' : 'present';
+      return { root: this.claudeRoot, exists, rootState, sessions: [...claude, ...codex].sort((a, b) => b.lastActivity.localeCompare(a.lastActivity)) };
     },
     getTimeline: async (req) => {
       const path = await this.transcriptOf(req.session);
@@ -369,6 +376,9 @@ export class RewindService {
       return { projectRoot: req.project, scopes, command: this.hookCommandLine() };
     },
     installHooks: async (req) => installHooks(settingsPath(req.scope, req.project, this.claudeRoot), this.hookCommandLine(), req.dryRun),
+    getPrefs: async () => readPrefs(this.prefsFile),
+    renameSession: async (req) => renameSession(this.prefsFile, req.sessionId, req.name),
+    dismissHooksNotice: async (req) => hideHooksNotice(this.prefsFile, req.project),
     getSettings: async () => ({ claudeRoot: this.claudeRoot, demo: this.demo, version: this.opts.version ?? 'dev' }),
     setSettings: async (req) => {
       if (req.demo) await this.useDemo();

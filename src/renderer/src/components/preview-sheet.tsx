@@ -4,6 +4,7 @@ import { bytes, firstLine, plural } from '../format.js';
 import { ACTION_LABEL } from '../store/action-slice.js';
 import { useStore } from '../store/store.js';
 import { DiffView } from './diff-view.js';
+import { isDestructive } from '../destructive.js';
 
 const BADGE = { create: 'A', modify: 'M', delete: 'D', unchanged: '' } as const;
 
@@ -128,7 +129,7 @@ export function PreviewSheet() {
           <button
             type="button"
             ref={primary}
-            className={`button primary${force || preview.action === 'rewrite' ? ' danger' : ''}`}
+            className={`button primary${isDestructive({ action: preview.action, code, force }) ? ' danger' : ''}`}
             disabled={preview.loading || preview.applying || (!r && !preview.restore)}
             onClick={() => void confirm(force)}
           >

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { ACTION_LABEL, type Action } from '../store/action-slice.js';
 import { useStore } from '../store/store.js';
-import { duration, plural, relTime, tokens } from '../format.js';
+import { duration, plural, tokens } from '../format.js';
 import { useNow } from './use-now.js';
+import { When } from './when.js';
 
 function TurnItems({ uuid }: { uuid: string }) {
   const turn = useStore((s) => s.turns[uuid]);
@@ -54,7 +55,9 @@ export function PromptDetail() {
     <aside className="detail" aria-label="Prompt details">
       <header>
         <div className="detail-title">
-          {prompt.number ? `#${prompt.number}` : 'Abandoned branch'} <span className="muted">· {relTime(prompt.timestamp, now)}</span>
+          {prompt.number ? `#${prompt.number}` : 'Abandoned branch'} <span className="muted">
+            · <When iso={prompt.timestamp} now={now} />
+          </span>
         </div>
         <p className="detail-prompt">{prompt.text || '[image]'}</p>
         {prompt.images > 0 && <p className="muted small">+ {plural(prompt.images, 'image')}</p>}

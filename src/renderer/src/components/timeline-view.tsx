@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef } from 'react';
 import { plural } from '../format.js';
 import { useStore } from '../store/store.js';
 import { HooksBanner } from './hooks-banner.js';
+import { Legend } from './legend.js';
 import { ROW_HEIGHT, TimelineRow } from './timeline-row.js';
 import { useNow } from './use-now.js';
 
@@ -66,6 +67,7 @@ export function TimelineView() {
             </span>
           )}
         </p>
+        <Legend />
       </header>
       {session.agent === 'claude' && <HooksBanner />}
       <div className="rows" ref={scroller} onScroll={onScroll} role="listbox" aria-label="Prompts" tabIndex={-1}>

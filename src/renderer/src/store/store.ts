@@ -2,12 +2,14 @@ import { create } from 'zustand';
 import { createActionSlice, type ActionSlice } from './action-slice.js';
 import { createSessionsSlice, type SessionsSlice } from './sessions-slice.js';
 import { createTimelineSlice, type TimelineSlice } from './timeline-slice.js';
+import { createUiSlice, type UiSlice } from './ui-slice.js';
 
-export type Store = SessionsSlice & TimelineSlice & ActionSlice;
+export type Store = SessionsSlice & TimelineSlice & ActionSlice & UiSlice;
 
 /** One store made of slices; components select the smallest piece they need. */
 export const useStore = create<Store>()((...a) => ({
   ...createSessionsSlice(...a),
   ...createTimelineSlice(...a),
   ...createActionSlice(...a),
+  ...createUiSlice(...a),
 }));
