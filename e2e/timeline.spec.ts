@@ -49,7 +49,8 @@ test('fork at a prompt through the preview; the new session shows up in the side
   await sheet.getByRole('button', { name: /Fork before this prompt/ }).click();
   await expect(page.getByRole('status', { name: 'Result' })).toContainText(/Fork created: [0-9a-f-]{36}/);
   await expect(page.locator('.session')).toHaveCount(4);
-  await expect(page.locator('.session.selected')).toContainText('fork of 2ea8980a');
+  await expect(page.locator('.session.selected')).toContainText('↳ fork of WRITE a.txt version one');
+  await expect(page.locator('.session.selected')).toHaveAttribute('title', /Forked by Rewind from .*2ea8980a/);
   // Just written, but by us: no agent is writing it.
   await expect(page.locator('.session.selected .live-dot')).toHaveCount(0);
   await expect(promptRows(page)).toHaveCount(3);
@@ -180,13 +181,16 @@ test('readable at 200% zoom: every action is still there and works', async ({ pa
   // 200% zoom of a 1280x800 window is a 640x400 CSS viewport.
   await page.setViewportSize({ width: 640, height: 400 });
   await open(page);
+  await page.getByRole('button', { name: /Sessions/ }).click();
   await page.locator('.group').filter({ hasText: 'linear' }).locator('.session').click();
+  // The details are a drawer here: picking a prompt opens it.
+  await promptRows(page).last().click();
   for (const name of ['Fork here', 'Rewrite here', 'Restore code to here', 'Fork + restore code']) {
     const b = page.getByRole('button', { name });
     await b.scrollIntoViewIfNeeded();
     await expect(b).toBeVisible();
   }
   await page.getByRole('button', { name: 'Fork here' }).click();
-  await expect(page.getByRole('dialog')).toContainText('Left out of the new session');
+  await expect(page.getByRole('dialog', { name: 'Fork here' })).toContainText('Left out of the new session');
   await page.screenshot({ path: join(SHOTS, 'zoom-200.png') });
 });

@@ -6,6 +6,7 @@ import { PromptDetail } from './components/prompt-detail.js';
 import { ResultBar } from './components/result-bar.js';
 import { Sidebar } from './components/sidebar.js';
 import { TimelineView } from './components/timeline-view.js';
+import { useOpenSessionLabel } from './components/use-session-label.js';
 import { useStore } from './store/store.js';
 
 function useKeyboard() {
@@ -81,14 +82,15 @@ function TopBar() {
   const detailsOpen = useStore((s) => s.detailsOpen);
   const setSidebarOpen = useStore((s) => s.setSidebarOpen);
   const setDetailsOpen = useStore((s) => s.setDetailsOpen);
-  const title = useStore((s) => s.timeline?.session.title ?? 'Rewind');
+  const label = useOpenSessionLabel();
+  const title = label?.text ?? 'Rewind';
   const hasPrompt = useStore((s) => !!s.selectedPrompt);
   return (
     <header className="topbar">
       <button type="button" className="button small" aria-expanded={sidebarOpen} onClick={() => setSidebarOpen(!sidebarOpen)}>
         ☰ Sessions
       </button>
-      <span className="topbar-title" title={title}>
+      <span className="topbar-title" title={label?.hover ?? title}>
         {title}
       </span>
       <button type="button" className="button small" aria-expanded={detailsOpen} disabled={!hasPrompt} onClick={() => setDetailsOpen(!detailsOpen)}>

@@ -17,11 +17,13 @@ export function HooksBanner() {
   const why = "Claude's own checkpoints cover only files it edited, not what shell commands change. Rewind's hooks checkpoint the whole project before every prompt.";
   return (
     <div className="banner" role="note" aria-label="Checkpoints">
-      <span className="banner-icon" aria-hidden>
-        ⓘ
-      </span>
+      <svg className="banner-icon" width="16" height="16" viewBox="0 0 16 16" aria-hidden>
+        <circle cx="8" cy="8" r="7" fill="none" stroke="currentColor" strokeWidth="1.5" />
+        <rect x="7.25" y="7" width="1.5" height="5" rx="0.75" fill="currentColor" />
+        <circle cx="8" cy="4.75" r="1" fill="currentColor" />
+      </svg>
       <span className="banner-text" title={why}>
-        {error ? <span className="error-text">{error}</span> : <>Rewind checkpoints are off in this project: shell-made changes cannot be restored.</>}
+        {error ? <span className="error-text">{error}</span> : <>Rewind checkpoints are off here: shell-made changes cannot be restored.</>}
       </span>
       <button
         type="button"

@@ -52,7 +52,7 @@ export function SessionRow({ session: s, label, selected, now, onSelect }: Props
   }
   return (
     <div className="session-row">
-      <button type="button" className={`session${selected ? ' selected' : ''}${s.forkOf ? ' is-fork' : ''}`} onClick={() => onSelect(s.transcriptPath)} title={label.hover}>
+      <button type="button" className={`session${selected ? ' selected' : ''}${s.forkOf ? ' is-fork' : ''}`} onClick={() => onSelect(s.transcriptPath)} title={label.hover} aria-current={selected ? 'true' : undefined}>
         <span className="session-title">
           {s.live && <span className="live-dot" aria-label="agent is writing" />}
           <span className="session-title-text">{label.text}</span>

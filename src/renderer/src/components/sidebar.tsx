@@ -51,9 +51,9 @@ export function Sidebar() {
         {groups.map(([project, list]) => (
           <section key={project} className="group">
             <h2 title={project}>{project.split('/').filter(Boolean).slice(-2).join('/') || project}</h2>
-            <ul role="listbox" aria-label={`Sessions in ${project}`}>
+            <ul aria-label={`Sessions in ${project}`}>
               {list.map((s) => (
-                <li key={s.transcriptPath} role="option" aria-selected={s.transcriptPath === selected}>
+                <li key={s.transcriptPath}>
                   <SessionRow session={s} label={sessionLabel(s, names, byId)} selected={s.transcriptPath === selected} now={now} onSelect={select} />
                   {filter.trim() &&
                     matches

@@ -6,6 +6,7 @@ import { HooksBanner } from './hooks-banner.js';
 import { Legend } from './legend.js';
 import { ROW_HEIGHT, TimelineRow } from './timeline-row.js';
 import { useNow } from './use-now.js';
+import { useOpenSessionLabel } from './use-session-label.js';
 
 export function TimelineView() {
   const timeline = useStore((s) => s.timeline);
@@ -16,6 +17,7 @@ export function TimelineView() {
   const openPreview = useStore((s) => s.openPreview);
   const live = useStore((s) => s.sessions.some((x) => x.transcriptPath === s.timeline?.session.transcriptPath && x.live));
   const now = useNow();
+  const label = useOpenSessionLabel();
   const scroller = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
   const rows = layout?.rows ?? [];
@@ -51,7 +53,7 @@ export function TimelineView() {
   return (
     <section className="timeline" aria-label="Timeline">
       <header className="timeline-header">
-        <h1 title={session.title}>{session.title}</h1>
+        <h1 title={label?.hover ?? session.title}>{label?.text ?? session.title}</h1>
         <p className="muted">
           {session.agent === 'codex' ? 'Codex CLI' : 'Claude Code'} {session.version ?? ''} · <span className="mono">{session.cwd ?? 'unknown folder'}</span>
         </p>
