@@ -33,9 +33,6 @@ test('pick a session and see its prompts, the dead branch dimmed but there', asy
   await expect(page.locator('.prompt-row.dead')).toHaveCount(2);
   await expect(page.locator('.prompt-row.dead').first()).toContainText('BASH echo bashmade > c.txt');
   await expect(page.locator('.timeline-header')).toContainText('2 branches');
-  await page.screenshot({ path: join(SHOTS, 'timeline-light.png') });
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.screenshot({ path: join(SHOTS, 'timeline-dark.png') });
 });
 
 test('fork at a prompt through the preview; the new session shows up in the sidebar', async ({ page }) => {
@@ -56,9 +53,6 @@ test('fork at a prompt through the preview; the new session shows up in the side
   await expect(promptRows(page)).toHaveCount(3);
   await expect(page.locator('#reverted-prompt')).toHaveValue(/EDIT notes.md alpha gamma/);
   await expect(page.getByRole('button', { name: /Copy claude --resume/ })).toBeVisible();
-  await page.screenshot({ path: join(SHOTS, 'result-light.png') });
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.screenshot({ path: join(SHOTS, 'result-dark.png') });
 });
 
 test('rewrite in place, then undo it', async ({ page }) => {
@@ -95,9 +89,6 @@ test('restore code: the preview flags a file changed by hand, with its diff', as
   await sheet.locator('.file').filter({ hasText: 'a.txt' }).click();
   await expect(sheet.locator('.diff')).toContainText('edited by hand');
   await expect(sheet.locator('.diff-line.add').filter({ hasText: 'version one' })).toHaveCount(1);
-  await page.screenshot({ path: join(SHOTS, 'preview-light.png') });
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.screenshot({ path: join(SHOTS, 'preview-dark.png') });
   await sheet.getByRole('button', { name: /anyway/ }).click();
   await expect(page.getByRole('status', { name: 'Result' })).toContainText(/Restored \d+ file/);
   expect(await readFile(join(project, 'a.txt'), 'utf8')).toBe('version one\n');
@@ -149,9 +140,6 @@ test('empty state teaches, and opens the demo', async ({ page }) => {
   s = await serve({ empty: true });
   await open(page);
   await expect(page.getByRole('heading', { name: 'No Claude Code sessions yet' })).toBeVisible();
-  await page.screenshot({ path: join(SHOTS, 'empty-light.png') });
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.screenshot({ path: join(SHOTS, 'empty-dark.png') });
   await page.getByRole('button', { name: 'Open the demo' }).click();
   await expect(page.locator('.session')).toHaveCount(3);
 });
@@ -192,5 +180,4 @@ test('readable at 200% zoom: every action is still there and works', async ({ pa
   }
   await page.getByRole('button', { name: 'Fork here' }).click();
   await expect(page.getByRole('dialog', { name: 'Fork here' })).toContainText('Left out of the new session');
-  await page.screenshot({ path: join(SHOTS, 'zoom-200.png') });
 });
