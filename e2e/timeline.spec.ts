@@ -46,7 +46,7 @@ test('fork at a prompt through the preview; the new session shows up in the side
   await sheet.getByRole('button', { name: /Fork before this prompt/ }).click();
   await expect(page.getByRole('status', { name: 'Result' })).toContainText(/Fork created: [0-9a-f-]{36}/);
   await expect(page.locator('.session')).toHaveCount(4);
-  await expect(page.locator('.session.selected')).toContainText('↳ fork of WRITE a.txt version one');
+  await expect(page.locator('.session.selected')).toContainText('↳ fork at #4 of WRITE a.txt version one');
   await expect(page.locator('.session.selected')).toHaveAttribute('title', /Forked by Rewind from .*2ea8980a/);
   // Just written, but by us: no agent is writing it.
   await expect(page.locator('.session.selected .live-dot')).toHaveCount(0);

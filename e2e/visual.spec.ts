@@ -283,10 +283,10 @@ test('sidebar: titles ellipsize, a fork is labelled as one and can be renamed; t
   await page.locator('.prompt-row').filter({ hasText: 'WRITE b.txt bee' }).click();
   await page.getByRole('button', { name: 'Fork here' }).click();
   await page.getByRole('dialog').getByRole('button', { name: /Fork before this prompt/ }).click();
-  await expect(page.locator('.session.selected')).toContainText(`↳ fork of ${original}`);
+  await expect(page.locator('.session.selected')).toContainText(`↳ fork at #5 of ${original}`);
 
   await page.locator('.session-row').filter({ has: page.locator('.session.selected') }).hover();
-  await page.getByRole('button', { name: `Rename ↳ fork of ${original}` }).click();
+  await page.getByRole('button', { name: `Rename ↳ fork at #5 of ${original}` }).click();
   await page.getByRole('textbox', { name: /Session name/ }).fill('try without the notes');
   await page.keyboard.press('Enter');
   await expect(page.locator('.session.selected .session-title-text')).toHaveText('try without the notes');

@@ -319,9 +319,10 @@ export class RewindService {
       const id = `op-${++this.opCounter}`;
       const path = await this.transcriptOf(req.session);
       await this.codex.refuse(path);
-      const model = (await this.live.get(path)).model;
+      const { model, timeline } = await this.live.get(path);
       const projectRoot = await this.projectOf(model);
       const claudeRoot = claudeRootFor(path, this.claudeRoot);
+      const promptNumber = timeline.prompts.find((p) => p.uuid === req.promptUuid)?.number ?? undefined;
       const dry = await this.runner.run('rewind', { transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, dryRun: true, projectRoot, claudeRoot });
       let target: RestoreTarget | null = null;
       if (req.withCode) {
@@ -332,7 +333,7 @@ export class RewindService {
         }
       }
       this.emit({ type: 'operationProgress', id, message: req.mode === 'fork' ? 'Writing the fork…' : 'Rewriting the transcript…', fraction: null });
-      const chat = await this.runner.run('rewind', { transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, force: req.force, projectRoot, claudeRoot });
+      const chat = await this.runner.run('rewind', { transcriptPath: path, promptUuid: req.promptUuid, promptNumber, mode: req.mode, force: req.force, projectRoot, claudeRoot });
       let code: ResponseOf<'applyRewind'>['code'] = null;
       if (target && projectRoot) {
         this.emit({ type: 'operationProgress', id, message: 'Restoring files…', fraction: null });

@@ -16,6 +16,9 @@ describe('session labels', () => {
     expect(sessionLabel(fork, {}, byId).text).toBe('↳ fork of Add a login form');
     expect(sessionLabel(fork, {}, byId).hover).toContain('Forked by Rewind from Add a login form (aaaaaaaa-1111)');
   });
+  it('a fork made from the window says where it was cut', () => {
+    expect(sessionLabel({ ...fork, forkAt: 3 }, {}, byId).text).toBe('↳ fork at #3 of Add a login form');
+  });
   it('a fork of a session not listed names it by its id', () => {
     expect(sessionLabel(fork, {}, new Map()).text).toBe('↳ fork of aaaaaaaa');
   });

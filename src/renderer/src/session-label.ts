@@ -2,7 +2,7 @@ import type { SessionSummary } from '../../shared/session-schema.js';
 import { firstLine } from './format.js';
 
 export interface SessionLabel {
-  /** What the row shows: the user's name, else "↳ fork of …" for a fork, else the session's title. */
+  /** What the row shows: the user's name, else "↳ fork at #n of …" for a fork, else the session's title. */
   text: string;
   /** The hover: the full title, and where a fork came from. */
   hover: string;
@@ -15,6 +15,7 @@ export function sessionLabel(s: SessionSummary, names: Record<string, string>, b
   const origin = s.forkOf ? byId.get(s.forkOf) : undefined;
   const originTitle = s.forkOf ? (origin ? (names[origin.id] ?? firstLine(origin.title, 200)) : s.forkOf.slice(0, 8)) : null;
   const forkNote = s.forkOf ? `${s.agent === 'codex' ? 'Forked in Codex' : 'Forked by Rewind'} from ${originTitle} (${s.forkOf})` : null;
-  const text = name ?? (originTitle !== null ? `↳ fork of ${originTitle}` : firstLine(s.title, 200));
+  const at = s.forkAt ? ` at #${s.forkAt}` : '';
+  const text = name ?? (originTitle !== null ? `↳ fork${at} of ${originTitle}` : firstLine(s.title, 200));
   return { text, hover: [text, name ? s.title : null, forkNote].filter((x, i, all) => x && all.indexOf(x) === i).join('\n'), named: !!name };
 }
