@@ -222,6 +222,8 @@ for (const size of [
 
     await page.getByRole('button', { name: /Sessions/ }).click();
     await expect(page.locator('.sidebar')).toBeVisible();
+    await expect(page.getByLabel('Filter sessions and prompts')).toBeFocused();
+    await expectAccessible(page, `sessions drawer at ${size.name}`);
     const side = await page.locator('.sidebar').boundingBox();
     expect(side!.x + side!.width).toBeLessThanOrEqual(size.width);
     await pickSession(page, 'linear');
@@ -240,6 +242,7 @@ for (const size of [
       await b.scrollIntoViewIfNeeded();
       await expect(b).toBeVisible();
     }
+    await expectAccessible(page, `details drawer at ${size.name}`);
     await shot(page, `details-${size.name}`);
     await page.keyboard.press('Escape');
     await expect(drawer).toBeHidden();

@@ -123,6 +123,13 @@ export function App() {
     if (!narrow) closeDrawers();
   }, [narrow]);
   const drawer = narrow && (sidebarOpen || detailsOpen);
+  // An opened drawer takes the focus (Esc or the backdrop closes it).
+  useEffect(() => {
+    if (narrow && detailsOpen) document.querySelector<HTMLElement>('.detail-slot')?.focus();
+  }, [narrow, detailsOpen]);
+  useEffect(() => {
+    if (narrow && sidebarOpen) document.getElementById('session-filter')?.focus();
+  }, [narrow, sidebarOpen]);
   return (
     <div className={`app${narrow ? ' narrow' : ''}${sidebarOpen ? ' sidebar-open' : ''}${detailsOpen ? ' details-open' : ''}`} data-ready={loaded ? 'true' : 'false'}>
       {narrow && <TopBar />}
@@ -138,7 +145,7 @@ export function App() {
           }}
         >
           <TimelineView />
-          <div className="detail-slot" role={narrow ? 'dialog' : undefined} aria-label={narrow ? 'Prompt details' : undefined}>
+          <div className="detail-slot" role={narrow ? 'dialog' : undefined} aria-label={narrow ? 'Prompt details' : undefined} tabIndex={narrow ? -1 : undefined}>
             {narrow && (
               <div className="drawer-head">
                 <strong>Details</strong>

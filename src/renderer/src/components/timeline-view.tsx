@@ -72,7 +72,7 @@ export function TimelineView() {
         <Legend />
       </header>
       {session.agent === 'claude' && <HooksBanner />}
-      <div className="rows" ref={scroller} onScroll={onScroll} role="listbox" aria-label="Prompts" tabIndex={-1}>
+      <div className="rows" ref={scroller} onScroll={onScroll} role="listbox" aria-label="Prompts" tabIndex={0}>
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((v) => (
             <div key={rows[v.index]!.key} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${v.start}px)` }}>
