@@ -71,7 +71,8 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect(page.locator('.legend-panel')).toBeVisible();
     await expectAccessible(page, 'details and legend');
     await shot(page, `details-${scheme}`);
-    await page.getByText('Legend').click();
+    await page.keyboard.press('Escape');
+    await expect(page.locator('.legend-panel')).toBeHidden();
 
     // Restore preview: a conflict, badges, a diff.
     await pickSession(page, 'linear');

@@ -1,7 +1,27 @@
+import { useEffect, useRef } from 'react';
+
 /** What the timeline's marks mean, one click from the header (a native disclosure: keyboard and screen readers for free). */
 export function Legend() {
+  const ref = useRef<HTMLDetailsElement>(null);
+  // Like any popover: a click elsewhere or Esc closes it.
+  useEffect(() => {
+    const close = (e: Event) => {
+      const el = ref.current;
+      if (!el?.open) return;
+      if (e instanceof KeyboardEvent ? e.key === 'Escape' : !el.contains(e.target as Node)) {
+        el.open = false;
+        if (e instanceof KeyboardEvent) el.querySelector('summary')?.focus();
+      }
+    };
+    document.addEventListener('pointerdown', close);
+    document.addEventListener('keydown', close);
+    return () => {
+      document.removeEventListener('pointerdown', close);
+      document.removeEventListener('keydown', close);
+    };
+  }, []);
   return (
-    <details className="legend">
+    <details className="legend" ref={ref}>
       <summary aria-label="Legend: what the marks mean">
         <span aria-hidden>◆ ◇</span> Legend
       </summary>
