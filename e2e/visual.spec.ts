@@ -146,8 +146,8 @@ for (const scheme of ['light', 'dark'] as const) {
     const active = await colours(page, '.actions .button.primary');
     expect(active.bg[2]!).toBeGreaterThan(active.bg[0]! + 40);
     expect(active.ratio).toBeGreaterThanOrEqual(4.5);
+    await page.mouse.move(5, 5);
     await page.mouse.up();
-    await page.keyboard.press('Escape');
 
     await page.getByRole('button', { name: 'Rewrite here' }).click();
     const confirm = page.getByRole('dialog').getByRole('button', { name: /Rewrite: drop/ });
@@ -161,7 +161,11 @@ for (const scheme of ['light', 'dark'] as const) {
       expect(c.bg[0]!, `${state}: red`).toBeGreaterThan(c.bg[1]! + 80);
       expect(c.ratio, `${state}: readable`).toBeGreaterThanOrEqual(4.5);
     }
+    // Let go elsewhere in the sheet: no click, nothing is rewritten.
+    const head = (await page.locator('.sheet-header').boundingBox())!;
+    await page.mouse.move(head.x + 10, head.y + 10);
     await page.mouse.up();
+    await expect(confirm).toBeVisible();
     // The sheet's edge shows against the page behind it.
     const edge = await page.locator('.sheet').evaluate((el) => getComputedStyle(el).borderLeftWidth);
     expect(parseFloat(edge)).toBeGreaterThanOrEqual(1);

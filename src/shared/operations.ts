@@ -21,6 +21,9 @@ export const OPERATION_NAMES = [
   'getPrefs',
   'renameSession',
   'dismissHooksNotice',
+  'getPrices',
+  'comparePrompts',
+  'exportSession',
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 

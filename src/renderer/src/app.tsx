@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { getApi } from './api/client.js';
 import { EmptyState } from './components/empty-state.js';
+import { CompareSheet } from './components/insight.js';
 import { PreviewSheet } from './components/preview-sheet.js';
 import { PromptDetail } from './components/prompt-detail.js';
 import { ResultBar } from './components/result-bar.js';
@@ -161,6 +162,7 @@ export function App() {
       {drawer && <button type="button" className="drawer-backdrop" aria-label="Close" tabIndex={-1} onClick={closeDrawers} />}
       <ResultBar />
       <PreviewSheet />
+      <CompareSheet />
     </div>
   );
 }
