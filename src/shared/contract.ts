@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { OperationName } from './operations.js';
-import { CostSchema, SessionSummarySchema, TimelinePromptSchema, TimelineSchema } from './session-schema.js';
+import { AgentInfoSchema, CostSchema, SessionSummarySchema, TimelinePromptSchema, TimelineSchema } from './session-schema.js';
 
 /** Every request, response and event that crosses a process boundary; validated where it arrives. */
 
@@ -121,6 +121,7 @@ export const CONTRACT = {
       /** The Claude folder itself: missing, there with nothing in it, or there with something. */
       rootState: z.enum(['missing', 'empty', 'present']).default('present'),
       sessions: z.array(SessionSummarySchema),
+      agents: z.array(AgentInfoSchema).default([]),
     }),
   },
   getTimeline: {
@@ -152,6 +153,8 @@ export const CONTRACT = {
       code: z.object({ written: z.number(), deleted: z.number(), checkpointId: z.string().nullable() }).nullable(),
       projectRoot: z.string().nullable(),
       summary: z.string(),
+      /** How to continue the fork (or the rewritten session) in the agent's own CLI. */
+      resumeCommand: z.string().nullable().default(null),
     }),
   },
   listCheckpoints: {

@@ -14,7 +14,7 @@ describe('session labels', () => {
   it('a fork does not look like its original', () => {
     expect(sessionLabel(original, {}, byId).text).toBe('Add a login form');
     expect(sessionLabel(fork, {}, byId).text).toBe('↳ fork of Add a login form');
-    expect(sessionLabel(fork, {}, byId).hover).toContain('Forked by Rewind from Add a login form (aaaaaaaa-1111)');
+    expect(sessionLabel(fork, {}, byId).hover).toContain('Forked from Add a login form (aaaaaaaa-1111)');
   });
   it('a fork made from the window says where it was cut', () => {
     expect(sessionLabel({ ...fork, forkAt: 3 }, {}, byId).text).toBe('↳ fork at #3 of Add a login form');

@@ -14,7 +14,7 @@ export function sessionLabel(s: SessionSummary, names: Record<string, string>, b
   const name = names[s.id];
   const origin = s.forkOf ? byId.get(s.forkOf) : undefined;
   const originTitle = s.forkOf ? (origin ? (names[origin.id] ?? firstLine(origin.title, 200)) : s.forkOf.slice(0, 8)) : null;
-  const forkNote = s.forkOf ? `${s.agent === 'codex' ? 'Forked in Codex' : 'Forked by Rewind'} from ${originTitle} (${s.forkOf})` : null;
+  const forkNote = s.forkOf ? `Forked from ${originTitle} (${s.forkOf})` : null;
   const at = s.forkAt ? ` at #${s.forkAt}` : '';
   const text = name ?? (originTitle !== null ? `↳ fork${at} of ${originTitle}` : firstLine(s.title, 200));
   return { text, hover: [text, name ? s.title : null, forkNote].filter((x, i, all) => x && all.indexOf(x) === i).join('\n'), named: !!name };

@@ -8,13 +8,15 @@ import { When } from './when.js';
 interface Props {
   session: SessionSummary;
   label: SessionLabel;
+  /** Which agent, when not the primary one. */
+  badge: string | null;
   selected: boolean;
   now: number;
   onSelect: (transcriptPath: string) => void;
 }
 
 /** One session in the sidebar: its label (ellipsized, full on hover), activity, and a rename in place. */
-export function SessionRow({ session: s, label, selected, now, onSelect }: Props) {
+export function SessionRow({ session: s, label, badge, selected, now, onSelect }: Props) {
   const rename = useStore((st) => st.renameSession);
   const [editing, setEditing] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -58,7 +60,7 @@ export function SessionRow({ session: s, label, selected, now, onSelect }: Props
           <span className="session-title-text">{label.text}</span>
         </span>
         <span className="session-meta">
-          {s.agent === 'codex' && <span className="agent-tag">Codex · </span>}
+          {badge && <span className="agent-tag">{badge} · </span>}
           <When iso={s.lastActivity} now={now} /> · {s.promptCount === null ? '? prompts' : plural(s.promptCount, 'prompt')}
         </span>
         {error && <span className="session-meta error-text">{error}</span>}

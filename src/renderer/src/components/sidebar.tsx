@@ -6,6 +6,7 @@ import { useNow } from './use-now.js';
 
 export function Sidebar() {
   const sessions = useStore((s) => s.sessions);
+  const agents = useStore((s) => s.agents);
   const selected = useStore((s) => s.selectedSession);
   const select = useStore((s) => s.selectSession);
   const filter = useStore((s) => s.filter);
@@ -54,7 +55,14 @@ export function Sidebar() {
             <ul aria-label={`Sessions in ${project}`}>
               {list.map((s) => (
                 <li key={s.transcriptPath}>
-                  <SessionRow session={s} label={sessionLabel(s, names, byId)} selected={s.transcriptPath === selected} now={now} onSelect={select} />
+                  <SessionRow
+                    session={s}
+                    label={sessionLabel(s, names, byId)}
+                    badge={s.agent !== agents[0]?.id ? (agents.find((a) => a.id === s.agent)?.badge ?? s.agent) : null}
+                    selected={s.transcriptPath === selected}
+                    now={now}
+                    onSelect={select}
+                  />
                   {filter.trim() &&
                     matches
                       .filter((m) => m.transcriptPath === s.transcriptPath)
