@@ -28,13 +28,6 @@ export function absTime(iso: string | null): string {
   return Number.isFinite(t) ? ABSOLUTE.format(t) : '';
 }
 
-export function bytes(n: number | null): string {
-  if (n === null) return '';
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
-}
-
 export function duration(ms: number | null): string {
   if (ms === null) return '';
   if (ms < 1000) return `${ms} ms`;
@@ -51,4 +44,4 @@ export function firstLine(text: string, max = 140): string {
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
-export { plural } from '../../shared/wording.js';
+export { bytes, plural } from '../../shared/wording.js';
