@@ -4,6 +4,7 @@ import { firstLine, plural } from '../format.js';
 import { ACTION_LABEL } from '../store/action-slice.js';
 import { useStore } from '../store/store.js';
 import { CodeChanges } from './code-changes.js';
+import { isDestructive } from '../destructive.js';
 
 function CodePart({ plan, note }: { plan: CodePlan | null; note: string | null }) {
   if (!plan) return <p className="muted">{note ?? 'No code change.'}</p>;
@@ -101,7 +102,7 @@ export function PreviewSheet() {
           <button
             type="button"
             ref={primary}
-            className={`button primary${force || preview.action === 'rewrite' ? ' danger' : ''}`}
+            className={`button primary${isDestructive({ action: preview.action, code, force }) ? ' danger' : ''}`}
             disabled={preview.loading || preview.applying || (!r && !preview.restore)}
             onClick={() => void confirm(force)}
           >
