@@ -2,7 +2,7 @@ import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BRANCHED, CODEX_SYNTHETIC, LINEAR, copyClaudeHome, inCopy, tempDir } from '../../test/fixtures.js';
-import { encodeProjectDir } from '../engine/claude/paths.js';
+import { encodeProjectDir } from '../engine/agents/claude/paths.js';
 import type { CliIO } from './io.js';
 import { run } from './main.js';
 
@@ -115,7 +115,7 @@ describe('Codex CLI sessions', () => {
     expect(t.out).toMatch(/1 prompt on the live path/);
     const back = await cli(['back', '--transcript', rollout], { env });
     expect(back.code).toBe(1);
-    expect(back.err.trim().split('\n').pop()).toMatch(/^rewind-app: .* is a Codex CLI session: Rewind shows it \(rewind-app timeline\) but rewinds Claude Code sessions only, for now$/);
+    expect(back.err.trim().split('\n').pop()).toMatch(/^rewind-app: .*: Codex CLI sessions are shown \(rewind-app timeline\), not rewound, for now$/);
     // Only Codex data, no Claude config dir: still listed.
     const onlyCodex = await cli(['sessions', '--json'], { env: { HOME: '/nonexistent-home', CLAUDE_CONFIG_DIR: join(codex, 'no-claude'), CODEX_HOME: codex } });
     expect(onlyCodex.code, onlyCodex.err).toBe(0);

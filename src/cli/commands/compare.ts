@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { claudeConfigRoot } from '../../engine/claude/paths.js';
+import { claudeConfigRoot } from '../../engine/agents/claude/paths.js';
 import { RewindError } from '../../engine/errors.js';
 import { comparePrompts, liveEnd, type PromptComparison } from '../../engine/insight/compare.js';
 import { compareCode, type CodeComparison } from '../../engine/insight/compare-code.js';

@@ -10,7 +10,8 @@ import type { ExportItem } from './export.js';
 
 /** A session read for insight: its file, its timeline with costs, and a notice from the price table. */
 export async function insightTimeline(ref: string | undefined, opts: { cwd: string; env: NodeJS.ProcessEnv; claudeRoot?: string }): Promise<{ file: string; timeline: Timeline; notice: string | null }> {
-  const file = await resolveSessionFile(ref, opts);
+  const found = await resolveSessionFile(ref, { cwd: opts.cwd, env: opts.env, roots: { claude: opts.claudeRoot } });
+  const file = found?.path;
   if (!file) throw new RewindError('NO_TRANSCRIPT', `no session for ${opts.cwd} (pass a session id or path)`);
   const { book, notice } = await loadPrices(opts.env);
   return { file, timeline: withCost(await timelineOfFile(file), book), notice };
@@ -23,12 +24,12 @@ export async function insightTimeline(ref: string | undefined, opts: { cwd: stri
 export async function readTurns(file: string, timeline: Timeline, uuids: string[]): Promise<Map<string, ExportItem[]>> {
   const out = new Map<string, ExportItem[]>();
   if ((await agentOfFile(file)) === 'codex') {
-    const { codexTurn } = await import('../codex/turn.js');
+    const { codexTurn } = await import('../agents/codex/turn.js');
     for (const u of uuids) out.set(u, (await codexTurn(timeline, u)).items);
     return out;
   }
-  const { parseTranscriptFile } = await import('../claude/parse-transcript.js');
-  const { turnDetail } = await import('../../main/service/turn-detail.js');
+  const { parseTranscriptFile } = await import('../agents/claude/parse-transcript.js');
+  const { turnDetail } = await import('../agents/claude/turn-detail.js');
   const model = await parseTranscriptFile(file, { withSubagents: true });
   for (const u of uuids) out.set(u, (await turnDetail(model, u)).items);
   return out;
@@ -37,8 +38,8 @@ export async function readTurns(file: string, timeline: Timeline, uuids: string[
 /** The agent's own file history as a tree before a prompt (Claude Code's file-history), if it keeps one. */
 export async function agentTreeBefore(file: string, claudeRoot: string, projectRoot: string): Promise<AgentTreeBefore | undefined> {
   if ((await agentOfFile(file)) !== 'claude') return undefined;
-  const { parseTranscriptFile } = await import('../claude/parse-transcript.js');
-  const { nativeTarget } = await import('../claude/native-restore.js');
+  const { parseTranscriptFile } = await import('../agents/claude/parse-transcript.js');
+  const { nativeTarget } = await import('../agents/claude/native-restore.js');
   const parsed = await parseTranscriptFile(file);
   // Paths the agent tracked are relative to the session's folder; when that folder is not on this
   // machine (a copied session), the project given stands in for it.

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BRANCHED, BUILT_CLI, CODEX_SYNTHETIC, LINEAR, copyClaudeHome, inCopy, runBuiltCli, tempDir } from '../../../test/fixtures.js';
 import type { RewindEvent } from '../../shared/contract.js';
 import type { Timeline } from '../../shared/session-schema.js';
-import { encodeProjectDir } from '../../engine/claude/paths.js';
+import { encodeProjectDir } from '../../engine/agents/claude/paths.js';
 import { handleHook } from '../../engine/hooks/handle-hook.js';
 import { OPERATION_NAMES } from '../../shared/operations.js';
 import { startRuntime, type Runtime } from '../app-runtime.js';
@@ -88,7 +88,7 @@ describe('doors', () => {
     root = await copyClaudeHome();
     branched = inCopy(root, BRANCHED);
     codexHome = join(root, '..', 'no-codex');
-    service = new RewindService({ claudeRoot: root, cli: { node: process.execPath, script: CLI }, codexHome });
+    service = new RewindService({ claudeRoot: root, cli: { node: process.execPath, script: CLI }, roots: { codex: codexHome } });
     await service.start();
     service.onEvent((e) => events.push(e));
     door = await startHttpDoor(service, { rendererDir: null });
@@ -250,7 +250,7 @@ describe('Codex CLI sessions', () => {
     await mkdir(dirname(rollout), { recursive: true });
     await copyFile(CODEX_SYNTHETIC, rollout);
     await writeFile(join(home, 'session_index.jsonl'), `${JSON.stringify({ id: '11111111-1111-4111-8111-111111111111', thread_name: 'synthetic files', updated_at: '2026-01-02T03:05:00Z' })}\n`);
-    const svc = new RewindService({ claudeRoot: join(home, 'no-claude'), codexHome: home });
+    const svc = new RewindService({ claudeRoot: join(home, 'no-claude'), roots: { codex: home } });
     await svc.start();
     const events: RewindEvent[] = [];
     svc.onEvent((e) => events.push(e));
@@ -296,7 +296,7 @@ describe('terminal door: the CLI forwards to a running app', () => {
     if (!spawnSync(process.execPath, [CLI, '--version']).stdout) throw new Error('build the CLI first (npm run build)');
     root = await copyClaudeHome();
     sock = join(await tempDir('rewind-sock-'), 'rewind.sock');
-    rt = await startRuntime({ claudeRoot: root, watch: false, http: null, env: { REWIND_SOCKET: sock }, codexHome: join(root, '..', 'no-codex') });
+    rt = await startRuntime({ claudeRoot: root, watch: false, http: null, env: { REWIND_SOCKET: sock }, roots: { codex: join(root, '..', 'no-codex') } });
   });
   afterAll(async () => {
     await rt.close();

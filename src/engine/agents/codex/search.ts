@@ -1,7 +1,7 @@
-import { searchPromptLines, type PromptMatch } from '../prompt-search.js';
+import { searchPromptLines, type PromptMatch } from '../../prompt-search.js';
 import { rolloutIdFromPath, type RolloutFile } from './discover.js';
 
-const CODEX_PROMPTS = {
+export const CODEX_PROMPTS = {
   marker: Buffer.from('"user_message"'),
   prompt: (v: Record<string, unknown>, offset: number) => {
     const p = v.payload as { type?: unknown; message?: unknown } | undefined;

@@ -1,9 +1,9 @@
-import { parseJsonLine } from '../io/json-line.js';
-import { readLines } from '../io/read-lines.js';
-import type { Timeline } from '../../shared/session-schema.js';
-import { RewindError } from '../errors.js';
+import { parseJsonLine } from '../../io/json-line.js';
+import { readLines } from '../../io/read-lines.js';
+import type { Timeline } from '../../../shared/session-schema.js';
+import { RewindError } from '../../errors.js';
 import { toolCall } from './rollout.js';
-import { blocksText, clip, MAX_TURN_ITEMS } from '../turn-text.js';
+import { blocksText, clip, MAX_TURN_ITEMS } from '../../turn-text.js';
 
 export interface CodexTurnItem {
   kind: 'text' | 'thinking' | 'tool-call' | 'tool-result' | 'other';

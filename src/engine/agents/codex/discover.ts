@@ -1,11 +1,11 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { SessionSummary } from '../../shared/session-schema.js';
+import type { SessionSummary } from '../../../shared/session-schema.js';
 import { LIVE_WINDOW_MS } from '../claude/discover.js';
-import { RewindError } from '../errors.js';
-import { readFirstLine } from '../io/first-line.js';
-import { readRange } from '../io/read-range.js';
+import { RewindError } from '../../errors.js';
+import { readFirstLine } from '../../io/first-line.js';
+import { readRange } from '../../io/read-range.js';
 import { parseRollout } from './rollout.js';
 
 /** `$CODEX_HOME`, else `~/.codex`. */

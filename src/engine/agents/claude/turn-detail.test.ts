@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SUBAGENT } from '../../../test/fixtures.js';
-import { parseTranscriptFile } from '../../engine/claude/parse-transcript.js';
+import { SUBAGENT } from '../../../../test/fixtures.js';
+import { parseTranscriptFile } from './parse-transcript.js';
 import { turnDetail } from './turn-detail.js';
 
 describe('turn detail', () => {

@@ -1,9 +1,9 @@
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { Timeline, TimelinePrompt, TurnSummary } from '../../shared/session-schema.js';
-import { RewindError } from '../errors.js';
-import { parseJsonLine } from '../io/json-line.js';
-import { readLines } from '../io/read-lines.js';
+import type { Timeline, TimelinePrompt, TurnSummary } from '../../../shared/session-schema.js';
+import { RewindError } from '../../errors.js';
+import { parseJsonLine } from '../../io/json-line.js';
+import { readLines } from '../../io/read-lines.js';
 
 /**
  * Codex CLI rollouts (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl`, FORMATS.md §2): a linear
@@ -174,6 +174,7 @@ export async function parseRollout(path: string): Promise<Timeline> {
       sizeBytes: res.size,
       firstTimestamp: first,
       lastTimestamp: last,
+      readOnly: null,
     },
     prompts,
     commands: [],

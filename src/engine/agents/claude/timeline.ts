@@ -1,4 +1,4 @@
-import type { Timeline, TimelinePrompt } from '../../shared/session-schema.js';
+import type { Timeline, TimelinePrompt } from '../../../shared/session-schema.js';
 import type { NativeSnapshot, SessionModel } from './model.js';
 import { findBranchRoot } from './session-builder.js';
 
@@ -80,6 +80,7 @@ export function toTimeline(model: SessionModel): Timeline {
       sizeBytes: model.size,
       firstTimestamp: model.firstTimestamp,
       lastTimestamp: model.lastTimestamp,
+      readOnly: null,
     },
     prompts,
     commands: model.commands.map((c) => ({

@@ -1,10 +1,10 @@
-import { searchPromptLines, type PromptMatch } from '../prompt-search.js';
+import { searchPromptLines, type PromptMatch } from '../../prompt-search.js';
 import { classifyUser, readUserContent } from './classify.js';
 import type { TranscriptFile } from './discover.js';
 
 export type { PromptMatch };
 
-const CLAUDE_PROMPTS = {
+export const CLAUDE_PROMPTS = {
   marker: Buffer.from('"user"'),
   prompt: (v: Record<string, unknown>) => {
     if (v.type !== 'user' || typeof v.uuid !== 'string') return null;

@@ -1,8 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BRANCHED, FIXTURES, LINEAR, SUBAGENT, allFixtureTranscripts, tempDir } from '../../../test/fixtures.js';
-import { readLines } from '../io/read-lines.js';
+import { BRANCHED, FIXTURES, LINEAR, SUBAGENT, allFixtureTranscripts, tempDir } from '../../../../test/fixtures.js';
+import { readLines } from '../../io/read-lines.js';
 import { parseTranscriptFile } from './parse-transcript.js';
 import { SessionBuilder } from './session-builder.js';
 import { toTimeline } from './timeline.js';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { RewindError } from '../errors.js';
-import type { TreeState } from '../store/tree-state.js';
+import { RewindError } from '../../errors.js';
+import type { TreeState } from '../../store/tree-state.js';
 import type { NativeBackup, SessionModel } from './model.js';
 
 export interface NativeTarget {

@@ -1,9 +1,9 @@
 import { open } from 'node:fs/promises';
-import { RewindError } from '../../engine/errors.js';
-import type { SessionModel } from '../../engine/claude/model.js';
-import type { ResponseOf } from '../../shared/contract.js';
+import { RewindError } from '../../errors.js';
+import type { SessionModel } from './model.js';
+import type { ResponseOf } from '../../../shared/contract.js';
 import { subagentOutline } from './subagent-outline.js';
-import { blocksText, clip, MAX_TURN_ITEMS } from '../../engine/turn-text.js';
+import { blocksText, clip, MAX_TURN_ITEMS } from '../../turn-text.js';
 
 type Item = ResponseOf<'getTurn'>['items'][number];
 const MAX_ITEMS = MAX_TURN_ITEMS;

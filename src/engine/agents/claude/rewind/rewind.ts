@@ -1,10 +1,10 @@
 import { copyFile, constants, mkdir, open, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { RewindError } from '../../errors.js';
-import { copyPrefixAtomic, writeFileAtomic } from '../../io/atomic-write.js';
-import { copyRanges } from '../../io/copy-ranges.js';
-import type { Fingerprint } from '../../io/fingerprint.js';
-import { ensureStore } from '../../project.js';
+import { RewindError } from '../../../errors.js';
+import { copyPrefixAtomic, writeFileAtomic } from '../../../io/atomic-write.js';
+import { copyRanges } from '../../../io/copy-ranges.js';
+import type { Fingerprint } from '../../../io/fingerprint.js';
+import { ensureStore } from '../../../project.js';
 import { linkFileHistory } from '../file-history-links.js';
 import { claudeRootOfTranscript } from '../paths.js';
 import { keptRanges, planRewind, type RewindPlan } from './plan.js';
@@ -61,24 +61,13 @@ interface Snapshot {
   plan: RewindPlan;
 }
 
-const fingerprints = () => import('../../io/fingerprint.js');
-
-/** A Codex rollout has no Claude messages: say what it is rather than "no prompts". */
-async function codexInstead(fh: FileHandle, path: string): Promise<RewindError | null> {
-  const { readFirstLine } = await import('../../io/first-line.js');
-  const { isRolloutHead } = await import('../../codex/rollout.js');
-  const first = await readFirstLine(fh);
-  if (!first || !isRolloutHead(first)) return null;
-  return new RewindError('UNSUPPORTED', `${path} is a Codex CLI session: Rewind shows it (rewind-app timeline) but rewinds Claude Code sessions only, for now`);
-}
+const fingerprints = () => import('../../../io/fingerprint.js');
 
 async function takeSnapshot(fh: FileHandle, opts: RewindOptions): Promise<Snapshot> {
   const size = (await fh.stat()).size;
   if (size === 0) throw new RewindError('NOT_ENOUGH_PROMPTS', `transcript is empty: ${opts.transcriptPath}`);
   const fp = opts.dryRun ? null : await (await fingerprints()).fingerprintHandle(fh, size);
-  const scan = await scanTail(fh, size, opts.promptUuid ? { promptUuid: opts.promptUuid } : { n: opts.n ?? 1 }, opts.chunkSize).catch(async (e: unknown) => {
-    throw (await codexInstead(fh, opts.transcriptPath)) ?? e;
-  });
+  const scan = await scanTail(fh, size, opts.promptUuid ? { promptUuid: opts.promptUuid } : { n: opts.n ?? 1 }, opts.chunkSize);
   if (!scan.keepLeaf) {
     throw new RewindError(
       'NOT_ENOUGH_PROMPTS',
@@ -187,7 +176,7 @@ export async function rewindTranscript(opts: RewindOptions): Promise<RewindResul
       const result = await fingerprintOf(forkPath);
       if (projectRoot) {
         // Loaded only when writing: keeps zod off the start-up path of a dry run.
-        const { appendJournal } = await import('../../journal-append.js');
+        const { appendJournal } = await import('../../../journal-append.js');
         await appendJournal(projectRoot, {
           kind: 'fork',
           id: journalId,
@@ -224,7 +213,7 @@ export async function rewindTranscript(opts: RewindOptions): Promise<RewindResul
       }
     });
     const result = await fingerprintOf(opts.transcriptPath);
-    const { appendJournal } = await import('../../journal-append.js');
+    const { appendJournal } = await import('../../../journal-append.js');
     await appendJournal(projectRoot, {
       kind: 'in-place',
       id: journalId,

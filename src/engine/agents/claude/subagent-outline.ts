@@ -1,5 +1,5 @@
-import { readLines } from '../../engine/io/read-lines.js';
-import type { SubagentRun } from '../../engine/claude/model.js';
+import { readLines } from '../../io/read-lines.js';
+import type { SubagentRun } from './model.js';
 
 const MAX_STEPS = 60;
 const MAX_TEXT = 300;

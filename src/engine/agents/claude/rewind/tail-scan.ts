@@ -1,8 +1,8 @@
 import type { FileHandle } from 'node:fs/promises';
-import { RewindError } from '../../errors.js';
-import { ReverseLineReader } from '../../io/reverse-lines.js';
+import { RewindError } from '../../../errors.js';
+import { ReverseLineReader } from '../../../io/reverse-lines.js';
 import { classifyUser, readUserContent, str, type Json } from '../classify.js';
-import { parseJsonLine } from '../../io/json-line.js';
+import { parseJsonLine } from '../../../io/json-line.js';
 
 const LEAF_TYPES = new Set(['user', 'assistant', 'system', 'attachment']);
 const MESSAGE_TYPES = new Set(['user', 'assistant', 'system', 'attachment', 'progress']);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CC_HOME } from '../../../test/fixtures.js';
+import { CC_HOME } from '../../../../test/fixtures.js';
 import { listTranscriptFiles } from './discover.js';
 import { searchPrompts } from './search.js';
 

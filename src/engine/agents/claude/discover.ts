@@ -1,9 +1,9 @@
 import { mkdir, readFile, readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { SessionSummary } from '../../shared/session-schema.js';
-import { RewindError } from '../errors.js';
-import { writeBufferAtomic } from '../io/atomic-write.js';
+import type { SessionSummary } from '../../../shared/session-schema.js';
+import { RewindError } from '../../errors.js';
+import { writeBufferAtomic } from '../../io/atomic-write.js';
 import { readHeadTail } from './head-tail.js';
 import { claudeConfigRoot, projectDirMatches } from './paths.js';
 import { countPrompts } from './prompt-count.js';

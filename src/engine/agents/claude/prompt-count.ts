@@ -1,4 +1,4 @@
-import { readLines } from '../io/read-lines.js';
+import { readLines } from '../../io/read-lines.js';
 import { classifyUser, isObject, readUserContent } from './classify.js';
 
 const USER_MARK = Buffer.from('"user"');

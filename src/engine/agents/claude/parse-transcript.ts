@@ -1,8 +1,8 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RewindError } from '../errors.js';
-import { readLines } from '../io/read-lines.js';
-import { readRange } from '../io/read-range.js';
+import { RewindError } from '../../errors.js';
+import { readLines } from '../../io/read-lines.js';
+import { readRange } from '../../io/read-range.js';
 import { isObject, str } from './classify.js';
 import type { SessionModel } from './model.js';
 import { SessionBuilder, sessionIdFromPath, type SubagentFile } from './session-builder.js';
