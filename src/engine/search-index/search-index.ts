@@ -105,13 +105,15 @@ export class SearchIndex {
     return this.views.size;
   }
 
-  private async load(): Promise<void> {
+  private async load(retried = false): Promise<void> {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const names = (await readdir(this.dir)).filter((n) => n.endsWith('.idx')).sort();
     const segs: Segment[] = [];
     try {
       for (const n of names) segs.push(decodeSegment(n, await readFile(join(this.dir, n))));
     } catch (e) {
+      // Another process compacted while we listed: its new base segment holds everything.
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT' && !retried) return this.load(true);
       if (!(e instanceof CorruptIndexError)) throw e;
       this.notices.push(`search index: ${e.message}; rebuilding it`);
       await Promise.all(names.map((n) => unlink(join(this.dir, n)).catch(() => undefined)));
@@ -369,6 +371,11 @@ export class SearchIndex {
     }
     return result;
   }
+}
+
+/** The index of the user's sessions: `<cache dir>/index/`. */
+export function indexDir(cacheDir: string): string {
+  return join(cacheDir, 'index');
 }
 
 /** The prompt whose folded text holds byte `at`. */
