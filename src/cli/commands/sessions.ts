@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
 import { AGENT_PRIMARY, adapterFor, rootsFor } from '../../engine/agents/registry.js';
-import { isRewindError } from '../../engine/errors.js';
 import type { CliIO } from '../io.js';
 import { relTime, tildify, truncate } from '../io.js';
 

@@ -1,5 +1,5 @@
-import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, readFile, stat, unlink } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import type { AgentAdapter, SessionFile } from '../agents/adapter.js';
 import { writeBufferAtomic } from '../io/atomic-write.js';
 import type { SessionSummary } from '../../shared/session-schema.js';
@@ -204,6 +204,22 @@ export class SearchIndex {
     }
     if (out.length > 0) await this.write(out);
     return report;
+  }
+
+  /** One file that the watcher saw change: read what it added, write it, return its summary (null: gone). */
+  async refreshFile(adapter: AgentAdapter, root: string, path: string, now?: number): Promise<SessionSummary | null> {
+    const st = await stat(path).catch(() => null);
+    const v = this.views.get(path);
+    if (!st?.isFile()) {
+      if (v) await this.write([{ ...v.rec, mode: 'delete', from: v.rec.indexedTo, meta: { prompts: [], recent: {}, leaf: null }, texts: [], folded: [] }]);
+      return null;
+    }
+    if (v && v.rec.fp.size === st.size && v.rec.fp.mtimeMs === st.mtimeMs) return this.summary(path, now);
+    const f: SessionFile = { path, sessionId: v?.rec.sessionId ?? basename(path).replace(/\.jsonl$/, ''), size: st.size, mtimeMs: st.mtimeMs };
+    const rec = await this.updateFile(adapter, root, f, new Map(), now);
+    if (rec) await this.write([rec]);
+    this.left.delete(path);
+    return this.summary(path, now);
   }
 
   private async updateFile(adapter: AgentAdapter, root: string, f: SessionFile, fallback: Map<AgentAdapter, Promise<Map<string, SessionSummary>>>, now?: number): Promise<SegmentInput['files'][number] | null> {
