@@ -12,6 +12,8 @@ export interface PromptMatch {
 export interface PromptLines {
   /** Bytes every prompt line contains: other lines are skipped unparsed. */
   marker: Buffer;
+  /** Bytes that only lines which are not prompts contain (Claude's tool results): such lines are never parsed. */
+  notPrompt?: Buffer;
   /** The prompt a parsed line holds (its id as the timeline names it, and its text), else null. */
   prompt(line: Record<string, unknown>, offset: number): { uuid: string; text: string; timestamp?: string | null } | null;
   /**

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { readLines } from '../io/read-lines.js';
 import type { PromptLines } from '../prompt-search.js';
 import { fold } from './fold.js';
@@ -27,18 +27,53 @@ export interface ScanResult {
 }
 
 /** The file's fingerprint, and its head hashed over `headLen` bytes (what an earlier fingerprint covered). */
-export async function fingerprintOf(path: string, headLen?: number): Promise<{ fp: Fingerprint; headAgain: string | null }> {
-  const fh = await open(path, 'r');
+export function fingerprintOf(path: string, headLen?: number): { fp: Fingerprint; headAgain: string | null } {
+  // Synchronous: a few KiB, and an index runs on the CLI or the engine worker, never the UI's thread.
+  const fd = openSync(path, 'r');
   try {
-    const st = await fh.stat();
+    const st = fstatSync(fd);
     const buf = Buffer.alloc(Math.min(HEAD_BYTES, st.size));
-    if (buf.length) await fh.read(buf, 0, buf.length, 0);
+    if (buf.length) readSync(fd, buf, 0, buf.length, 0);
     const hash = (b: Buffer) => createHash('sha1').update(b).digest('hex');
     const headAgain = headLen === undefined ? null : headLen <= buf.length ? hash(buf.subarray(0, headLen)) : 'shorter';
     return { fp: { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, head: hash(buf), headLen: buf.length }, headAgain };
   } finally {
-    await fh.close();
+    closeSync(fd);
   }
+}
+
+/** Below this, the new bytes are read in one synchronous read (most sessions): far fewer calls than streaming. */
+const WHOLE_READ = 8 * 1024 * 1024;
+
+/** Complete lines of `path` from `from`, like readLines, in one read when the range is small. */
+async function eachLine(path: string, from: number, fromIndex: number, onLine: (bytes: Buffer, offset: number) => void): Promise<{ endOffset: number; lineCount: number }> {
+  const fd = openSync(path, 'r');
+  let size: number;
+  try {
+    size = fstatSync(fd).size;
+    if (size - from <= WHOLE_READ) {
+      const buf = Buffer.allocUnsafe(Math.max(0, size - from));
+      let got = 0;
+      while (got < buf.length) {
+        const n = readSync(fd, buf, got, buf.length - got, from + got);
+        if (n === 0) break;
+        got += n;
+      }
+      let at = 0;
+      let count = fromIndex;
+      for (let nl = buf.indexOf(10, 0); nl !== -1 && nl < got; nl = buf.indexOf(10, at)) {
+        const end = nl > at && buf[nl - 1] === 13 ? nl - 1 : nl;
+        onLine(buf.subarray(at, end), from + at);
+        count++;
+        at = nl + 1;
+      }
+      return { endOffset: from + at, lineCount: count };
+    }
+  } finally {
+    closeSync(fd);
+  }
+  const res = await readLines(path, (line) => onLine(line.bytes, line.offset), { fromOffset: from, fromIndex });
+  return { endOffset: res.endOffset, lineCount: res.lineCount };
 }
 
 /**
@@ -53,26 +88,28 @@ export async function scanFile(path: string, lines: PromptLines, prev: ScanState
   let missing = false;
   const prompts: ScanResult['prompts'] = [];
   const order: string[] = [];
-  const res = await readLines(
+  const res = await eachLine(
     path,
-    (line) => {
+    prev.indexedTo,
+    prev.lineCount,
+    (bytes, offset) => {
       let isPrompt = false;
-      if (line.bytes.indexOf(lines.marker) !== -1) {
+      if (bytes.indexOf(lines.marker) !== -1 && !(lines.notPrompt && bytes.indexOf(lines.notPrompt) !== -1)) {
         let v: unknown;
         try {
-          v = JSON.parse(line.bytes.toString('utf8'));
+          v = JSON.parse(bytes.toString('utf8'));
         } catch {
           v = null;
         }
-        const p = typeof v === 'object' && v !== null && !Array.isArray(v) ? lines.prompt(v as Record<string, unknown>, line.offset) : null;
+        const p = typeof v === 'object' && v !== null && !Array.isArray(v) ? lines.prompt(v as Record<string, unknown>, offset) : null;
         if (p) {
           isPrompt = true;
           total++;
-          prompts.push({ uuid: p.uuid, offset: line.offset, timestamp: p.timestamp ?? null, text: p.text, folded: fold(p.text) });
+          prompts.push({ uuid: p.uuid, offset, timestamp: p.timestamp ?? null, text: p.text, folded: fold(p.text) });
         }
       }
       if (!lines.link) return;
-      const l = lines.link(line.bytes);
+      const l = lines.link(bytes);
       if (!l) return;
       let base = 0;
       if (l.parent !== null) {
@@ -85,7 +122,6 @@ export async function scanFile(path: string, lines: PromptLines, prev: ScanState
       order.push(l.id);
       leaf = l.id;
     },
-    { fromOffset: prev.indexedTo, fromIndex: prev.lineCount },
   );
   let live: number;
   if (lines.link) live = leaf ? (depth.get(leaf) ?? 0) : 0;

@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, stat, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { AgentAdapter, SessionFile } from '../agents/adapter.js';
-import { writeBufferAtomic } from '../io/atomic-write.js';
+import { writeCacheFileAtomic } from '../io/atomic-write.js';
 import type { SessionSummary } from '../../shared/session-schema.js';
 import { highlight, parseQuery } from './fold.js';
 import { EMPTY_STATE, fingerprintOf, scanFile, type ScanState } from './scan-file.js';
@@ -169,33 +169,37 @@ export class SearchIndex {
     let bytesDone = 0;
     const fallback = new Map<AgentAdapter, Promise<Map<string, SessionSummary>>>();
     this.left.clear();
-    for (let i = 0; i < work.length; i++) {
-      const { adapter, root, f } = work[i]!;
-      if (opts.budgetMs !== undefined && Date.now() - t0 > opts.budgetMs) {
-        for (const w of work.slice(i)) {
-          report.pending.push({ path: w.f.path, size: w.f.size });
-          this.left.set(w.f.path, 'not indexed yet (indexing continues)');
+    // Several files at once: most of a file's cost is waiting for small reads.
+    let next = 0;
+    let filesDone = 0;
+    const worker = async () => {
+      while (next < work.length) {
+        const i = next++;
+        const { adapter, root, f } = work[i]!;
+        if (opts.budgetMs !== undefined && Date.now() - t0 > opts.budgetMs) {
+          report.pending.push({ path: f.path, size: f.size });
+          this.left.set(f.path, 'not indexed yet (indexing continues)');
+          continue;
         }
-        break;
-      }
-      try {
-        const rec = await this.updateFile(adapter, root, f, fallback, opts.now);
-        if (rec) {
+        try {
+          const known = this.views.has(f.path);
+          const rec = await this.updateFile(adapter, root, f, fallback, opts.now);
           out.push(rec);
           report.changed.push(f.path);
           report.bytesRead += rec.indexedTo - rec.from;
           if (rec.mode === 'append') report.appended++;
-          else if (this.views.has(f.path)) report.reindexed++;
+          else if (known) report.reindexed++;
           else report.scanned++;
+        } catch (e) {
+          const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'vanished while indexing' : `unreadable: ${(e as Error).message}`;
+          report.skipped.push({ path: f.path, reason });
+          this.left.set(f.path, reason);
         }
-      } catch (e) {
-        const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'vanished while indexing' : `unreadable: ${(e as Error).message}`;
-        report.skipped.push({ path: f.path, reason });
-        this.left.set(f.path, reason);
+        bytesDone += f.size;
+        opts.onProgress?.({ filesDone: ++filesDone, filesTotal: work.length, bytesDone, bytesTotal });
       }
-      bytesDone += f.size;
-      opts.onProgress?.({ filesDone: i + 1, filesTotal: work.length, bytesDone, bytesTotal });
-    }
+    };
+    await Promise.all(Array.from({ length: Math.min(8, work.length) }, worker));
     for (const [path, v] of this.views) {
       if (seen.has(path)) continue;
       out.push({ ...v.rec, mode: 'delete', from: v.rec.indexedTo, meta: { prompts: [], recent: {}, leaf: null }, texts: [], folded: [] });
@@ -216,15 +220,14 @@ export class SearchIndex {
     }
     if (v && v.rec.fp.size === st.size && v.rec.fp.mtimeMs === st.mtimeMs) return this.summary(path, now);
     const f: SessionFile = { path, sessionId: v?.rec.sessionId ?? basename(path).replace(/\.jsonl$/, ''), size: st.size, mtimeMs: st.mtimeMs };
-    const rec = await this.updateFile(adapter, root, f, new Map(), now);
-    if (rec) await this.write([rec]);
+    await this.write([await this.updateFile(adapter, root, f, new Map(), now)]);
     this.left.delete(path);
     return this.summary(path, now);
   }
 
-  private async updateFile(adapter: AgentAdapter, root: string, f: SessionFile, fallback: Map<AgentAdapter, Promise<Map<string, SessionSummary>>>, now?: number): Promise<SegmentInput['files'][number] | null> {
+  private async updateFile(adapter: AgentAdapter, root: string, f: SessionFile, fallback: Map<AgentAdapter, Promise<Map<string, SessionSummary>>>, now?: number): Promise<SegmentInput['files'][number]> {
     const v = this.views.get(f.path);
-    const { fp, headAgain } = await fingerprintOf(f.path, v?.rec.fp.headLen);
+    const { fp, headAgain } = fingerprintOf(f.path, v?.rec.fp.headLen);
     let prev: ScanState = EMPTY_STATE;
     let mode: 'full' | 'append' = 'full';
     if (v && fp.ino === v.rec.fp.ino && headAgain === v.rec.fp.head && fp.size > v.rec.fp.size && fp.size >= v.rec.indexedTo) {
@@ -264,7 +267,7 @@ export class SearchIndex {
   private async write(files: SegmentInput['files']): Promise<void> {
     const name = `seg-${Date.now().toString().padStart(15, '0')}-${process.pid}-${Math.random().toString(36).slice(2, 8)}.idx`;
     const buf = encodeSegment({ files, base: this.segments.length === 0 });
-    await writeBufferAtomic(join(this.dir, name), buf);
+    await writeCacheFileAtomic(join(this.dir, name), buf);
     const seg = decodeSegment(name, buf);
     this.segments.push(seg);
     this.apply(seg);
@@ -293,7 +296,7 @@ export class SearchIndex {
     const old = this.segments;
     const name = `seg-${Date.now().toString().padStart(15, '0')}-${process.pid}-base.idx`;
     const buf = encodeSegment({ files, base: true });
-    await writeBufferAtomic(join(this.dir, name), buf);
+    await writeCacheFileAtomic(join(this.dir, name), buf);
     this.segments = [];
     this.views.clear();
     const seg = decodeSegment(name, buf);

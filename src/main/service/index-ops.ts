@@ -27,10 +27,11 @@ const sources = (a: IndexRoots): Source[] => a.roots.map((r) => ({ adapter: adap
 
 export const INDEX_OPS = {
   /** Brings the index up to date within `budgetMs`, then searches it; what was left out is in the result. */
-  indexSearch: async (a: IndexRoots & { query: string; opts: SearchOptions; budgetMs?: number }) => {
+  indexSearch: async (a: IndexRoots & { query: string; opts: SearchOptions; budgetMs?: number; refresh?: boolean }) => {
     const ix = await indexAt(a.dir);
-    const report = await ix.refresh(sources(a), { budgetMs: a.budgetMs });
-    return { result: ix.search(a.query, a.opts), notices: ix.notices.splice(0), pending: report.pending.length };
+    // The service skips the refresh (a stat of every file) while its watcher keeps the index current.
+    const pending = a.refresh === false ? 0 : (await ix.refresh(sources(a), { budgetMs: a.budgetMs })).pending.length;
+    return { result: ix.search(a.query, a.opts), notices: ix.notices.splice(0), pending };
   },
   /** Every session's summary with counts; files not indexed yet (budget) come from their heads, counts unknown. */
   indexSummaries: async (a: IndexRoots & { project?: string; budgetMs?: number }) => {

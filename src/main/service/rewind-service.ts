@@ -122,6 +122,8 @@ export class RewindService {
   }
 
   private indexing: Promise<void> | null = null;
+  /** The index has every session and the watcher keeps it current: searches need no refresh first. */
+  private indexCurrent = false;
 
   /** Finishes a first build in the background (on the worker), then has the window list again. */
   private indexLater(): void {
@@ -160,6 +162,7 @@ export class RewindService {
 
   private async startWatching(): Promise<void> {
     await this.watcher?.close();
+    this.indexCurrent = false;
     this.watcher = new Watcher({
       onTranscript: (p) => {
         this.sessionChanged(p);
@@ -169,7 +172,10 @@ export class RewindService {
             if (timeline) this.emit({ type: 'timelineChanged', session: p, kind: 'reread', upserts: [], timeline, stats: timeline.stats });
           });
       },
-      onSessions: () => this.emit({ type: 'sessionsChanged' }),
+      onSessions: () => {
+        this.indexCurrent = false;
+        this.emit({ type: 'sessionsChanged' });
+      },
       onStore: (root) => {
         this.emit({ type: 'sessionsChanged' });
         this.remark(root).catch(() => undefined);
@@ -345,6 +351,7 @@ export class RewindService {
       // head (count unknown) and indexing goes on; a sessionsChanged follows when it is done.
       const r = await this.runner.run('indexSummaries', { ...this.indexRoots(), project: req.project, budgetMs: LIST_BUDGET_MS });
       if (r.pending > 0) this.indexLater();
+      else this.indexCurrent = !!this.watcher;
       const { withJournals } = await import('../../engine/session-journals.js');
       return { root: this.claudeRoot, exists, agents: agentInfo(), sessions: await withJournals(r.sessions) };
     },
@@ -368,8 +375,9 @@ export class RewindService {
       return adapter.turn(path, req.promptUuid);
     },
     searchPrompts: async (req) => {
-      const { result, pending } = await this.runner.run('indexSearch', { ...this.indexRoots(), query: req.query, opts: { limit: req.limit }, budgetMs: SEARCH_BUDGET_MS });
+      const { result, pending } = await this.runner.run('indexSearch', { ...this.indexRoots(), query: req.query, opts: { limit: req.limit }, budgetMs: SEARCH_BUDGET_MS, refresh: !this.indexCurrent });
       if (pending > 0) this.indexLater();
+      else this.indexCurrent = !!this.watcher;
       const matches = result.sessions.flatMap((s) => s.prompts.filter((p) => p.snippet !== null).map((p) => ({ transcriptPath: s.transcriptPath, sessionId: s.sessionId, promptUuid: p.promptUuid, snippet: p.snippet!, highlights: p.highlights })));
       return {
         matches,

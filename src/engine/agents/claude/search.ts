@@ -6,6 +6,8 @@ export type { PromptMatch };
 
 export const CLAUDE_PROMPTS = {
   marker: Buffer.from('"user"'),
+  // A tool result's key: escaped inside any string, so only a real tool result carries it raw.
+  notPrompt: Buffer.from('"tool_use_id"'),
   prompt: (v: Record<string, unknown>) => {
     if (v.type !== 'user' || typeof v.uuid !== 'string') return null;
     const content = readUserContent(v);
@@ -31,10 +33,12 @@ function quoted(bytes: Buffer, at: number): string | null {
  * on through it. Subagent (sidechain) lines are not on the session's path.
  */
 function claudeLink(bytes: Buffer): { id: string; parent: string | null } | null {
+  // parentUuid and isSidechain are the first keys Claude writes: look only at the line's head.
+  const head = bytes.subarray(0, 512);
+  const p = head.indexOf(PARENT);
+  if (p === -1 || head.indexOf(SIDECHAIN) !== -1) return null;
   const u = bytes.indexOf(UUID);
   if (u === -1) return null;
-  const p = bytes.indexOf(PARENT);
-  if (p === -1 || bytes.indexOf(SIDECHAIN) !== -1) return null;
   const id = quoted(bytes, u + UUID.length);
   if (!id) return null;
   let parent = bytes[p + PARENT.length] === 34 ? quoted(bytes, p + PARENT.length + 1) : null;
