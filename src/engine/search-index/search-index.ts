@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import type { AgentAdapter, SessionFile } from '../agents/adapter.js';
 import { writeCacheFileAtomic } from '../io/atomic-write.js';
 import type { SessionSummary } from '../../shared/session-schema.js';
+import { oneLine } from '../turn-text.js';
 import { highlight, parseQuery } from './fold.js';
 import { EMPTY_STATE, fingerprintOf, scanFile, type ScanState } from './scan-file.js';
 import { CorruptIndexError, decodeSegment, encodeSegment, fileMeta, segmentFolded, segmentText, type FileMeta, type FileRecord, type Segment, type SegmentInput } from './segment.js';
@@ -245,6 +246,18 @@ export class SearchIndex {
       let all = fallback.get(adapter);
       if (!all) fallback.set(adapter, (all = adapter.summarize(root, { now }).then((l) => new Map(l.map((s) => [s.transcriptPath, s])), () => new Map())));
       summary = (await all).get(f.path) ?? null;
+    }
+    if (summary) {
+      // First and last prompt from the prompts themselves (the file's ends may not hold them).
+      const first = mode === 'append' ? (v?.rec.summary?.firstPrompt ?? null) : null;
+      const a = scan.prompts[0];
+      const z = scan.prompts[scan.prompts.length - 1];
+      summary = {
+        ...summary,
+        firstPrompt: first ?? (a ? oneLine(a.text, 200) : summary.firstPrompt),
+        lastPrompt: z ? oneLine(z.text, 200) : mode === 'append' ? (v?.rec.summary?.lastPrompt ?? summary.lastPrompt) : summary.lastPrompt,
+      };
+      if (summary.title === '(no prompt yet)' && summary.firstPrompt) summary.title = summary.firstPrompt;
     }
     const meta: FileMeta = { prompts: scan.prompts.map((p) => [p.uuid, p.offset, p.timestamp]), recent: scan.state.recent, leaf: scan.state.leaf };
     return {

@@ -58,3 +58,23 @@ describe('the service over the search and metadata index', () => {
     expect(events.filter((e) => e.type === 'sessionsChanged')).toEqual([]);
   });
 });
+
+describe('open sessions', () => {
+  it('are dropped least recently used first past the memory budget', async () => {
+    const { LiveSessions } = await import('./live-sessions.js');
+    const { InlineRunner } = await import('./task-runner.js');
+    const { SUBAGENT } = await import('../../../test/fixtures.js');
+    const root = await copyClaudeHome();
+    const [a, b, c] = [LINEAR, BRANCHED, SUBAGENT].map((f) => inCopy(root, f));
+    const { stat } = await import('node:fs/promises');
+    const sizes = await Promise.all([a!, b!, c!].map(async (f) => (await stat(f)).size));
+    // Room for a and c, not all three.
+    const budget = sizes[0]! + sizes[2]!;
+    const live = new LiveSessions(() => undefined, new InlineRunner(), budget);
+    await live.get(a!);
+    await live.get(b!);
+    await live.get(a!); // a is now the most recently used
+    await live.get(c!);
+    expect(live.paths()).toEqual([a!, c!]);
+  });
+});

@@ -49,7 +49,8 @@ export const claude: AgentAdapter = {
   },
   async summarizeFile(f, now) {
     const { summarizeTranscript } = await import('./discover.js');
-    return summarizeTranscript(f, now);
+    // The index has every prompt already (first, last): the ends only need to give cwd, version and titles.
+    return summarizeTranscript(f, now, 16 * 1024);
   },
   async timeline(path) {
     const { parseTranscriptFile } = await import('./parse-transcript.js');

@@ -146,8 +146,8 @@ export async function listSessions(opts: ListSessionsOptions = {}): Promise<Sess
 }
 
 /** One transcript's list entry from its first and last 64 KiB (prompts not counted: null). */
-export async function summarizeTranscript(f: { path: string; sessionId: string; size: number; mtimeMs: number; projectDir?: string }, now = Date.now()): Promise<SessionSummary> {
-  const info = await readHeadTail(f.path, f.size);
+export async function summarizeTranscript(f: { path: string; sessionId: string; size: number; mtimeMs: number; projectDir?: string }, now = Date.now(), window?: number): Promise<SessionSummary> {
+  const info = await readHeadTail(f.path, f.size, window);
   const title = info.customTitle ?? info.aiTitle ?? info.summary ?? info.firstPrompt ?? info.firstCommand ?? '(no prompt yet)';
   return {
     id: info.sessionId && f.sessionId !== info.sessionId ? f.sessionId : (info.sessionId ?? f.sessionId),
