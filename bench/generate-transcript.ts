@@ -105,8 +105,6 @@ export async function generatePrompts(path: string, count: number): Promise<void
   const base = { isSidechain: false, userType: 'external', cwd: opts.cwd ?? '/home/dev/project', sessionId, version: '2.1.330' };
   let parent: string | null = null;
   let t = opts.start ?? Date.parse('2026-11-01T00:00:00Z');
-  let abandoned = 0;
-  const every = opts.branchEvery ?? 50;
   const out: string[] = [];
   for (let i = 0; i < count; i++) {
     const u = randomUUID();
