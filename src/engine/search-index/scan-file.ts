@@ -6,7 +6,7 @@ import { fold } from './fold.js';
 import type { Counts, Fingerprint } from './segment.js';
 
 /** How many recent messages' depths a record keeps, so an append usually finds its parent. */
-const RECENT = 64;
+const RECENT = 16;
 const HEAD_BYTES = 4096;
 
 export interface ScanState {
