@@ -7,7 +7,7 @@ import { USAGE } from './usage.js';
 declare const __APP_VERSION__: string;
 
 const BOOLEAN = ['json', 'in-place', 'both', 'copy', 'dry-run', 'force', 'help', 'version', 'demo', 'redact'];
-const STRING = ['transcript', 'project', 'claude-dir', 'label', 'source', 'scope', 'port', 'host', 'branch', 'format', 'out', 'agent', 'limit'];
+const STRING = ['to', 'transcript', 'project', 'claude-dir', 'label', 'source', 'scope', 'port', 'host', 'branch', 'format', 'out', 'agent', 'limit'];
 const KNOWN = new Set([...BOOLEAN, ...STRING, '_', 'h', 'v']);
 /** Commands that write: when the app runs, it performs them (a single writer, the window updates). */
 const FORWARDED = new Set(['back', 'restore', 'checkpoint', 'undo']);
@@ -74,6 +74,7 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
         return await backCommand(
           {
             n: parseCount(rest[0]),
+            to: single('to'),
             both: !!args.both,
             inPlace: !!args['in-place'],
             copy: !!args.copy,

@@ -11,7 +11,7 @@ Usage:
   rewind-app timeline [SESSION] [--json]
                                      SESSION: id, id prefix or transcript path
                                      (default: newest session of this directory)
-  rewind-app back [n] [--in-place] [--both] [--copy] [--dry-run] [--json]
+  rewind-app back [n | --to <uuid|#n>] [--in-place] [--both] [--copy] [--dry-run] [--json]
                   [--transcript PATH] [--project DIR] [--force]
   rewind-app undo [--dry-run] [--force] [--project DIR] [--json]
   rewind-app checkpoint [--label L] [--project DIR] [--json]
@@ -33,7 +33,7 @@ When the app is running, back, restore, checkpoint and undo are performed by it.
 
 Options:
   --claude-dir DIR   Claude config dir (default: $CLAUDE_CONFIG_DIR or ~/.claude)
-                     Codex CLI sessions are listed and shown (not rewound) from
+                     Codex CLI sessions (listed, shown and rewound) come from
                      $CODEX_HOME or ~/.codex
   -h, --help         this help
   -v, --version      version

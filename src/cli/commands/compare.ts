@@ -1,14 +1,12 @@
-import { existsSync } from 'node:fs';
 import { claudeConfigRoot } from '../../engine/agents/claude/paths.js';
 import { RewindError } from '../../engine/errors.js';
-import { comparePrompts, liveEnd, type PromptComparison } from '../../engine/insight/compare.js';
-import { compareCode, type CodeComparison } from '../../engine/insight/compare-code.js';
-import { costReport, formatCost } from '../../engine/insight/cost.js';
-import { DEFAULT_PRICE_BOOK } from '../../engine/insight/prices.js';
-import { agentTreeBefore, insightTimeline } from '../../engine/insight/session-input.js';
-import { findProjectRoot } from '../../engine/project.js';
+import { liveEnd } from '../../engine/insight/compare.js';
+import { runCompare } from '../../engine/insight/run.js';
+import { insightTimeline } from '../../engine/insight/session-input.js';
+import type { CompareResult } from '../../shared/contract.js';
+import { formatCost } from '../../shared/insight/cost.js';
 import type { Timeline, TimelinePrompt } from '../../shared/session-schema.js';
-import { plural } from '../../shared/wording.js';
+import { plural, treeSourceText } from '../../shared/wording.js';
 import type { CliIO } from '../io.js';
 import { truncate } from '../io.js';
 
@@ -27,7 +25,7 @@ interface Side {
 }
 
 /** `#n`, a prompt uuid or a uuid prefix of 8+ characters, in one timeline. */
-function findPrompt(t: Timeline, ref: string): TimelinePrompt | null {
+export function findPrompt(t: Timeline, ref: string): TimelinePrompt | null {
   const n = /^#(\d+)$/.exec(ref);
   if (n) return t.prompts.find((p) => p.number === Number(n[1])) ?? null;
   if (ref.length < 8) return null;
@@ -66,51 +64,32 @@ export async function compareCommand(args: CompareArgs, io: CliIO): Promise<numb
   if (!args.a || !args.b) throw new RewindError('USAGE', 'compare takes two prompts or sessions: compare <a> <b>');
   const root = args.claudeDir ?? claudeConfigRoot(io.env);
   const [a, b] = [await resolveSide(args.a, io, root), await resolveSide(args.b, io, root)];
-  const cmp = comparePrompts(a.timeline, a.prompt.uuid, b.timeline, b.prompt.uuid);
-  const projectRoot = args.project ?? (a.timeline.session.cwd && existsSync(a.timeline.session.cwd) ? a.timeline.session.cwd : await findProjectRoot(io.cwd));
-  const code: CodeComparison | { unavailable: string } = projectRoot
-    ? await compareCode(projectRoot, [a.timeline, b.timeline], cmp.a.end, cmp.b.end, await agentTreeBefore(a.file, root, projectRoot))
-    : { unavailable: `the session's folder ${a.timeline.session.cwd ?? ''} does not exist here (pass --project)` };
-  if (args.json) {
-    io.out(JSON.stringify({ ancestor: brief(cmp.ancestor), a: sideJson(cmp.a, a.timeline), b: sideJson(cmp.b, b.timeline), code }, null, 2));
-    return 0;
-  }
-  io.out(renderCompare(cmp, a.timeline, b.timeline, code));
+  const r = await runCompare({ ...a, prompt: a.prompt.uuid }, { ...b, prompt: b.prompt.uuid }, { project: args.project, cwd: io.cwd, claudeRoot: root });
+  io.out(args.json ? JSON.stringify(r, null, 2) : renderCompare(r));
   return 0;
 }
 
-const brief = (p: TimelinePrompt | null) => (p ? { uuid: p.uuid, number: p.number, text: p.text, active: p.active } : null);
 
-function sideCost(side: PromptComparison['a'], t: Timeline) {
-  const book = t.cost ? { overrides: {}, asOf: t.cost.pricesAsOf, source: t.cost.pricesSource } : DEFAULT_PRICE_BOOK;
-  const only = { ...t, prompts: side.prompts };
-  return costReport(only, book).session;
-}
+type Brief = CompareResult['a']['prompts'][number];
+const briefLabel = (p: Brief) => (p.number !== null ? `#${p.number}` : '○');
 
-function sideJson(side: PromptComparison['a'], t: Timeline) {
-  return { sessionId: side.sessionId, picked: brief(side.picked), end: brief(side.end), prompts: side.prompts.map(brief), cost: sideCost(side, t) };
-}
-
-const label = (p: TimelinePrompt) => (p.number !== null ? `#${p.number}` : `○${p.index}`);
-
-export function renderCompare(cmp: PromptComparison, ta: Timeline, tb: Timeline, code: CodeComparison | { unavailable: string }): string {
+export function renderCompare(r: CompareResult): string {
   const lines: string[] = [];
-  const name = (p: TimelinePrompt) => `${label(p)} "${truncate(p.text, 40)}"${p.active ? '' : ' (abandoned branch)'}`;
-  lines.push(`Comparing ${name(cmp.a.picked)} with ${name(cmp.b.picked)}`);
-  lines.push(cmp.ancestor ? `Common ancestor: ${name(cmp.ancestor)}` : 'No common ancestor: the two share no prompt');
-  for (const [tag, side, t] of [['A', cmp.a, ta], ['B', cmp.b, tb]] as const) {
-    lines.push('', `${tag}: ${plural(side.prompts.length, 'prompt')} in ${side.sessionId.slice(0, 8)} · ${formatCost(sideCost(side, t))}`);
-    for (const p of side.prompts) lines.push(`  ${p.active ? '●' : '○'} ${label(p).padEnd(5)} ${truncate(p.text || '[image]', 70)}`);
+  const name = (p: Brief) => `${briefLabel(p)} "${truncate(p.text, 40)}"${p.active ? '' : ' (abandoned branch)'}`;
+  lines.push(`Comparing ${name(r.a.picked)} with ${name(r.b.picked)}`);
+  lines.push(r.ancestor ? `Common ancestor: ${name(r.ancestor)}` : 'No common ancestor: the two share no prompt');
+  for (const [tag, side] of [['A', r.a], ['B', r.b]] as const) {
+    lines.push('', `${tag}: ${plural(side.prompts.length, 'prompt')} in ${side.sessionId.slice(0, 8)} · ${formatCost(side.cost)}`);
+    for (const p of side.prompts) lines.push(`  ${p.active ? '●' : '○'} ${briefLabel(p).padEnd(4)} ${truncate(p.text || '[image]', 70)}`);
     if (!side.prompts.length) lines.push('  (nothing after the common ancestor)');
   }
   lines.push('');
+  const code = r.code;
   if ('unavailable' in code) {
     lines.push(`Code: not compared: ${code.unavailable}`);
     return lines.join('\n');
   }
-  const where = (s: CodeComparison['a']) =>
-    s.kind === 'checkpoint' ? `Rewind checkpoint ${s.id}` : s.kind === 'disk' ? 'the files on disk now' : s.kind === 'agent-history' ? `the agent's own file history (${plural(s.files, 'tracked file')})` : `unknown: ${s.reason}`;
-  lines.push(`Code A: ${where(code.a)}`, `Code B: ${where(code.b)}`);
+  lines.push(`Code A: ${treeSourceText(code.a)}`, `Code B: ${treeSourceText(code.b)}`);
   if (code.a.kind === 'unknown' || code.b.kind === 'unknown') return lines.join('\n');
   if (!code.files.length) {
     lines.push('The two sides ended with the same files.');

@@ -2,9 +2,10 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { claudeConfigRoot } from '../../engine/agents/claude/paths.js';
 import { RewindError } from '../../engine/errors.js';
-import { exportedPrompts, toHtml, toMarkdown } from '../../engine/insight/export.js';
-import { insightTimeline, readTurns } from '../../engine/insight/session-input.js';
+import { runExport } from '../../engine/insight/run.js';
+import { insightTimeline } from '../../engine/insight/session-input.js';
 import { writeFileAtomic } from '../../engine/io/atomic-write.js';
+import { findPrompt } from './compare.js';
 import type { CliIO } from '../io.js';
 
 export interface ExportArgs {
@@ -17,8 +18,6 @@ export interface ExportArgs {
   claudeDir?: string;
 }
 
-const AGENT_NAME: Record<string, string> = { claude: 'Claude Code', codex: 'Codex CLI' };
-
 export async function exportCommand(args: ExportArgs, io: CliIO): Promise<number> {
   const format = args.format ?? (args.out?.endsWith('.html') ? 'html' : 'md');
   if (format !== 'md' && format !== 'html') throw new RewindError('USAGE', `--format takes md or html (got "${format}")`);
@@ -28,24 +27,20 @@ export async function exportCommand(args: ExportArgs, io: CliIO): Promise<number
   if (notice) io.err(`warning: ${notice}`);
   let branch: string | undefined;
   if (args.branch) {
-    const n = /^#(\d+)$/.exec(args.branch);
-    const hit = n ? timeline.prompts.find((p) => p.number === Number(n[1])) : timeline.prompts.find((p) => p.uuid === args.branch || (args.branch!.length >= 8 && p.uuid.startsWith(args.branch!)));
+    const hit = findPrompt(timeline, args.branch);
     if (!hit) throw new RewindError('NOT_FOUND', `no prompt ${args.branch} in session ${timeline.session.id}`);
     branch = hit.uuid;
   }
-  const prompts = exportedPrompts(timeline, branch);
-  const turns = await readTurns(file, timeline, prompts.map((p) => p.uuid));
-  const input = { timeline, agentName: AGENT_NAME[timeline.session.agent] ?? timeline.session.agent, branch, turns, redact: args.redact, exportedAt: new Date().toISOString() };
-  const result = format === 'html' ? toHtml(input) : toMarkdown(input);
-  if (!out) {
-    io.out(result.content);
-  } else {
+  const r = await runExport({ file, timeline }, { branch, format, redact: args.redact });
+  if (!out) io.out(r.content);
+  else {
+    // User-only, like the transcript it comes from: it holds code and prompts.
     await writeFileAtomic(out, async (fh) => {
-      await fh.writeFile(result.content);
+      await fh.writeFile(r.content);
     }, { mode: 0o600 });
-    io.out(`Exported ${result.prompts} prompts to ${out}`);
+    io.out(`Exported ${r.prompts} prompts to ${out}`);
   }
-  const total = Object.values(result.redacted).reduce((a, b) => a + b, 0);
+  const total = Object.values(r.redacted).reduce((a, b) => a + b, 0);
   io.err(args.redact ? `${total} secret${total === 1 ? '' : 's'} redacted` : 'warning: secrets were not redacted (--no-redact)');
   return 0;
 }

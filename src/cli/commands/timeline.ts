@@ -1,9 +1,9 @@
 import { resolveSessionFile, timelineOfFile } from '../../engine/session-files.js';
 import { RewindError } from '../../engine/errors.js';
 import { withMarkers } from '../../engine/store/checkpoint-markers.js';
-import { formatCost, withCost } from '../../engine/insight/cost.js';
-import { loadPrices } from '../../engine/insight/load-prices.js';
 import { AGENT_PRIMARY, adapterFor } from '../../engine/agents/registry.js';
+import { formatCost, withCost } from '../../shared/insight/cost.js';
+import { loadPrices } from '../../engine/insight/load-prices.js';
 import type { Timeline } from '../../shared/session-schema.js';
 import { plural } from '../../shared/wording.js';
 import type { CliIO } from '../io.js';

@@ -1,5 +1,5 @@
 import type { Timeline, TimelinePrompt } from '../../shared/session-schema.js';
-import { formatCost } from './cost.js';
+import { formatCost } from '../../shared/insight/cost.js';
 import { pathTo, pathToEnd, promptParents } from './prompt-tree.js';
 import { redact } from './redact.js';
 

@@ -7,10 +7,10 @@ import { toTimeline } from '../agents/claude/timeline.js';
 import { takeCheckpoint } from '../store/checkpoint.js';
 import { comparePrompts, liveEnd } from './compare.js';
 import { compareCode, diffTrees } from './compare-code.js';
-import { costReport, formatCost } from './cost.js';
+import { costReport, formatCost } from '../../shared/insight/cost.js';
 import { toHtml, toMarkdown } from './export.js';
 import { loadPrices } from './load-prices.js';
-import { DEFAULT_PRICE_BOOK, priceOf, type PriceBook } from './prices.js';
+import { DEFAULT_PRICE_BOOK, priceOf, type PriceBook } from '../../shared/insight/prices.js';
 import { agentTreeBefore } from './session-input.js';
 
 const timelineOf = async (p: string) => toTimeline(await parseTranscriptFile(p));

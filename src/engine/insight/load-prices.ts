@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_PRICE_BOOK, normalizeModel, type PriceBook } from './prices.js';
+import { DEFAULT_PRICE_BOOK, normalizeModel, type PriceBook } from '../../shared/insight/prices.js';
 
 const PriceSchema = z.object({
   input: z.number().nonnegative(),

@@ -2,8 +2,9 @@ import { join } from 'node:path';
 import type { AgentAdapter, RewindOutcome } from '../adapter.js';
 import { isRewindError } from '../../errors.js';
 import type { PromptCountCache } from './discover.js';
+import type { SessionModel } from './model.js';
 import { claudeConfigRoot } from './paths.js';
-import { CLAUDE_PROMPTS } from './search.js';
+import { CLAUDE_PROMPTS } from './prompt-lines.js';
 
 /** Claude Code: `<root>/projects/<project>/<session>.jsonl` trees of messages (FORMATS.md §1). */
 export const claude: AgentAdapter = {
@@ -58,9 +59,8 @@ export const claude: AgentAdapter = {
     return toTimeline(await parseTranscriptFile(path));
   },
   async turn(path, promptUuid) {
-    const { parseTranscriptFile } = await import('./parse-transcript.js');
     const { turnDetail } = await import('./turn-detail.js');
-    return turnDetail(await parseTranscriptFile(path), promptUuid);
+    return turnDetail(await modelOf(path), promptUuid);
   },
   promptLines: CLAUDE_PROMPTS,
 
@@ -76,6 +76,20 @@ export const claude: AgentAdapter = {
     return !!st && (opts.now ?? Date.now()) - st.mtimeMs < (opts.windowMs ?? LIVE_WINDOW_MS);
   },
 };
+
+/** The last session read for its turns, reused while its file is unchanged (an export reads many turns). */
+let lastModel: { path: string; size: number; mtimeMs: number; model: Promise<SessionModel> } | null = null;
+async function modelOf(path: string): Promise<SessionModel> {
+  const { stat } = await import('node:fs/promises');
+  const st = await stat(path);
+  if (lastModel && lastModel.path === path && lastModel.size === st.size && lastModel.mtimeMs === st.mtimeMs) return lastModel.model;
+  const { parseTranscriptFile } = await import('./parse-transcript.js');
+  lastModel = { path, size: st.size, mtimeMs: st.mtimeMs, model: parseTranscriptFile(path, { withSubagents: true }) };
+  return lastModel.model.catch((e: unknown) => {
+    lastModel = null;
+    throw e;
+  });
+}
 
 /** The service's counts, kept for the process (the CLI passes `cacheDir` to keep them on disk). */
 let countsInMemory: PromptCountCache | undefined;

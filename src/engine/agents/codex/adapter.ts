@@ -2,8 +2,8 @@ import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentAdapter } from '../adapter.js';
-import { isRolloutHead } from './rollout.js';
-import { CODEX_PROMPTS } from './search.js';
+import { isRolloutHead } from './head.js';
+import { CODEX_PROMPTS } from './prompts.js';
 
 /** Codex CLI: `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl`, linear logs (FORMATS.md §2). */
 export const codex: AgentAdapter = {
@@ -14,8 +14,8 @@ export const codex: AgentAdapter = {
   root: (env, override) => override || env.CODEX_HOME || join(env.HOME || homedir(), '.codex'),
   watch: (root) => ({ dirs: [join(root, 'sessions')], depth: 4, isSessionFile: (p) => p.endsWith('.jsonl') }),
   async sessionFiles(root) {
-    const { listRolloutFiles, rolloutIdFromPath } = await import('./discover.js');
-    const files = await listRolloutFiles(root);
+    const { currentGenerations, listRolloutFiles, rolloutIdFromPath } = await import('./discover.js');
+    const files = await currentGenerations(await listRolloutFiles(root));
     return files.sort((a, b) => b.mtimeMs - a.mtimeMs).map((f) => ({ ...f, sessionId: rolloutIdFromPath(f.path) }));
   },
   owns: (_path, first) => !!first && isRolloutHead(first),
@@ -30,22 +30,36 @@ export const codex: AgentAdapter = {
 
   async summarize(root, opts = {}) {
     const { listCodexSessions } = await import('./discover.js');
-    return listCodexSessions({ home: root, project: opts.project, now: opts.now, countBudgetBytes: opts.countBudgetBytes });
+    const { withJournals } = await import('../../session-journals.js');
+    // The journals of the sessions' projects name the forks Rewind made.
+    return withJournals(await listCodexSessions({ home: root, project: opts.project, now: opts.now, countBudgetBytes: opts.countBudgetBytes }));
   },
   async timeline(path) {
     const { parseRollout } = await import('./rollout.js');
     return parseRollout(path);
   },
   async turn(path, promptUuid) {
-    const { parseRollout } = await import('./rollout.js');
     const { codexTurn } = await import('./turn.js');
-    return codexTurn(await parseRollout(path), promptUuid);
+    return codexTurn(path, promptUuid);
   },
   promptLines: CODEX_PROMPTS,
 
+  async rewind(req) {
+    const { rewindRollout } = await import('./rewind.js');
+    return rewindRollout(req);
+  },
+  async readOnlyReason(path) {
+    const { readOnlyReason } = await import('./rewind.js');
+    return readOnlyReason(path);
+  },
   resumeCommand: (id) => `codex resume ${id}`,
   async isLive(path, opts = {}) {
     const st = await stat(path).catch(() => null);
-    return !!st && (opts.now ?? Date.now()) - st.mtimeMs < (opts.windowMs ?? 10_000);
+    if (!st) return false;
+    if ((opts.now ?? Date.now()) - st.mtimeMs < (opts.windowMs ?? 10_000)) return true;
+    const { writerLock } = await import('./rewind.js');
+    const { rolloutName } = await import('./thread.js');
+    const id = rolloutName(path).threadId;
+    return !!id && !!(await writerLock(path, id));
   },
 };

@@ -6,7 +6,9 @@ import { LIVE_WINDOW_MS } from '../claude/discover.js';
 import { RewindError } from '../../errors.js';
 import { readFirstLine } from '../../io/first-line.js';
 import { readRange } from '../../io/read-range.js';
+import { promptOfEvent, promptOfItem } from './prompts.js';
 import { parseRollout } from './rollout.js';
+import { metaOf, rolloutName } from './thread.js';
 
 /** `$CODEX_HOME`, else `~/.codex`. */
 export function codexHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -52,10 +54,32 @@ async function threadNames(home: string): Promise<Map<string, string>> {
   return names;
 }
 
-/** The id a rollout's name ends with: `rollout-2026-01-02T03-04-05-<uuid>.jsonl`. */
+/** The thread id a rollout's name carries: `rollout-<time>-<uuid>.jsonl`, or `..._<generation>.jsonl` after a revert. */
 export function rolloutIdFromPath(path: string): string {
-  const m = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(basename(path));
-  return m ? m[1]! : basename(path, '.jsonl');
+  return rolloutName(path).threadId ?? basename(path, '.jsonl');
+}
+
+/**
+ * One file per thread: a revert leaves the thread's older files in place and writes a new
+ * generation; the thread is the generation that started last (its `session_meta` timestamp).
+ */
+export async function currentGenerations(files: RolloutFile[]): Promise<RolloutFile[]> {
+  const byThread = new Map<string, RolloutFile[]>();
+  for (const f of files) {
+    const id = rolloutIdFromPath(f.path);
+    byThread.set(id, [...(byThread.get(id) ?? []), f]);
+  }
+  const out: RolloutFile[] = [];
+  for (const group of byThread.values()) {
+    if (group.length === 1) {
+      out.push(group[0]!);
+      continue;
+    }
+    const stamped = await Promise.all(group.map(async (f) => ({ f, ts: String(metaOf(await readFirstLine(f.path).catch(() => null))?.timestamp ?? '') })));
+    stamped.sort((a, b) => a.ts.localeCompare(b.ts) || a.f.mtimeMs - b.f.mtimeMs);
+    out.push(stamped[stamped.length - 1]!.f);
+  }
+  return out;
 }
 
 /** What a full read of a rollout tells the list, kept while its size and mtime stay the same. */
@@ -87,8 +111,9 @@ async function readHead(path: string): Promise<{ meta: Record<string, unknown> |
   let firstPrompt: string | null = null;
   for (const line of lines) {
     const m = parse(line);
-    if (m?.type === 'event_msg' && m.payload?.type === 'user_message' && typeof m.payload.message === 'string') {
-      firstPrompt = m.payload.message;
+    const prompt = m?.type === 'response_item' ? promptOfItem(m.payload) : m?.type === 'event_msg' ? promptOfEvent(m.payload) : null;
+    if (prompt) {
+      firstPrompt = prompt.text;
       break;
     }
   }
@@ -101,7 +126,7 @@ async function readHead(path: string): Promise<{ meta: Record<string, unknown> |
  * budget per call (and remembered while a file is unchanged), else the count is left unknown.
  */
 export async function listCodexSessions(opts: { home: string; project?: string; now?: number; countBudgetBytes?: number }): Promise<SessionSummary[]> {
-  const files = await listRolloutFiles(opts.home);
+  const files = await currentGenerations(await listRolloutFiles(opts.home));
   if (files.length === 0) return [];
   const names = await threadNames(opts.home);
   const now = opts.now ?? Date.now();
@@ -141,7 +166,8 @@ export async function listCodexSessions(opts: { home: string; project?: string; 
       sizeBytes: f.size,
       version: typeof head.meta.cli_version === 'string' ? head.meta.cli_version : null,
       live: now - f.mtimeMs < LIVE_WINDOW_MS,
-      forkOf: typeof head.meta.forked_from_id === 'string' ? head.meta.forked_from_id : null,
+      // A revert's generation names its own thread as its base: only another thread makes a fork.
+      forkOf: typeof head.meta.forked_from_id === 'string' && head.meta.forked_from_id !== id ? head.meta.forked_from_id : null,
     });
   }
   // Walked newest first (the count budget goes to recent sessions); lastActivity is that mtime.
@@ -150,7 +176,7 @@ export async function listCodexSessions(opts: { home: string; project?: string; 
 
 /** A Codex session by id, id prefix or rollout path. */
 export async function findCodexSession(ref: string, home: string): Promise<string | null> {
-  const files = await listRolloutFiles(home);
+  const files = await currentGenerations(await listRolloutFiles(home));
   const exact = files.find((f) => rolloutIdFromPath(f.path) === ref);
   if (exact) return exact.path;
   const matches = files.filter((f) => rolloutIdFromPath(f.path).startsWith(ref));

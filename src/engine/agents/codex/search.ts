@@ -1,14 +1,7 @@
 import { searchPromptLines, type PromptMatch } from '../../prompt-search.js';
 import { rolloutIdFromPath, type RolloutFile } from './discover.js';
+import { CODEX_PROMPTS } from './prompts.js';
 
-export const CODEX_PROMPTS = {
-  marker: Buffer.from('"user_message"'),
-  prompt: (v: Record<string, unknown>, offset: number) => {
-    const p = v.payload as { type?: unknown; message?: unknown } | undefined;
-    // Named as parseRollout names prompts: by where their line starts.
-    return v.type === 'event_msg' && p?.type === 'user_message' && typeof p.message === 'string' ? { uuid: `codex:${offset}`, text: p.message } : null;
-  },
-};
 
 /** Codex prompts containing `query` (case-insensitive), newest rollouts first. */
 export function searchRollouts(files: RolloutFile[], query: string, opts: { maxBytes?: number; perSession?: number } = {}): Promise<{ matches: PromptMatch[]; truncated: boolean }> {

@@ -1,4 +1,4 @@
-import type { Cost, CostReport, Timeline, TimelinePrompt } from '../../shared/session-schema.js';
+import type { Cost, CostReport, Timeline, TimelinePrompt } from '../session-schema.js';
 import { priceOf, type PriceBook } from './prices.js';
 
 type Turn = TimelinePrompt['turn'];
