@@ -343,8 +343,8 @@ export class RewindService {
   }
 
   private summary(mode: 'fork' | 'in-place', prompts: number, files: number | null): string {
-    const chat = mode === 'fork' ? `Fork before this prompt (${prompts} prompt${prompts === 1 ? '' : 's'} left out of the new session)` : `Rewrite this session in place, dropping ${prompts} prompt${prompts === 1 ? '' : 's'}`;
-    return files === null ? chat : `${chat} and restore ${files} file${files === 1 ? '' : 's'}`;
+    const chat = mode === 'fork' ? `Fork before this prompt (${plural(prompts, 'prompt')} left out of the new session)` : `Rewrite this session in place, dropping ${plural(prompts, 'prompt')}`;
+    return files === null ? chat : `${chat} and restore ${plural(files, 'file')}`;
   }
 
   /** A session with its costs, as compare and export read it. */
