@@ -113,7 +113,7 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
       case 'undo': {
         noExtra(0);
         const { undoCommand } = await import('./commands/undo.js');
-        return await undoCommand({ dryRun: !!args['dry-run'], json: !!args.json, force: !!args.force, project: single('project') }, io);
+        return await undoCommand({ dryRun: !!args['dry-run'], json: !!args.json, force: !!args.force, project: single('project'), claudeDir }, io);
       }
       case 'serve': {
         noExtra(0);

@@ -1,16 +1,18 @@
-import { copyFile, mkdir, rename, stat, unlink } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, rename, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { RewindError } from './errors.js';
 import { copyPrefixAtomic } from './io/atomic-write.js';
 import { fingerprintFile, sameFingerprint } from './io/fingerprint.js';
-import { appendJournal, latestUndoable, readJournal, type JournalRecord } from './journal.js';
+import { appendJournal, latestUndoable, readJournal, type UndoableRecord } from './journal.js';
+import { validateRecord } from './journal-guard.js';
+import { claudeConfigRoot } from './claude/paths.js';
 import { ensureStore } from './project.js';
 import { removeFileHistoryDir } from './claude/file-history-links.js';
 
 export interface UndoResult {
   dryRun: boolean;
-  undone: Exclude<JournalRecord, { kind: 'undo' }>;
+  undone: UndoableRecord;
   /** What was done, in the user's words. */
   summary: string;
   /** Where a removed fork or a replaced transcript was kept. */
@@ -31,14 +33,25 @@ async function moveAside(path: string, dir: string): Promise<string> {
 }
 
 /** Reverts the newest fork or in-place rewrite that has not been undone yet. */
-export async function undoLatest(projectRoot: string, opts: { dryRun?: boolean; force?: boolean; now?: () => number } = {}): Promise<UndoResult> {
+export interface UndoOptions {
+  dryRun?: boolean;
+  force?: boolean;
+  now?: () => number;
+  /** Agent config roots a record's transcript may live in (default: Claude's, from the environment). */
+  agentRoots?: string[];
+}
+
+export async function undoLatest(projectRoot: string, opts: UndoOptions = {}): Promise<UndoResult> {
   const records = await readJournal(projectRoot);
   const r = latestUndoable(records);
   if (!r) throw new RewindError('NOTHING_TO_UNDO', `nothing to undo in ${join(projectRoot, '.agent', 'rewind', 'journal.jsonl')}`);
+  // Every path the record names is checked before anything is read or written.
+  await validateRecord(projectRoot, r, opts.agentRoots ?? [claudeConfigRoot(process.env)]);
   const now = opts.now ?? Date.now;
   const store = await (opts.dryRun ? Promise.resolve(join(projectRoot, '.agent', 'rewind')) : ensureStore(projectRoot));
   if (r.kind === 'fork') {
-    const exists = await stat(r.forkPath).catch(() => null);
+    const exists = await lstat(r.forkPath).catch(() => null);
+    if (exists && !exists.isFile()) throw new RewindError('UNSAFE_PATH', `not a transcript file: ${r.forkPath}; nothing was written`);
     if (exists) {
       const fp = await fingerprintFile(r.forkPath);
       if (!sameFingerprint(fp, r.result) && !opts.force) {
@@ -49,14 +62,21 @@ export async function undoLatest(projectRoot: string, opts: { dryRun?: boolean; 
     if (opts.dryRun) return { dryRun: true, undone: r, summary: `Would remove fork ${r.forkSessionId}`, keptAt: null };
     let keptAt: string | null = null;
     if (exists) keptAt = await moveAside(r.forkPath, join(store, 'undone'));
-    if (r.fileHistoryDir) await removeFileHistoryDir(r.fileHistoryDir);
+    if (r.fileHistoryDir) {
+      // Only the real directory we linked: never through a symlink.
+      const fh = await lstat(r.fileHistoryDir).catch(() => null);
+      if (fh?.isDirectory()) await removeFileHistoryDir(r.fileHistoryDir);
+    }
     await appendJournal(projectRoot, { kind: 'undo', id: randomUUID(), time: new Date(now()).toISOString(), undoes: r.id });
     return { dryRun: false, undone: r, summary, keptAt };
   }
   if (r.kind === 'in-place') {
-    const backup = await stat(r.backupPath).catch(() => null);
-    if (!backup) throw new RewindError('NOT_FOUND', `backup is missing: ${r.backupPath}`);
-    const current = await stat(r.transcript).catch(() => null);
+    const backup = await lstat(r.backupPath).catch(() => null);
+    if (!backup?.isFile()) throw new RewindError('NOT_FOUND', `backup is missing: ${r.backupPath}`);
+    const current = await lstat(r.transcript).catch(() => null);
+    if (current && !current.isFile()) throw new RewindError('UNSAFE_PATH', `not a transcript file: ${r.transcript}; nothing was written`);
+    // The rewrite left a file there: a missing one is not the state we recorded.
+    if (!current && !opts.force) throw new RewindError('UNDO_MISMATCH', `transcript is missing since the rewrite: ${r.transcript} (pass --force to put the backup there anyway)`);
     let mismatch = false;
     if (current) {
       const fp = await fingerprintFile(r.transcript);

@@ -8,12 +8,15 @@ export interface UndoArgs {
   json: boolean;
   force: boolean;
   project?: string;
+  claudeDir?: string;
 }
 
 export async function undoCommand(args: UndoArgs, io: CliIO): Promise<number> {
   const root = await resolveProjectRoot({ project: args.project, cwd: io.cwd, env: io.env });
   if (!root) throw new RewindError('NOTHING_TO_UNDO', `no .agent/rewind/ in ${io.cwd} or above: nothing to undo (pass --project DIR)`);
-  const r = await undoLatest(root, { dryRun: args.dryRun, force: args.force });
+  const { claudeConfigRoot } = await import('../../engine/claude/paths.js');
+  const agentRoots = [claudeConfigRoot(io.env), ...(args.claudeDir ? [args.claudeDir] : [])];
+  const r = await undoLatest(root, { dryRun: args.dryRun, force: args.force, agentRoots });
   if (args.json) {
     io.out(JSON.stringify({ dryRun: r.dryRun, kind: r.undone.kind, id: r.undone.id, summary: r.summary, keptAt: r.keptAt }));
     return 0;
