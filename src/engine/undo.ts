@@ -96,9 +96,11 @@ export async function undoLatest(projectRoot: string, opts: UndoOptions = {}): P
     return { dryRun: false, undone: r, summary: `Put back the transcript from ${r.backupPath}`, keptAt };
   }
   const { undoRestore } = await import('./store/restore.js');
-  const plan = await undoRestore(projectRoot, r, { dryRun: opts.dryRun, force: opts.force, now });
+  const record = { kind: 'undo' as const, id: randomUUID(), time: new Date(now()).toISOString(), undoes: r.id };
+  const plan = await undoRestore(projectRoot, r, { dryRun: opts.dryRun, force: opts.force, now, undoRecord: record });
   const n = plan.changes.length;
   if (opts.dryRun) return { dryRun: true, undone: r, summary: `Would undo the restore of ${r.checkpointId}: ${n} file${n === 1 ? '' : 's'} change back`, keptAt: null };
-  await appendJournal(projectRoot, { kind: 'undo', id: randomUUID(), time: new Date(now()).toISOString(), undoes: r.id });
+  await appendJournal(projectRoot, record);
+  await plan.finish?.();
   return { dryRun: false, undone: r, summary: `Undid the restore of ${r.checkpointId}: ${n} file${n === 1 ? '' : 's'} put back`, keptAt: null };
 }
