@@ -25,6 +25,12 @@ async function commitViaTemp(target: string, fill: (tmp: string) => Promise<void
     await rename(tmp, target);
   } catch (e) {
     await unlink(tmp).catch(() => undefined);
+    // A failed write names what it was writing (a full disk while copying names the copy, not its source).
+    const err = e as NodeJS.ErrnoException & { dest?: string };
+    if (err && typeof err.code === 'string') {
+      if (err.dest === tmp) err.dest = target;
+      else if (!err.path || err.path === tmp) err.path = target;
+    }
     throw e;
   }
   if (durable) await syncDir(dirname(target));

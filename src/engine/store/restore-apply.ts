@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { isRewindError, RewindError } from '../errors.js';
 import type { RestorePlan } from './restore-plan.js';
 import { checkRelPath } from './safe-path.js';
-import { beginIntent, markApplied, rollBack, type Intent, type IntentSpec } from './restore-intent.js';
+import { abandonIntent, beginIntent, markApplied, rollBack, type Intent, type IntentSpec } from './restore-intent.js';
 
 export interface ApplyResult {
   written: number;
@@ -91,44 +91,45 @@ export async function applyPlan(
   opts: { intent?: IntentSpec; writeHook?: WriteHook; onIntent?: (i: Intent) => void } = {},
 ): Promise<ApplyResult> {
   await validatePlanPaths(root, plan);
+  // Temp names are fixed first, so the intent can name them before any is written: a run killed
+  // while staging leaves nothing the next run cannot find.
   const staged: { rel: string; tmp: string }[] = [];
-  try {
-    for (const c of plan.changes) {
-      const t = c.after;
-      if (!t || t.kind === 'd') continue;
-      const tmp = join(await existingDir(root, c.path), `.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`);
-      try {
-        await opts.writeHook?.(c.path);
-        if (t.kind === 'l') {
-          await symlink(t.ref, tmp);
-        } else {
-          const data = await readBlob(t.ref);
-          const fh = await open(tmp, 'wx', fileMode(t.mode));
-          staged.push({ rel: c.path, tmp });
-          try {
-            await fh.writeFile(data);
-            await fh.sync();
-          } finally {
-            await fh.close();
-          }
-          await chmod(tmp, fileMode(t.mode));
-          continue;
-        }
-      } catch (e) {
-        throw describeWriteError(e, c.path);
-      }
-      staged.push({ rel: c.path, tmp });
-    }
-  } catch (e) {
-    for (const s of staged) await unlink(s.tmp).catch(() => undefined);
-    throw e;
+  for (const c of plan.changes) {
+    if (c.after && c.after.kind !== 'd') staged.push({ rel: c.path, tmp: join(await existingDir(root, c.path), `.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`) });
   }
   const tx = opts.intent
-    ? await beginIntent(root, opts.intent, plan.changes.map((c) => c.path), staged.map((s) => s.tmp)).catch(async (e: unknown) => {
-        for (const s of staged) await unlink(s.tmp).catch(() => undefined);
+    ? await beginIntent(root, opts.intent, plan.changes.map((c) => c.path), staged.map((s) => s.tmp)).catch((e: unknown) => {
         throw describeWriteError(e, '.agent/rewind/pending');
       })
     : null;
+  const byPath = new Map(plan.changes.map((c) => [c.path, c]));
+  try {
+    for (const s of staged) {
+      const t = byPath.get(s.rel)!.after!;
+      try {
+        await opts.writeHook?.(s.rel);
+        if (t.kind === 'l') {
+          await symlink(t.ref, s.tmp);
+          continue;
+        }
+        const data = await readBlob(t.ref);
+        const fh = await open(s.tmp, 'wx', fileMode(t.mode));
+        try {
+          await fh.writeFile(data);
+          await fh.sync();
+        } finally {
+          await fh.close();
+        }
+        await chmod(s.tmp, fileMode(t.mode));
+      } catch (e) {
+        throw describeWriteError(e, s.rel);
+      }
+    }
+  } catch (e) {
+    for (const s of staged) await unlink(s.tmp).catch(() => undefined);
+    if (tx) await abandonIntent(root, tx).catch(() => undefined);
+    throw e;
+  }
   if (tx) opts.onIntent?.(tx);
   try {
     const r = await commit(root, plan, new Map(staged.map((s) => [s.rel, s.tmp])), keepDirs);

@@ -59,6 +59,14 @@ export async function finishIntent(root: string, tx: Intent): Promise<void> {
   await unlink(tx.file).catch(() => undefined);
 }
 
+/** Nothing was renamed yet (staging failed): the intent ends, rolled back, with nothing to put back. */
+export async function abandonIntent(root: string, tx: Intent): Promise<void> {
+  for (const t of tx.pending.temps) await unlink(t).catch(() => undefined);
+  await unlink(tx.file).catch(() => undefined);
+  const { appendJournal } = await import('../journal-append.js');
+  await appendJournal(root, { kind: 'intent-end', id: tx.id, time: new Date().toISOString(), intent: tx.id, outcome: 'rolled-back' });
+}
+
 /** Puts every path the intent names back as the pre-restore checkpoint has it. */
 export async function rollBack(root: string, tx: Intent): Promise<number> {
   const [{ readManifest, latestManifest }, { currentTree, treeFromEntries }, { planRestore }, { objectStore }, { applyPlan }] = await Promise.all([
