@@ -31,6 +31,8 @@ export const FileChangeSchema = z.object({
   sizeBefore: z.number().nullable(),
   sizeAfter: z.number().nullable(),
   patch: z.string().nullable(),
+  /** Instead of a patch for a text file too large to diff: "large file: N lines changed". */
+  note: z.string().nullable().optional(),
 });
 
 export const CodePlanSchema = z.object({

@@ -230,6 +230,7 @@ export class RewindService {
           sizeBefore: d?.sizeBefore ?? null,
           sizeAfter: d?.sizeAfter ?? null,
           patch: d?.patch ?? null,
+          note: d?.note ?? null,
         };
       }),
       unchanged: p.plan.unchanged,

@@ -31,6 +31,7 @@ function CodePart({ plan, note }: { plan: CodePlan | null; note: string | null }
                 </span>
                 <span className="mono">{c.path}</span>
                 {c.binary && <span className="muted small">binary · {bytes(c.sizeBefore)} → {bytes(c.sizeAfter)}</span>}
+                {c.note && <span className="muted small">{c.note}</span>}
                 {c.conflict && (
                   <span className="conflict" title={c.conflict}>
                     changed by hand
