@@ -1,9 +1,9 @@
-import { copyFile, lstat, mkdir, rename, unlink } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { RewindError } from './errors.js';
 import { copyPrefixAtomic } from './io/atomic-write.js';
-import { fingerprintFile, sameFingerprint } from './io/fingerprint.js';
+import { fingerprintFile, sameFingerprint, type Fingerprint } from './io/fingerprint.js';
 import { appendJournal, latestUndoable, readJournal, type UndoableRecord } from './journal.js';
 import { validateRecord } from './journal-guard.js';
 import { claudeConfigRoot } from './claude/paths.js';
@@ -86,15 +86,54 @@ export async function undoLatest(projectRoot: string, opts: UndoOptions = {}): P
       }
     }
     if (opts.dryRun) return { dryRun: true, undone: r, summary: `Would put back ${r.backupPath}`, keptAt: null };
-    let keptAt: string | null = null;
-    if (current && mismatch) {
-      keptAt = join(store, 'transcript-backup', `${r.sessionId}-before-undo-${new Date(now()).toISOString().replace(/[:.]/g, '-')}.jsonl`);
-      await copyFile(r.transcript, keptAt);
+    // The same lock as an in-place rewrite: never two writers of one transcript.
+    const { lockTranscript } = await import('./claude/rewind/rewind.js');
+    const lock = await lockTranscript(r.transcript);
+    try {
+      return await putBack(projectRoot, r, store, backup.size, current !== null && mismatch, now, current && !mismatch ? r.result : null);
+    } finally {
+      await lock.release();
     }
-    await copyPrefixAtomic(r.backupPath, r.transcript, backup.size);
-    await appendJournal(projectRoot, { kind: 'undo', id: randomUUID(), time: new Date(now()).toISOString(), undoes: r.id });
-    return { dryRun: false, undone: r, summary: `Put back the transcript from ${r.backupPath}`, keptAt };
   }
+  return undoRestoreRecord(projectRoot, r, opts, now);
+}
+
+async function putBack(
+  projectRoot: string,
+  r: Extract<UndoableRecord, { kind: 'in-place' }>,
+  store: string,
+  backupSize: number,
+  keepCurrent: boolean,
+  now: () => number,
+  expected: Fingerprint | null,
+): Promise<UndoResult> {
+  const keepPath = () => join(store, 'transcript-backup', `${r.sessionId}-before-undo-${new Date(now()).toISOString().replace(/[:.]/g, '-')}.jsonl`);
+  let keptAt: string | null = null;
+  if (keepCurrent) {
+    keptAt = keepPath();
+    await copyFile(r.transcript, keptAt);
+  }
+  // Held open across the rename: an append that lands on the replaced file is kept, not lost.
+  const old = expected ? await open(r.transcript, 'r') : null;
+  try {
+    await copyPrefixAtomic(r.backupPath, r.transcript, backupSize, async () => {
+      if (expected && !sameFingerprint(await fingerprintFile(r.transcript), expected)) {
+        throw new RewindError('TRANSCRIPT_CHANGED', `transcript changed while we were undoing (the agent is running): nothing was replaced`);
+      }
+    });
+    if (old && expected && (await old.stat()).size > expected.size) {
+      keptAt = keepPath();
+      const { writeFile } = await import('node:fs/promises');
+      await writeFile(keptAt, await old.readFile(), { mode: 0o600 });
+    }
+  } finally {
+    await old?.close();
+  }
+  await appendJournal(projectRoot, { kind: 'undo', id: randomUUID(), time: new Date(now()).toISOString(), undoes: r.id });
+  return { dryRun: false, undone: r, summary: `Put back the transcript from ${r.backupPath}`, keptAt };
+}
+
+async function undoRestoreRecord(projectRoot: string, r: Extract<UndoableRecord, { kind: 'restore' }>, opts: UndoOptions, now: () => number): Promise<UndoResult> {
   const { undoRestore } = await import('./store/restore.js');
   const record = { kind: 'undo' as const, id: randomUUID(), time: new Date(now()).toISOString(), undoes: r.id };
   const plan = await undoRestore(projectRoot, r, { dryRun: opts.dryRun, force: opts.force, now, undoRecord: record });
