@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, lstat, mkdir, open, readdir, rename, rm, rmdir, symlink, unlink } from 'node:fs/promises';
+import { chmod, lstat, mkdir, open, readdir, rename, rmdir, symlink, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isRewindError, RewindError } from '../errors.js';
 import type { RestorePlan } from './restore-plan.js';
@@ -155,7 +155,7 @@ async function commit(root: string, plan: RestorePlan, tmpOf: Map<string, string
     const abs = join(root, c.path);
     const st = await lstat(abs).catch(() => null);
     // Validation made sure only empty directories are left in one that goes.
-    if (st?.isDirectory()) await rm(abs, { recursive: true });
+    if (st?.isDirectory()) await removeEmptyTree(abs);
     else if (st) await unlink(abs);
     if (c.action === 'delete') deleted++;
     emptied.add(dirname(c.path));
@@ -170,6 +170,8 @@ async function commit(root: string, plan: RestorePlan, tmpOf: Map<string, string
       if (!st?.isDirectory()) await mkdir(abs, { mode: dirMode(t.mode) });
       continue;
     }
+    // A directory where a file goes (validation made sure nothing but emptied directories is left in it).
+    if ((await lstat(abs).catch(() => null))?.isDirectory()) await removeEmptyTree(abs);
     await rename(tmpOf.get(c.path)!, abs);
     written++;
   }
@@ -184,6 +186,14 @@ async function commit(root: string, plan: RestorePlan, tmpOf: Map<string, string
     }
   }
   return { written, deleted };
+}
+
+/** Removes a directory holding only (empty) directories; a file that appeared since validation stops it. */
+async function removeEmptyTree(abs: string): Promise<void> {
+  for (const e of await readdir(abs, { withFileTypes: true })) {
+    if (e.isDirectory() && !e.isSymbolicLink()) await removeEmptyTree(join(abs, e.name));
+  }
+  await rmdir(abs);
 }
 
 async function ensureDirs(root: string, rel: string): Promise<void> {
