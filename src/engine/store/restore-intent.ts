@@ -106,6 +106,10 @@ function alive(pid: number): boolean {
 export async function recoverPending(root: string): Promise<string[]> {
   const names = await readdir(pendingDir(root)).catch(() => [] as string[]);
   const out: string[] = [];
+  if (names.length) {
+    const { cleanStaleTemps } = await import('../io/atomic-write.js');
+    await cleanStaleTemps(pendingDir(root));
+  }
   for (const name of names) {
     if (!name.endsWith('.json')) continue;
     const file = join(pendingDir(root), name);

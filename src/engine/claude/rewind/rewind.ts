@@ -211,6 +211,7 @@ async function rewindUnlocked(opts: RewindOptions): Promise<RewindResult> {
     const journalId = randomUUID();
     const ranges = keptRanges(snap.plan);
     if (opts.mode === 'fork') {
+      await cleanStaleTemps(dirname(opts.transcriptPath));
       const forkSessionId = randomUUID();
       const forkPath = join(dirname(opts.transcriptPath), `${forkSessionId}.jsonl`);
       if (snap.plan.drop.length === 0) {
