@@ -7,6 +7,7 @@ import { objectStore, takeCheckpoint } from './checkpoint.js';
 import { latestManifest, listCheckpointIds, listCheckpoints, readManifest, type CheckpointSummary, type Manifest } from './manifest.js';
 import { applyPlan, type WriteHook } from './restore-apply.js';
 import { finishIntent, recoverPending, type Intent, type IntentSpec } from './restore-intent.js';
+import type { JournalRecord } from '../journal.js';
 import { diffChanges, type FileDiff } from './restore-diff.js';
 import { planRestore, type RestorePlan } from './restore-plan.js';
 import { currentTree, treeFromEntries, type TreeState } from './tree-state.js';
@@ -210,7 +211,7 @@ export async function restore(
 export async function undoRestore(
   projectRoot: string,
   rec: { preRestoreCheckpointId: string; postRestoreCheckpointId?: string },
-  opts: { dryRun?: boolean; force?: boolean; now?: () => number; undoRecord?: import('../journal.js').JournalRecord; writeHook?: WriteHook } = {},
+  opts: { dryRun?: boolean; force?: boolean; now?: () => number; undoRecord?: JournalRecord; writeHook?: WriteHook } = {},
 ): Promise<RestorePlan & { finish?: () => Promise<void> }> {
   const pre = await readManifest(projectRoot, rec.preRestoreCheckpointId);
   const post = rec.postRestoreCheckpointId ? await readManifest(projectRoot, rec.postRestoreCheckpointId).catch(() => null) : null;
