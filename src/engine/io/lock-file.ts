@@ -1,4 +1,5 @@
-import { open, readFile, stat, unlink } from 'node:fs/promises';
+import { link, open, readFile, stat, unlink, writeFile } from 'node:fs/promises';
+import { tempPathFor } from './atomic-write.js';
 
 /** What a lock file holds: who took it and when, so a stale one can be told from a busy one. */
 export interface LockOwner {
@@ -44,6 +45,30 @@ export async function isStale(path: string, maxAgeMs: number, now = Date.now()):
   return !alive(owner.pid) || now - owner.time > maxAgeMs;
 }
 
+/**
+ * The lock appears with its owner already inside (written to a temp file, then hard-linked into
+ * place, which fails if the lock exists): a process killed while taking it never leaves an empty,
+ * ownerless lock that would block the next run. Where hard links are not supported, O_EXCL.
+ */
+async function createWithContent(path: string, content: string): Promise<void> {
+  const tmp = tempPathFor(path);
+  await writeFile(tmp, content, { mode: 0o600, flag: 'wx' });
+  try {
+    await link(tmp, path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw e;
+    const fh = await open(path, 'wx', 0o600);
+    try {
+      await fh.writeFile(content);
+    } finally {
+      await fh.close();
+    }
+  } finally {
+    await unlink(tmp).catch(() => undefined);
+  }
+}
+
 export interface Lock {
   release(): Promise<void>;
 }
@@ -56,12 +81,7 @@ export async function acquireLock(path: string, opts: { waitMs: number; maxAgeMs
   const start = Date.now();
   for (;;) {
     try {
-      const fh = await open(path, 'wx', 0o600);
-      try {
-        await fh.writeFile(JSON.stringify({ pid: process.pid, time: Date.now() }));
-      } finally {
-        await fh.close();
-      }
+      await createWithContent(path, JSON.stringify({ pid: process.pid, time: Date.now() }));
       return { release: () => unlink(path).catch(() => undefined) };
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
