@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { ACTION_LABEL, type Action } from '../store/action-slice.js';
 import { useStore } from '../store/store.js';
 import { duration, plural, relTime, tokens } from '../format.js';
+import { InsightActions } from './insight.js';
 import { useNow } from './use-now.js';
 
 function TurnItems({ uuid }: { uuid: string }) {
@@ -66,6 +67,7 @@ export function PromptDetail() {
           </button>
         ))}
       </div>
+      <InsightActions uuid={prompt.uuid} />
       {codex && <p className="small muted">Codex sessions are shown here; going back in them (fork, rewrite, restore) comes next. Claude Code sessions have all four.</p>}
       <section className="turn">
         <h2>
