@@ -42,6 +42,10 @@ export interface UndoOptions {
 }
 
 export async function undoLatest(projectRoot: string, opts: UndoOptions = {}): Promise<UndoResult> {
+  if (!opts.dryRun) {
+    const { recoverPending } = await import('./store/restore-intent.js');
+    await recoverPending(projectRoot);
+  }
   const records = await readJournal(projectRoot);
   const r = latestUndoable(records);
   if (!r) throw new RewindError('NOTHING_TO_UNDO', `nothing to undo in ${join(projectRoot, '.agent', 'rewind', 'journal.jsonl')}`);

@@ -136,3 +136,58 @@ describe('restore is all or nothing', () => {
     }
   });
 });
+
+describe('an intent left by a killed run', () => {
+  const deadPid = 2 ** 22 + 12345;
+  async function leave(root: string, phase: 'staged' | 'applied', onComplete: object | null) {
+    const { beginIntent, markApplied } = await import('../../src/engine/store/restore-intent.js');
+    const pre = await takeCheckpoint({ projectRoot: root, trigger: 'pre-restore' });
+    const tmp = join(root, '.abc123.rewind-tmp');
+    await writeFile(tmp, 'staged');
+    const tx = await beginIntent(root, { op: 'restore', preRestoreCheckpointId: pre.manifest.id, onComplete: onComplete as never }, ['f00.txt', 'f01.txt', 'new.txt'], [tmp]);
+    if (phase === 'applied') await markApplied(root, tx);
+    tx.pending.pid = deadPid;
+    await writeFile(tx.file, JSON.stringify(tx.pending));
+  }
+
+  it('half-way through its renames: rolled back by the next run, which says so', async () => {
+    const root = await project(3);
+    const before = await snapshotTree(root);
+    await leave(root, 'staged', null);
+    await writeFile(join(root, 'f00.txt'), 'half restored\n');
+    await rm(join(root, 'f01.txt'));
+    await writeFile(join(root, 'new.txt'), 'created by the restore\n');
+    const { recoverPending } = await import('../../src/engine/store/restore-intent.js');
+    expect(await recoverPending(root)).toEqual([expect.stringMatching(/interrupted restore .* was rolled back: 3 paths put back/)]);
+    expect(await snapshotTree(root)).toEqual(before);
+    expect(await temps(root)).toEqual([]);
+    expect(await readdir(join(root, '.agent', 'rewind', 'pending'))).toEqual([]);
+    expect(await recoverPending(root)).toEqual([]);
+  });
+
+  it('after its last rename: rolled forward, its journal entry written once', async () => {
+    const root = await project(3);
+    const record = { kind: 'restore', id: 'rec-1', time: new Date().toISOString(), checkpointId: 'x', preRestoreCheckpointId: 'y' };
+    await leave(root, 'applied', record);
+    await writeFile(join(root, 'f00.txt'), 'restored\n');
+    const after = await snapshotTree(root);
+    delete after['.abc123.rewind-tmp']; // a leftover temp goes
+    const { recoverPending } = await import('../../src/engine/store/restore-intent.js');
+    expect(await recoverPending(root)).toEqual([expect.stringMatching(/had written every file/)]);
+    expect(await snapshotTree(root)).toEqual(after);
+    expect((await readJournal(root)).filter((r) => r.id === 'rec-1')).toHaveLength(1);
+    expect(await temps(root)).toEqual([]);
+  });
+
+  it('one whose process is still running is left alone', async () => {
+    const root = await project(1);
+    const { beginIntent, recoverPending } = await import('../../src/engine/store/restore-intent.js');
+    const pre = await takeCheckpoint({ projectRoot: root, trigger: 'pre-restore' });
+    await beginIntent(root, { op: 'restore', preRestoreCheckpointId: pre.manifest.id, onComplete: null }, ['f00.txt'], []);
+    // Our own pid counts as gone (a process never waits on itself); use the parent's.
+    const file = join(root, '.agent', 'rewind', 'pending', (await readdir(join(root, '.agent', 'rewind', 'pending')))[0]!);
+    await writeFile(file, JSON.stringify({ ...JSON.parse(await readFile(file, 'utf8')), pid: process.ppid }));
+    expect(await recoverPending(root)).toEqual([]);
+    expect(await readdir(join(root, '.agent', 'rewind', 'pending'))).toHaveLength(1);
+  });
+});
