@@ -4,7 +4,7 @@ import { inPlaceTrial, restoreTrial, undoTrial, type TrialResult } from '../test
 export async function runCrashBench(n: number): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = { trialsEach: n };
   const kinds: [string, (ms: number | null, i: number) => Promise<TrialResult>, number][] = [
-    ['back --in-place', (ms, i) => inPlaceTrial(ms, i % 2 ? 'fd' : 'path'), 400],
+    ['back --in-place', (ms, i) => inPlaceTrial(ms, i % 2 ? 'fd' : 'path', i % 3 === 2), 400],
     ['restore', (ms) => restoreTrial(ms), 700],
     ['undo', (ms) => undoTrial(ms), 700],
   ];

@@ -20,8 +20,8 @@ async function runAll(trial: (ms: number | null, i: number) => Promise<TrialResu
 }
 
 describe.skipIf(!existsSync(BUILT_CLI))('crash and concurrency (kill -9 at random moments, an agent appending)', () => {
-  it('back --in-place: old or new transcript, zero appended lines lost, nothing outside', async () => {
-    const { outcomes, problems } = await runAll((ms, i) => inPlaceTrial(ms, i % 2 ? 'fd' : 'path'), 400);
+  it('back --in-place (sometimes two at once): old or new transcript, zero appended lines lost, nothing outside', async () => {
+    const { outcomes, problems } = await runAll((ms, i) => inPlaceTrial(ms, i % 2 ? 'fd' : 'path', i % 3 === 2), 400);
     expect(problems).toEqual([]);
     expect(outcomes.length).toBe(TRIALS);
   }, 180_000);

@@ -95,7 +95,8 @@ async function outsideProblems(s: Sandbox): Promise<string[]> {
   return [...extra.map((n) => `unexpected ${n} in the sandbox`), ...outside.map((n) => `wrote outside: ${n}`)];
 }
 
-export async function inPlaceTrial(killAfterMs: number | null, mode: 'path' | 'fd'): Promise<TrialResult> {
+/** `twin`: a second rewrite of the same transcript runs at the same time (never killed). */
+export async function inPlaceTrial(killAfterMs: number | null, mode: 'path' | 'fd', twin = false): Promise<TrialResult> {
   const s = await sandbox();
   const problems: string[] = [];
   try {
@@ -104,10 +105,12 @@ export async function inPlaceTrial(killAfterMs: number | null, mode: 'path' | 'f
     const stop = join(s.top, 'stop');
     const appender = startAppender(s.transcript, log, stop, mode);
     await new Promise((r) => setTimeout(r, 20));
-    const r = await runCli(['back', '1', '--in-place', '--force', '--transcript', s.transcript, '--project', s.project], s.env, killAfterMs);
+    const args = ['back', '1', '--in-place', '--force', '--transcript', s.transcript, '--project', s.project];
+    const [r, t] = await Promise.all([runCli(args, s.env, killAfterMs), twin ? runCli(args, s.env, null) : null]);
     await stopAppender(appender, stop);
-    const outcome = r.signal ? 'killed' : `exit ${r.code}`;
+    const outcome = `${r.signal ? 'killed' : `exit ${r.code}`}${t ? ` + twin exit ${t.code}` : ''}`;
     if (!r.signal && r.code !== 0 && r.code !== 5) problems.push(`unexpected exit ${r.code}: ${r.stderr.trim()}`);
+    if (t && t.code !== 0 && t.code !== 5) problems.push(`twin: unexpected exit ${t.code}: ${t.stderr.trim()}`);
     // Every line the agent appended is in the transcript or a backup: never dropped.
     const dir = join(s.transcript, '..');
     const backups = join(s.project, '.agent', 'rewind', 'transcript-backup');

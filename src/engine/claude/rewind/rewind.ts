@@ -256,7 +256,7 @@ async function rewindUnlocked(opts: RewindOptions): Promise<RewindResult> {
     await cleanStaleTemps(dirname(opts.transcriptPath));
     const backupPath = backupPathFor(projectRoot, sessionId, now());
     const backupDir = dirname(backupPath);
-    const store = await ensureStore(projectRoot);
+    await ensureStore(projectRoot);
     const madeBackupDir = !(await isDir(backupDir));
     await mkdir(backupDir, { recursive: true, mode: 0o700 });
     const opened = await fh.stat();
@@ -273,7 +273,6 @@ async function rewindUnlocked(opts: RewindOptions): Promise<RewindResult> {
       if (madeBackupDir) await rmdir(backupDir).catch(() => undefined);
       throw e;
     }
-    void store;
     await writeFileAtomic(opts.transcriptPath, async (out) => {
       await copyRanges(fh, out, ranges);
     }, {
@@ -289,6 +288,7 @@ async function rewindUnlocked(opts: RewindOptions): Promise<RewindResult> {
     }).catch(async (e: unknown) => {
       const { unlink } = await import('node:fs/promises');
       await unlink(backupPath).catch(() => undefined);
+      if (madeBackupDir) await rmdir(backupDir).catch(() => undefined);
       throw e;
     });
     // An agent holding the old file open may have appended in the instant before the rename:
