@@ -8,7 +8,10 @@ export async function runCrashBench(n: number): Promise<Record<string, unknown>>
     ['restore', (ms) => restoreTrial(ms), 700],
     ['undo', (ms) => undoTrial(ms), 700],
   ];
+  // CRASH_ONLY=restore (or a comma list) runs a subset.
+  const only = process.env.CRASH_ONLY?.split(',');
   for (const [name, trial, maxMs] of kinds) {
+    if (only && !only.some((o) => name.includes(o))) continue;
     const outcomes = new Map<string, number>();
     let failed = 0;
     for (let i = 0; i < n; i++) {
