@@ -32,11 +32,16 @@ async function appMayBeRunning(io: CliIO): Promise<boolean> {
  * A restore killed half-way is rolled back (or finished) by the next run of any command in its
  * project. Cheap when there is nothing to do: a walk up for `.agent/rewind/` and one stat.
  */
-async function recoverInterrupted(project: unknown, io: CliIO): Promise<void> {
+async function recoverInterrupted(project: unknown, io: CliIO, cleanTemps: boolean): Promise<void> {
   const { findProjectRoot } = await import('../engine/project.js');
   const { join, resolve } = await import('node:path');
   const root = await findProjectRoot(resolve(io.cwd, typeof project === 'string' && project ? project : '.')).catch(() => null);
   if (!root) return;
+  if (cleanTemps) {
+    // What a killed checkpoint left behind (a pre-restore one, say) goes too.
+    const { cleanStaleTemps } = await import('../engine/io/atomic-write.js');
+    await cleanStaleTemps(join(root, '.agent', 'rewind', 'checkpoints'));
+  }
   const { existsSync } = await import('node:fs');
   if (!existsSync(join(root, '.agent', 'rewind', 'pending'))) return;
   const { recoverPending } = await import('../engine/store/restore-intent.js');
@@ -69,7 +74,8 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
       const answered = await forwardToApp(argv, io);
       if (answered !== null) return answered;
     }
-    if (command && command !== 'hook' && command !== 'serve') await recoverInterrupted(args.project, io);
+    // `back` stays lean (it cleans beside the transcript it writes); the others also sweep the store's temps.
+    if (command && command !== 'hook' && command !== 'serve') await recoverInterrupted(args.project, io, command !== 'back');
     const claudeDir = args['claude-dir'] as string | undefined;
     const single = (flag: string): string | undefined => {
       const v = args[flag] as unknown;
