@@ -47,9 +47,9 @@ export async function insideAny(roots: string[], p: string): Promise<boolean> {
 }
 
 /** Throws a one-line UNSAFE_PATH error unless `p` is inside one of `roots`. */
-export async function requireInside(roots: string[], p: unknown, what: string): Promise<string> {
+export async function requireInside(roots: string[], p: unknown, what: string, hint?: string): Promise<string> {
   if (typeof p !== 'string' || !p || p.includes('\0') || !isAbsolute(p) || !(await insideAny(roots, p))) {
-    throw new RewindError('UNSAFE_PATH', `refusing ${what} outside the allowed folders: ${String(p)} (allowed: ${roots.join(', ')}); nothing was written`);
+    throw new RewindError('UNSAFE_PATH', `refusing ${what} outside the allowed folders: ${String(p)} (allowed: ${roots.join(', ')}${hint ? `; ${hint}` : ''}); nothing was written`);
   }
   return p;
 }

@@ -15,7 +15,7 @@ export async function validateRecord(projectRoot: string, r: JournalRecord, agen
   const bad = (why: string) => new RewindError('UNSAFE_PATH', `journal record ${r.id} is not one Rewind wrote (${why}): refusing it, nothing was written`);
   if (r.kind === 'fork' || r.kind === 'in-place') {
     requireId(r.sessionId, 'a journal record with a session id');
-    await requireInside(transcriptRoots, r.transcript, 'a journal record naming a transcript');
+    await requireInside(transcriptRoots, r.transcript, 'a journal record naming a transcript', 'if Rewind wrote it, pass the agent\'s config folder with --claude-dir');
     if (!r.transcript.endsWith('.jsonl')) throw bad('its transcript is not a .jsonl file');
   }
   if (r.kind === 'fork') {
