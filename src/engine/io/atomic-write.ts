@@ -132,15 +132,8 @@ export async function cleanStaleTemps(dir: string): Promise<number> {
     if (!m) continue;
     const pid = Number(m[1]);
     const age = Date.now() - parseInt(m[2]!, 36);
-    let gone = pid !== process.pid;
-    if (gone) {
-      try {
-        process.kill(pid, 0);
-        gone = false;
-      } catch (e) {
-        gone = (e as NodeJS.ErrnoException).code === 'ESRCH';
-      }
-    }
+    const { processAlive } = await import('./process-alive.js');
+    const gone = pid !== process.pid && !processAlive(pid);
     if (gone || age > 24 * 3600_000) {
       await unlink(join(dir, name)).then(() => n++, () => undefined);
     }

@@ -1,5 +1,6 @@
 import { link, open, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { tempPathFor } from './atomic-write.js';
+import { processAlive } from './process-alive.js';
 
 /** What a lock file holds: who took it and when, so a stale one can be told from a busy one. */
 export interface LockOwner {
@@ -7,15 +8,6 @@ export interface LockOwner {
   time: number;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: it exists, owned by someone else.
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** The owner of a lock file, or null when there is none or it is unreadable. */
 export async function readLockOwner(path: string): Promise<LockOwner | null> {
@@ -42,7 +34,7 @@ export async function isStale(path: string, maxAgeMs: number, now = Date.now()):
     const st = await stat(path).catch(() => null);
     return !!st && now - st.mtimeMs > 5_000;
   }
-  return !alive(owner.pid) || now - owner.time > maxAgeMs;
+  return !processAlive(owner.pid) || now - owner.time > maxAgeMs;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeBufferAtomic } from '../io/atomic-write.js';
+import { processAlive } from '../io/process-alive.js';
 import type { JournalRecord } from '../journal.js';
 import { storeDir } from '../project.js';
 
@@ -88,15 +89,8 @@ export async function rollBack(root: string, tx: Intent): Promise<number> {
   return plan.changes.length;
 }
 
-function alive(pid: number): boolean {
-  if (pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+/** Our own pid counts as running: the service may have another restore in flight in this process. */
+const alive = (pid: number) => pid === process.pid || processAlive(pid);
 
 /**
  * Finishes what a killed restore left: rolled back when it had not finished its renames, rolled

@@ -171,9 +171,9 @@ export async function restore(
   target: RestoreTarget,
   opts: { session?: SessionModel | null; claudeRoot?: string; dryRun?: boolean; force?: boolean; now?: () => number; withDiffs?: boolean; writeHook?: WriteHook } = {},
 ): Promise<RestoreResult> {
-  // Diffs are for showing: only a preview that asks for them computes them, never the write path.
   // A restore killed earlier is finished first (the CLI does it and says so at start; this covers the window).
   if (!opts.dryRun) await recoverPending(projectRoot);
+  // Diffs are for showing: only a preview that asks for them computes them, never the write path.
   const ctx = await previewRestore(projectRoot, target, { ...opts, withDiffs: !!opts.dryRun && opts.withDiffs !== false });
   const { plan } = ctx.preview;
   if (opts.dryRun) return { preview: ctx.preview, applied: null };
@@ -256,5 +256,3 @@ async function applyTx(
   return { r, intent: intent as Intent | null };
 }
 
-/** Finishes or rolls back what a killed restore left in this project (see restore-intent.ts). */
-export { recoverPending };
