@@ -7,8 +7,8 @@ import { storeDir } from './project.js';
 /**
  * A journal can arrive with a cloned repository: before undo acts on a record, every path it names
  * must be where that kind of record can point. Transcripts live in an agent's config root (or the
- * project); backups in the project's own store; a fork sits beside its transcript and is named by
- * its id; linked file history is `<agent root>/file-history/<fork id>`.
+ * project); backups in the project's own store; a fork is a session file there named with its id;
+ * linked file history is `<agent root>/file-history/<fork id>`.
  */
 export async function validateRecord(projectRoot: string, r: JournalRecord, agentRoots: string[]): Promise<void> {
   const transcriptRoots = [...agentRoots, projectRoot];
@@ -20,7 +20,10 @@ export async function validateRecord(projectRoot: string, r: JournalRecord, agen
   }
   if (r.kind === 'fork') {
     requireId(r.forkSessionId, 'a journal record with a fork id');
-    if (resolve(r.forkPath) !== join(dirname(resolve(r.transcript)), `${r.forkSessionId}.jsonl`)) throw bad('its fork is not beside its transcript');
+    // Each agent files its forks its own way (beside the original, or by date): the fork must be a
+    // session file where sessions live, named with its own id.
+    await requireInside(transcriptRoots, r.forkPath, 'a journal record naming a fork');
+    if (!r.forkPath.endsWith('.jsonl') || !basename(r.forkPath).includes(r.forkSessionId)) throw bad('its fork is not a session file named by its id');
     if (r.fileHistoryDir !== null) {
       await requireInside(agentRoots, r.fileHistoryDir, 'a journal record naming file history');
       if (basename(r.fileHistoryDir) !== r.forkSessionId || basename(dirname(r.fileHistoryDir)) !== 'file-history') throw bad("its file history is not the fork's own");

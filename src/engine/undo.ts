@@ -6,9 +6,9 @@ import { copyPrefixAtomic } from './io/atomic-write.js';
 import { fingerprintFile, sameFingerprint, type Fingerprint } from './io/fingerprint.js';
 import { appendJournal, latestUndoable, readJournal, type UndoableRecord } from './journal.js';
 import { validateRecord } from './journal-guard.js';
-import { claudeConfigRoot } from './claude/paths.js';
 import { ensureStore } from './project.js';
-import { removeFileHistoryDir } from './claude/file-history-links.js';
+import { removeFileHistoryDir } from './agents/claude/file-history-links.js';
+import { rootsFor } from './agents/registry.js';
 
 export interface UndoResult {
   dryRun: boolean;
@@ -37,7 +37,7 @@ export interface UndoOptions {
   dryRun?: boolean;
   force?: boolean;
   now?: () => number;
-  /** Agent config roots a record's transcript may live in (default: Claude's, from the environment). */
+  /** Agent roots a record's transcript may live in (default: every agent's, from the environment). */
   agentRoots?: string[];
 }
 
@@ -50,7 +50,7 @@ export async function undoLatest(projectRoot: string, opts: UndoOptions = {}): P
   const r = latestUndoable(records);
   if (!r) throw new RewindError('NOTHING_TO_UNDO', `nothing to undo in ${join(projectRoot, '.agent', 'rewind', 'journal.jsonl')}`);
   // Every path the record names is checked before anything is read or written.
-  await validateRecord(projectRoot, r, opts.agentRoots ?? [claudeConfigRoot(process.env)]);
+  await validateRecord(projectRoot, r, opts.agentRoots ?? rootsFor(process.env).map((x) => x.root));
   const now = opts.now ?? Date.now;
   const store = await (opts.dryRun ? Promise.resolve(join(projectRoot, '.agent', 'rewind')) : ensureStore(projectRoot));
   if (r.kind === 'fork') {
@@ -91,7 +91,7 @@ export async function undoLatest(projectRoot: string, opts: UndoOptions = {}): P
     }
     if (opts.dryRun) return { dryRun: true, undone: r, summary: `Would put back ${r.backupPath}`, keptAt: null };
     // The same lock as an in-place rewrite: never two writers of one transcript.
-    const { lockTranscript } = await import('./claude/rewind/rewind.js');
+    const { lockTranscript } = await import('./agents/claude/rewind/rewind.js');
     const lock = await lockTranscript(r.transcript);
     try {
       return await putBack(projectRoot, r, store, backup.size, current !== null && mismatch, now, current && !mismatch ? r.result : null);

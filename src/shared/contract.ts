@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { OperationName } from './operations.js';
-import { CostSchema, SessionSummarySchema, TimelinePromptSchema, TimelineSchema } from './session-schema.js';
+import { AgentInfoSchema, CostSchema, SessionSummarySchema, TimelinePromptSchema, TimelineSchema } from './session-schema.js';
 
 /** Every request, response and event that crosses a process boundary; validated where it arrives. */
 
@@ -114,7 +114,7 @@ export type CompareResult = z.infer<typeof CompareResultSchema>;
 export const CONTRACT = {
   listSessions: {
     request: z.object({ project: path.optional() }).strict(),
-    response: z.object({ root: z.string(), exists: z.boolean(), sessions: z.array(SessionSummarySchema) }),
+    response: z.object({ root: z.string(), exists: z.boolean(), sessions: z.array(SessionSummarySchema), agents: z.array(AgentInfoSchema).default([]) }),
   },
   getTimeline: {
     request: z.object({ session: sessionRef }).strict(),
@@ -145,6 +145,8 @@ export const CONTRACT = {
       code: z.object({ written: z.number(), deleted: z.number(), checkpointId: z.string().nullable() }).nullable(),
       projectRoot: z.string().nullable(),
       summary: z.string(),
+      /** How to continue the fork (or the rewritten session) in the agent's own CLI. */
+      resumeCommand: z.string().nullable().default(null),
     }),
   },
   listCheckpoints: {

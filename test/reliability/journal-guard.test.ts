@@ -2,7 +2,7 @@ import { appendFile, mkdir, readdir, readFile, stat, utimes, writeFile } from 'n
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LINEAR, copyClaudeHome, inCopy, tempDir } from '../fixtures.js';
-import { rewindTranscript } from '../../src/engine/claude/rewind/rewind.js';
+import { rewindTranscript } from '../../src/engine/agents/claude/rewind/rewind.js';
 import { undoLatest } from '../../src/engine/undo.js';
 import { journalPath } from '../../src/engine/journal.js';
 

@@ -47,7 +47,7 @@ export function PromptDetail() {
   const uuid = useStore((s) => s.selectedPrompt);
   const prompt = useStore((s) => s.timeline?.prompts.find((p) => p.uuid === uuid) ?? null);
   const openPreview = useStore((s) => s.openPreview);
-  const codex = useStore((s) => s.timeline?.session.agent === 'codex');
+  const readOnly = useStore((s) => s.timeline?.session.readOnly ?? null);
   const now = useNow();
   if (!prompt) return <aside className="detail empty-detail muted">Select a prompt to see what happened and to go back to it.</aside>;
   const t = prompt.turn;
@@ -62,13 +62,13 @@ export function PromptDetail() {
       </header>
       <div className="actions" role="group" aria-label="Go back to this prompt">
         {ACTIONS.map((a) => (
-          <button key={a.action} type="button" className={`button${a.primary ? ' primary' : ''}`} title={a.hint} disabled={codex} onClick={() => void openPreview(a.action, prompt.uuid)}>
+          <button key={a.action} type="button" className={`button${a.primary ? ' primary' : ''}`} title={a.hint} disabled={!!readOnly} onClick={() => void openPreview(a.action, prompt.uuid)}>
             {ACTION_LABEL[a.action]}
           </button>
         ))}
       </div>
       <InsightActions uuid={prompt.uuid} />
-      {codex && <p className="small muted">Codex sessions are shown here; going back in them (fork, rewrite, restore) comes next. Claude Code sessions have all four.</p>}
+      {readOnly && <p className="small muted">{readOnly}</p>}
       <section className="turn">
         <h2>
           Turn <span className="muted small">{[plural(t.toolCalls.length, 'tool call'), t.durationMs ? duration(t.durationMs) : null, t.inputTokens + t.outputTokens ? `${tokens(t.inputTokens + t.outputTokens)} tokens` : null].filter(Boolean).join(' · ')}</span>

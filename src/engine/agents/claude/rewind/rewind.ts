@@ -1,0 +1,330 @@
+import { appendFile, copyFile, constants, link, mkdir, open, rmdir, stat, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { RewindError } from '../../../errors.js';
+import { cleanStaleTemps, copyPrefixAtomic, writeFileAtomic } from '../../../io/atomic-write.js';
+import { isSafeId } from '../../../guard.js';
+import { acquireLock, type Lock } from '../../../io/lock-file.js';
+import { readRange } from '../../../io/read-range.js';
+import { copyRanges } from '../../../io/copy-ranges.js';
+import type { Fingerprint } from '../../../io/fingerprint.js';
+import { ensureStore } from '../../../project.js';
+import { linkFileHistory } from '../file-history-links.js';
+import { claudeRootOfTranscript } from '../paths.js';
+import { keptRanges, planRewind, type RewindPlan } from './plan.js';
+import { scanTail, type RevertedPrompt, type TailScan } from './tail-scan.js';
+
+export type RewindMode = 'fork' | 'in-place';
+
+export interface RewindOptions {
+  transcriptPath: string;
+  /** How many prompts back along the live path, or a prompt to cut before (any branch). */
+  n?: number;
+  promptUuid?: string;
+  mode: RewindMode;
+  dryRun?: boolean;
+  force?: boolean;
+  /** Where backups and the journal go; null: the transcript's own cwd. */
+  projectRoot: string | null;
+  /** Claude config root, for `file-history/`; null: two levels above the transcript. */
+  claudeRoot?: string | null;
+  /** An in-place rewrite of a file written this recently is refused without --force. */
+  liveWindowMs?: number;
+  now?: () => number;
+  chunkSize?: number;
+  /** Test seam: runs between the scan and each revalidation (where a live agent's append lands). */
+  beforeRevalidate?: () => Promise<void>;
+}
+
+export interface RewindResult {
+  mode: RewindMode;
+  dryRun: boolean;
+  transcript: string;
+  sessionId: string;
+  boundaryOffset: number;
+  resultSize: number;
+  droppedMessages: number;
+  prompts: RevertedPrompt[];
+  forkSessionId: string | null;
+  forkPath: string | null;
+  backupPath: string | null;
+  projectRoot: string | null;
+  journalId: string | null;
+  bytesScanned: number;
+  warnings: string[];
+}
+
+const MAX_ATTEMPTS = 3;
+export const DEFAULT_LIVE_WINDOW_MS = 5_000;
+
+interface Snapshot {
+  size: number;
+  /** Only computed when we are going to write (a dry run never loads node:crypto). */
+  fp: Fingerprint | null;
+  scan: TailScan;
+  plan: RewindPlan;
+}
+
+const fingerprints = () => import('../../../io/fingerprint.js');
+
+async function takeSnapshot(fh: FileHandle, opts: RewindOptions): Promise<Snapshot> {
+  const size = (await fh.stat()).size;
+  if (size === 0) throw new RewindError('NOT_ENOUGH_PROMPTS', `transcript is empty: ${opts.transcriptPath}`);
+  const fp = opts.dryRun ? null : await (await fingerprints()).fingerprintHandle(fh, size);
+  const scan = await scanTail(fh, size, opts.promptUuid ? { promptUuid: opts.promptUuid } : { n: opts.n ?? 1 }, opts.chunkSize);
+  if (!scan.keepLeaf) {
+    throw new RewindError(
+      'NOT_ENOUGH_PROMPTS',
+      opts.promptUuid
+        ? 'that is the first prompt: nothing would be left to resume (start a new session instead)'
+        : `cannot go back ${opts.n ?? 1}: that is every prompt on the live path, nothing would be left to resume (start a new session instead)`,
+    );
+  }
+  return { size, fp, scan, plan: planRewind(scan) };
+}
+
+/** True when the first `size` bytes are still what we scanned (the file may have grown). */
+async function prefixUnchanged(fh: FileHandle, snap: Snapshot): Promise<{ unchanged: boolean; size: number }> {
+  const size = (await fh.stat()).size;
+  if (size < snap.size) return { unchanged: false, size };
+  const { fingerprintHandle, sameFingerprint } = await fingerprints();
+  const fp = await fingerprintHandle(fh, snap.size);
+  return { unchanged: !!snap.fp && sameFingerprint(fp, snap.fp), size };
+}
+
+/** Beside the transcript: one in-place rewrite (or undo) of a transcript at a time. */
+export function transcriptLockPath(transcriptPath: string): string {
+  return `${transcriptPath}.rewind-lock`;
+}
+
+export async function lockTranscript(transcriptPath: string): Promise<Lock> {
+  return acquireLock(transcriptLockPath(transcriptPath), {
+    waitMs: 0,
+    maxAgeMs: 10 * 60_000,
+    busy: (o) => new RewindError('TRANSCRIPT_LIVE', `another Rewind is rewriting this transcript${o ? ` (pid ${o.pid})` : ''}: ${transcriptPath}; try again when it is done`),
+  });
+}
+
+export async function rewindTranscript(opts: RewindOptions): Promise<RewindResult> {
+  if (opts.mode !== 'in-place' || opts.dryRun) return rewindUnlocked(opts);
+  const lock = await lockTranscript(opts.transcriptPath);
+  try {
+    return await rewindUnlocked(opts);
+  } finally {
+    await lock.release();
+  }
+}
+
+/** The transcript's own fields are data, not paths: an id that is not one never names a file. */
+function safeSessionId(fromScan: string | null | undefined, transcriptPath: string): string {
+  if (isSafeId(fromScan)) return fromScan;
+  const base = basename(transcriptPath, '.jsonl');
+  return isSafeId(base) ? base : 'transcript';
+}
+
+async function isDir(p: string): Promise<boolean> {
+  return !!(await stat(p).catch(() => null))?.isDirectory();
+}
+
+async function rewindUnlocked(opts: RewindOptions): Promise<RewindResult> {
+  const now = opts.now ?? Date.now;
+  const fh = await open(opts.transcriptPath, 'r').catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT') throw new RewindError('NO_TRANSCRIPT', `transcript not found: ${opts.transcriptPath}`);
+    throw e;
+  });
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) throw new RewindError('INVALID_TRANSCRIPT', `not a transcript file: ${opts.transcriptPath}`);
+    let snap = await takeSnapshot(fh, opts);
+    const warnings: string[] = [];
+    if (snap.plan.garbageLines > 0) warnings.push(`skipped ${snap.plan.garbageLines} unreadable line(s) in the transcript's tail`);
+    const sessionId = safeSessionId(snap.scan.sessionId, opts.transcriptPath);
+    let projectRoot = opts.projectRoot ?? snap.scan.cwd;
+    // The cwd a transcript records may be gone: never create it to hold a journal.
+    if (projectRoot && !opts.projectRoot && !(await isDir(projectRoot))) {
+      if (opts.mode === 'in-place') throw new RewindError('USAGE', `the session's folder ${projectRoot} no longer exists: pass --project DIR for the backup`);
+      warnings.push(`the session's folder ${projectRoot} no longer exists: this fork is not in an undo journal (pass --project DIR)`);
+      projectRoot = null;
+    }
+    const base: Omit<RewindResult, 'forkSessionId' | 'forkPath' | 'backupPath' | 'journalId'> = {
+      mode: opts.mode,
+      dryRun: !!opts.dryRun,
+      transcript: opts.transcriptPath,
+      sessionId,
+      boundaryOffset: snap.plan.boundaryOffset,
+      resultSize: snap.plan.resultSize,
+      droppedMessages: snap.plan.droppedMessages,
+      prompts: snap.plan.prompts,
+      projectRoot,
+      bytesScanned: snap.scan.bytesScanned,
+      warnings,
+    };
+
+    if (opts.mode === 'in-place') {
+      // Refuse to rewrite under a running agent: its next append would go to the replaced file.
+      const age = now() - (await fh.stat()).mtimeMs;
+      const window = opts.liveWindowMs ?? DEFAULT_LIVE_WINDOW_MS;
+      if (!opts.force && age < window && opts.dryRun) {
+        // A preview still shows the plan; the write itself is refused unless forced.
+        warnings.push(`the transcript was written ${Math.max(0, Math.round(age / 1000))}s ago: the agent may still be running`);
+      } else if (!opts.force && age < window) {
+        throw new RewindError(
+          'TRANSCRIPT_LIVE',
+          `transcript was written ${Math.max(0, Math.round(age / 1000))}s ago: the agent may still be running (stop it first, or pass --force)`,
+        );
+      }
+    }
+
+    if (opts.dryRun) {
+      const backupPath = opts.mode === 'in-place' && projectRoot ? backupPathFor(projectRoot, sessionId, now()) : null;
+      return { ...base, forkSessionId: null, forkPath: null, backupPath, journalId: null };
+    }
+
+    // Revalidate: the file may have changed while we scanned.
+    for (let attempt = 1; ; attempt++) {
+      await opts.beforeRevalidate?.();
+      const check = await prefixUnchanged(fh, snap);
+      const grew = check.size !== snap.size;
+      if (check.unchanged && (opts.mode === 'fork' || !grew)) break;
+      if (attempt >= MAX_ATTEMPTS) {
+        throw new RewindError('TRANSCRIPT_CHANGED', `transcript keeps changing while we work (the agent is writing it): ${opts.transcriptPath}`);
+      }
+      // --force overrides the recent-write window only: appended lines are never dropped.
+      if (opts.mode === 'in-place' && grew) {
+        throw new RewindError('TRANSCRIPT_CHANGED', `transcript grew while we worked: the agent is running (stop it first); nothing was written`);
+      }
+      snap = await takeSnapshot(fh, opts);
+      Object.assign(base, { boundaryOffset: snap.plan.boundaryOffset, resultSize: snap.plan.resultSize, droppedMessages: snap.plan.droppedMessages, prompts: snap.plan.prompts });
+    }
+
+    const { randomUUID } = await import('node:crypto');
+    const journalId = randomUUID();
+    const ranges = keptRanges(snap.plan);
+    if (opts.mode === 'fork') {
+      await cleanStaleTemps(dirname(opts.transcriptPath));
+      const forkSessionId = randomUUID();
+      const forkPath = join(dirname(opts.transcriptPath), `${forkSessionId}.jsonl`);
+      if (snap.plan.drop.length === 0) {
+        await copyPrefixAtomic(opts.transcriptPath, forkPath, snap.plan.boundaryOffset, async (tmp) => {
+          // The source may have been rewritten between our check and the copy: compare the ends.
+          const { fingerprintHandle, fingerprintFile, sameFingerprint } = await fingerprints();
+          if (!sameFingerprint(await fingerprintFile(tmp), await fingerprintHandle(fh, snap.plan.boundaryOffset))) {
+            throw new RewindError('TRANSCRIPT_CHANGED', 'transcript was rewritten while we copied it: nothing was written');
+          }
+        }, { durable: false }); // a fork is a new file and the original is untouched: a crash can cost the fork, never the user's data
+      } else {
+        await writeFileAtomic(forkPath, async (out) => {
+          await copyRanges(fh, out, ranges);
+        });
+      }
+      const claudeRoot = opts.claudeRoot ?? claudeRootOfTranscript(opts.transcriptPath) ?? dirname(dirname(dirname(opts.transcriptPath)));
+      const fileHistoryDir = await linkFileHistory(claudeRoot, basename(opts.transcriptPath, '.jsonl'), forkSessionId);
+      const result = await fingerprintOf(forkPath);
+      if (projectRoot) {
+        // Loaded only when writing: keeps zod off the start-up path of a dry run.
+        const { appendJournal } = await import('../../../journal-append.js');
+        await appendJournal(projectRoot, {
+          kind: 'fork',
+          id: journalId,
+          time: new Date(now()).toISOString(),
+          transcript: opts.transcriptPath,
+          sessionId,
+          forkPath,
+          forkSessionId,
+          fileHistoryDir,
+          result,
+          boundaryOffset: snap.plan.boundaryOffset,
+          prompts: snap.plan.prompts.map((p) => p.uuid),
+        });
+      } else {
+        warnings.push('no project folder known: this fork is not in an undo journal');
+      }
+      return { ...base, forkSessionId, forkPath, backupPath: null, journalId: projectRoot ? journalId : null };
+    }
+
+    if (!projectRoot) throw new RewindError('USAGE', 'no project folder for the backup: pass --project DIR');
+    await cleanStaleTemps(dirname(opts.transcriptPath));
+    const backupPath = backupPathFor(projectRoot, sessionId, now());
+    const backupDir = dirname(backupPath);
+    await ensureStore(projectRoot);
+    const madeBackupDir = !(await isDir(backupDir));
+    await mkdir(backupDir, { recursive: true, mode: 0o700 });
+    const opened = await fh.stat();
+    try {
+      // A hard link keeps the very inode the agent may still hold open: whatever it appends there
+      // after our last look is in the backup too. A copy where links are not possible.
+      await link(opts.transcriptPath, backupPath).catch(async (e: NodeJS.ErrnoException) => {
+        if (e.code === 'EEXIST') throw e;
+        await copyFile(opts.transcriptPath, backupPath, constants.COPYFILE_EXCL);
+      });
+      const backupFp = await fingerprintOf(backupPath);
+      if (backupFp.size < snap.size) throw new RewindError('IO', `backup is incomplete: ${backupPath}`);
+    } catch (e) {
+      if (madeBackupDir) await rmdir(backupDir).catch(() => undefined);
+      throw e;
+    }
+    await writeFileAtomic(opts.transcriptPath, async (out) => {
+      await copyRanges(fh, out, ranges);
+    }, {
+      beforeRename: async () => {
+        // Last look before the rename, at the path (not only our handle): a replaced file, or an
+        // append now, and nothing is replaced.
+        const check = await prefixUnchanged(fh, snap);
+        const atPath = await stat(opts.transcriptPath).catch(() => null);
+        if (!check.unchanged || check.size !== snap.size || !atPath || atPath.ino !== opened.ino || atPath.dev !== opened.dev || atPath.size !== snap.size) {
+          throw new RewindError('TRANSCRIPT_CHANGED', 'transcript changed while we were writing (the agent is running): nothing was replaced, run again when it is idle');
+        }
+      },
+    }).catch(async (e: unknown) => {
+      const { unlink } = await import('node:fs/promises');
+      await unlink(backupPath).catch(() => undefined);
+      if (madeBackupDir) await rmdir(backupDir).catch(() => undefined);
+      throw e;
+    });
+    // An agent holding the old file open may have appended in the instant before the rename:
+    // carry those bytes over to the new transcript.
+    const carried = await carryOver(fh, snap.size, opts.transcriptPath);
+    if (carried > 0) warnings.push(`carried ${carried} byte(s) the agent appended during the rewrite over to the new transcript`);
+    const result = await fingerprintOf(opts.transcriptPath);
+    const { appendJournal } = await import('../../../journal-append.js');
+    await appendJournal(projectRoot, {
+      kind: 'in-place',
+      id: journalId,
+      time: new Date(now()).toISOString(),
+      transcript: opts.transcriptPath,
+      sessionId,
+      backupPath,
+      original: snap.fp!,
+      result,
+      boundaryOffset: snap.plan.boundaryOffset,
+      prompts: snap.plan.prompts.map((p) => p.uuid),
+    });
+    return { ...base, forkSessionId: null, forkPath: null, backupPath, journalId };
+  } finally {
+    await fh.close();
+  }
+}
+
+export function backupPathFor(projectRoot: string, sessionId: string, time: number): string {
+  const stamp = new Date(time).toISOString().replace(/[:.]/g, '-');
+  return join(projectRoot, '.agent', 'rewind', 'transcript-backup', `${sessionId}-${stamp}.jsonl`);
+}
+
+/** Appends to `path` whatever the old file (still open as `fh`) gained past `from`, until it settles. */
+async function carryOver(fh: FileHandle, from: number, path: string): Promise<number> {
+  let done = from;
+  for (let quiet = 0; quiet < 3; ) {
+    const size = (await fh.stat()).size;
+    if (size > done) {
+      await appendFile(path, await readRange(fh, done, size - done));
+      done = size;
+      quiet = 0;
+    } else quiet++;
+    if (done === from && quiet > 0) break; // nothing arrived: the common case costs one stat
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return done - from;
+}
+
+async function fingerprintOf(path: string): Promise<Fingerprint> {
+  return (await fingerprints()).fingerprintFile(path);
+}
