@@ -41,6 +41,7 @@ async function recoverInterrupted(project: unknown, io: CliIO, cleanTemps: boole
     // What a killed checkpoint left behind (a pre-restore one, say) goes too.
     const { cleanStaleTemps } = await import('../engine/io/atomic-write.js');
     await cleanStaleTemps(join(root, '.agent', 'rewind', 'checkpoints'));
+    await cleanStaleTemps(join(root, '.agent', 'rewind'));
   }
   const { existsSync } = await import('node:fs');
   if (!existsSync(join(root, '.agent', 'rewind', 'pending'))) return;

@@ -74,6 +74,7 @@ async function ignoredPath(root: string, rel: string, isDir: boolean): Promise<b
 export async function cleanStoreTemps(projectRoot: string): Promise<void> {
   const { cleanStaleTemps } = await import('../io/atomic-write.js');
   await cleanStaleTemps(checkpointsDir(projectRoot));
+  await cleanStaleTemps(storeDir(projectRoot));
   const objectsDir = join(storeDir(projectRoot), 'objects');
   const { readdir, stat, unlink } = await import('node:fs/promises');
   for (const name of await readdir(objectsDir).catch(() => [] as string[])) {
