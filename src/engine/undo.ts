@@ -9,6 +9,7 @@ import { validateRecord } from './journal-guard.js';
 import { ensureStore } from './project.js';
 import { removeFileHistoryDir } from './agents/claude/file-history-links.js';
 import { rootsFor } from './agents/registry.js';
+import { plural } from '../shared/wording.js';
 
 export interface UndoResult {
   dryRun: boolean;
@@ -142,8 +143,8 @@ async function undoRestoreRecord(projectRoot: string, r: Extract<UndoableRecord,
   const record = { kind: 'undo' as const, id: randomUUID(), time: new Date(now()).toISOString(), undoes: r.id };
   const plan = await undoRestore(projectRoot, r, { dryRun: opts.dryRun, force: opts.force, now, undoRecord: record });
   const n = plan.changes.length;
-  if (opts.dryRun) return { dryRun: true, undone: r, summary: `Would undo the restore of ${r.checkpointId}: ${n} file${n === 1 ? '' : 's'} change back`, keptAt: null };
+  if (opts.dryRun) return { dryRun: true, undone: r, summary: `Would undo the restore of ${r.checkpointId}: ${plural(n, 'file')} change back`, keptAt: null };
   await appendJournal(projectRoot, record);
   await plan.finish?.();
-  return { dryRun: false, undone: r, summary: `Undid the restore of ${r.checkpointId}: ${n} file${n === 1 ? '' : 's'} put back`, keptAt: null };
+  return { dryRun: false, undone: r, summary: `Undid the restore of ${r.checkpointId}: ${plural(n, 'file')} put back`, keptAt: null };
 }

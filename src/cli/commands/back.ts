@@ -85,7 +85,7 @@ function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeRepo
   const count = r.prompts.length;
   io.err(`Reverted prompt${count > 1 ? 's' : ''} (${count}), oldest first:`);
   r.prompts.forEach((p, i) => {
-    const extra = p.images ? ` [+${p.images} image${p.images > 1 ? 's' : ''}]` : '';
+    const extra = p.images ? ` [+${plural(p.images, 'image')}]` : '';
     io.err(`--- ${i + 1} ---\n${p.text}${extra}`);
   });
   if (r.droppedMessages > 0) io.err(`Left out ${plural(r.droppedMessages, 'message')} of an abandoned branch so the session resumes where you expect.`);
