@@ -306,6 +306,7 @@ export class RewindService {
           sizeBefore: d?.sizeBefore ?? null,
           sizeAfter: d?.sizeAfter ?? null,
           patch: d?.patch ?? null,
+          note: d?.note ?? null,
         };
       }),
       unchanged: p.plan.unchanged,
@@ -483,7 +484,7 @@ export class RewindService {
       return { written: r.applied?.written ?? 0, deleted: r.applied?.deleted ?? 0, preRestoreId: r.applied?.preRestoreId ?? '', summary };
     },
     undo: async (req) => {
-      const r = await this.runner.run('undo', { projectRoot: req.project, dryRun: req.dryRun, force: req.force });
+      const r = await this.runner.run('undo', { projectRoot: req.project, dryRun: req.dryRun, force: req.force, agentRoots: this.roots().map((r) => r.root) });
       if (!r.dryRun) {
         if (r.undone.kind === 'in-place') this.live.forget(r.undone.transcript);
         this.emit({ type: 'operationFinished', id: `op-${++this.opCounter}`, operation: 'undo', ok: true, summary: r.summary });
