@@ -75,7 +75,7 @@ describe('Droid sessions: rewind', () => {
     expect(t.session.id).toBe(r.forkSessionId);
     expect(t.prompts.map((p) => p.text)).toEqual(PROMPTS.slice(0, 3));
     expect((await readJournal(env.project)).map((j) => j.kind)).toEqual(['fork']);
-    const u = await undoLatest(env.project);
+    const u = await undoLatest(env.project, { agentRoots: [env.root] });
     expect(u.summary).toContain(r.forkSessionId!);
     await expect(readFile(r.forkPath!)).rejects.toThrow();
   });
@@ -90,7 +90,7 @@ describe('Droid sessions: rewind', () => {
     expect(await readFile(env.path)).toEqual(before.subarray(0, r.boundaryOffset));
     expect(await readFile(r.backupPath!)).toEqual(before);
     expect((await readDroidTimeline(env.path)).prompts.map((p) => p.text)).toEqual(PROMPTS.slice(0, 4));
-    await undoLatest(env.project);
+    await undoLatest(env.project, { agentRoots: [env.root] });
     expect(await readFile(env.path)).toEqual(before);
   });
 

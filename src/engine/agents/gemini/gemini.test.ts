@@ -69,7 +69,7 @@ describe('Gemini CLI sessions: rewind', () => {
     const tl = await readGeminiTimeline(env.path);
     expect(tl.prompts[3]!.lane).toBe(1);
     expect(tl.branches).toHaveLength(1);
-    await undoLatest(env.project);
+    await undoLatest(env.project, { agentRoots: [env.root] });
     expect(await readFile(env.path)).toEqual(before);
   });
 

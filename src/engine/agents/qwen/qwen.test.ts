@@ -95,7 +95,7 @@ describe('Qwen Code sessions: rewind', () => {
     expect(await readFile(env.path)).toEqual(before.subarray(0, r.boundaryOffset));
     expect(await summary(env.path)).toEqual(['WRITE a.txt version one', 'WRITE a.txt version two', 'BASH echo bashmade > c.txt']);
     expect(await readFile(r.backupPath!)).toEqual(before);
-    await undoLatest(env.project);
+    await undoLatest(env.project, { agentRoots: [env.root] });
     expect(await readFile(env.path)).toEqual(before);
   });
 
