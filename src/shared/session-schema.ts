@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SessionCountsSchema } from './session-counts.js';
 
 /** The document types every door (CLI --json, IPC, HTTP) speaks. Types derive from the schemas. */
 
@@ -25,6 +26,8 @@ export const SessionSummarySchema = z.object({
   live: z.boolean(),
   /** When Rewind made this session as a fork: the session it came from. */
   forkOf: z.string().nullable().default(null),
+  /** Live / abandoned prompts and branch points (engine/session-counts), when the session was parsed. */
+  counts: SessionCountsSchema.optional(),
 });
 export type SessionSummary = z.infer<typeof SessionSummarySchema>;
 

@@ -37,7 +37,8 @@ export async function sessionsCommand(args: SessionsArgs, io: CliIO): Promise<nu
   }
   for (const s of sessions) {
     const live = s.live ? '●' : ' ';
-    const count = s.promptCount === null ? '?' : String(s.promptCount);
+    // The live path's prompts when the session was parsed (as the window says), else every prompt in the file.
+    const count = s.counts ? String(s.counts.livePrompts) : s.promptCount === null ? '?' : String(s.promptCount);
     const fork = s.forkOf ? `  (fork of ${s.forkOf.slice(0, 8)})` : '';
     const agent = s.agent === 'codex' ? '  [Codex]' : '';
     io.out(`${live} ${s.id}  ${relTime(s.lastActivity).padStart(8)}  ${count.padStart(4)} prompts  ${tildify(s.cwd, io.env)}  ${truncate(s.title, 60)}${agent}${fork}`);

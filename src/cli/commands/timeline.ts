@@ -3,7 +3,7 @@ import { resolveSessionFile, timelineOfFile } from '../../engine/session-files.j
 import { RewindError } from '../../engine/errors.js';
 import { withMarkers } from '../../engine/store/checkpoint-markers.js';
 import type { Timeline } from '../../shared/session-schema.js';
-import { plural } from '../../shared/wording.js';
+import { describeCounts, timelineCounts } from '../../shared/session-counts.js';
 import type { CliIO } from '../io.js';
 import { tildify, truncate } from '../io.js';
 
@@ -42,9 +42,7 @@ export function renderTimeline(t: Timeline, env: NodeJS.ProcessEnv): string {
   const s = t.session;
   lines.push(`${truncate(s.title, 70)} · ${AGENT_NAME[s.agent]} ${s.version ?? ''} · ${tildify(s.cwd, env)}`);
   lines.push(
-    `${s.id} · ${plural(t.stats.activePrompts, 'prompt')} on the live path` +
-      (t.stats.deadPrompts ? `, ${t.stats.deadPrompts} on dead branches` : '') +
-      ` · ${plural(t.branches.length, 'branch point')}`,
+    `${s.id} · ${describeCounts(timelineCounts(t))}`,
   );
   lines.push('');
   type Row = { offset: number; text: string };
