@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { ACTION_KEY } from '../shortcuts.js';
 import { ACTION_LABEL, type Action } from '../store/action-slice.js';
 import { useStore } from '../store/store.js';
 import { duration, plural, relTime, tokens } from '../format.js';
@@ -61,8 +62,8 @@ export function PromptDetail() {
       </header>
       <div className="actions" role="group" aria-label="Go back to this prompt">
         {ACTIONS.map((a) => (
-          <button key={a.action} type="button" className={`button${a.primary ? ' primary' : ''}`} title={a.hint} disabled={codex} onClick={() => void openPreview(a.action, prompt.uuid)}>
-            {ACTION_LABEL[a.action]}
+          <button key={a.action} type="button" className={`button${a.primary ? ' primary' : ''}`} title={`${a.hint} (${ACTION_KEY[a.action]}${a.action === 'fork' ? ' or Enter' : ''})`} aria-keyshortcuts={ACTION_KEY[a.action]} disabled={codex} onClick={() => void openPreview(a.action, prompt.uuid)}>
+            {ACTION_LABEL[a.action]} <kbd className="wg-kbd">{ACTION_KEY[a.action]}</kbd>
           </button>
         ))}
       </div>
