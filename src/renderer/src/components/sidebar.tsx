@@ -90,6 +90,7 @@ export function Sidebar() {
                 role="option"
                 aria-selected={s.transcriptPath === selected}
                 style={style}
+                data-project={s.cwd ?? s.projectDir}
                 className={`session${s.transcriptPath === selected ? ' selected' : ''}${isCursor ? ' wg-cursor' : ''}`}
                 onClick={() => pick(it.key)}
                 title={s.title}
