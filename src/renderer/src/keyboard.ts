@@ -5,7 +5,16 @@ import { useStore } from './store/store.js';
 
 /** Focus follows the selection into the timeline list (its focus ring is on the selected row). */
 export function focusTimeline(): void {
-  document.getElementById('timeline-rows')?.focus({ preventScroll: true });
+  const el = document.getElementById('timeline-rows');
+  // Still loading: the timeline takes focus when its rows arrive.
+  focusPending = !el;
+  el?.focus({ preventScroll: true });
+}
+let focusPending = false;
+export function takeTimelineFocus(): boolean {
+  const p = focusPending;
+  focusPending = false;
+  return p;
 }
 
 function focusSidebar(): void {

@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { describeCounts, timelineCounts } from '../../../shared/session-counts.js';
 import { plural } from '../format.js';
+import { takeTimelineFocus } from '../keyboard.js';
 import { useStore } from '../store/store.js';
 import { HooksBanner } from './hooks-banner.js';
 import { ROW_HEIGHT, TimelineRow } from './timeline-row.js';
@@ -55,6 +56,9 @@ export function TimelineView() {
     },
     [jumpToBranchPoint],
   );
+  useEffect(() => {
+    if (layout && takeTimelineFocus()) scroller.current?.focus({ preventScroll: true });
+  }, [layout]);
   useEffect(() => {
     if (!layout) return;
     requestAnimationFrame(() => {
