@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -208,5 +208,43 @@ test.describe('keyboard, palette and filter on the bundled sessions', () => {
     await expect(page.getByLabel('Filter sessions and prompts')).toHaveValue('');
     await expect(page.locator('.session')).toHaveCount(3);
     await expect(page.locator('.wg-filter-count')).toHaveCount(0);
+  });
+});
+
+test.describe('a heavy history: 400 sessions in 40 projects', () => {
+  let s: Served;
+  let root: string;
+  const fileOf = (i: number) => join(root, 'projects', `-home-dev-p${i % 40}`, `00000000-0000-4000-8000-${String(i).padStart(12, '0')}.jsonl`);
+  test.beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'rewind-e2e-many-'));
+    for (let i = 0; i < 400; i++) {
+      const sessionId = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+      const ts = new Date(Date.parse('2026-10-01T00:00:00Z') + i * 3600_000).toISOString();
+      const line = { type: 'user', uuid: `${sessionId.slice(0, 24)}${String(i + 1).padStart(12, '0')}`, parentUuid: null, isSidechain: false, userType: 'external', cwd: `/home/dev/p${i % 40}`, sessionId, version: '2.1.330', timestamp: ts, message: { role: 'user', content: `session ${i} first prompt` } };
+      await mkdir(join(fileOf(i), '..'), { recursive: true });
+      await writeFile(fileOf(i), `${JSON.stringify(line)}\n`);
+    }
+    s = await serve({ claudeRoot: root });
+  });
+  test.afterEach(async () => {
+    await s.stop();
+  });
+
+  test('the sidebar draws only what is on screen, and a session being written moves nothing', async ({ page }) => {
+    await open(page, s);
+    const nav = page.locator('.session-groups');
+    await expect(page.locator('.session').first()).toBeVisible();
+    expect(await page.locator('.session').count()).toBeLessThan(60);
+    const groupsOnTop = () => page.locator('.wg-group').allTextContents();
+    const before = await groupsOnTop();
+    expect(before[0]).toBe('dev/p39');
+    // The oldest session (bottom of the list) gets a new prompt: it goes live, nothing reorders.
+    const line = { type: 'user', uuid: '00000000-0000-4000-8000-0000000fffff', parentUuid: '00000000-0000-4000-8000-000000000001', isSidechain: false, userType: 'external', cwd: '/home/dev/p0', sessionId: '00000000-0000-4000-8000-000000000000', version: '2.1.330', timestamp: new Date().toISOString(), message: { role: 'user', content: 'a new prompt' } };
+    await appendFile(fileOf(0), `${JSON.stringify(line)}\n`);
+    await nav.evaluate((el) => (el.scrollTop = el.scrollHeight));
+    await expect(page.locator('.session[data-project="/home/dev/p0"] .live-dot').first()).toBeVisible({ timeout: 15_000 });
+    await expect(page.locator('.wg-group').last()).toHaveText('dev/p0');
+    await nav.evaluate((el) => (el.scrollTop = 0));
+    await expect.poll(groupsOnTop).toEqual(before);
   });
 });
