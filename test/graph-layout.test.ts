@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateRewound } from '../bench/generate-rewound.js';
-import { parseTranscriptFile } from '../src/engine/claude/parse-transcript.js';
-import { toTimeline } from '../src/engine/claude/timeline.js';
+import { parseTranscriptFile } from '../src/engine/agents/claude/parse-transcript.js';
+import { toTimeline } from '../src/engine/agents/claude/timeline.js';
 import { DEFAULT_LAYOUT, layoutRows, type LayoutOptions } from '../src/renderer/src/rows.js';
 import { BRANCHED, tempDir } from './fixtures.js';
 

@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateRewound } from '../../bench/generate-rewound.js';
 import { BRANCHED, LINEAR, tempDir } from '../../test/fixtures.js';
-import { parseTranscriptFile } from './claude/parse-transcript.js';
-import { toTimeline } from './claude/timeline.js';
+import { parseTranscriptFile } from './agents/claude/parse-transcript.js';
+import { toTimeline } from './agents/claude/timeline.js';
 import { sessionCounts } from './session-counts.js';
 import { describeCounts } from '../shared/session-counts.js';
 

@@ -1,5 +1,5 @@
 import type { SessionCounts } from '../shared/session-counts.js';
-import type { SessionModel } from './claude/model.js';
+import type { SessionModel } from './agents/claude/model.js';
 
 export type { SessionCounts } from '../shared/session-counts.js';
 

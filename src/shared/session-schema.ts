@@ -1,10 +1,16 @@
 import { z } from 'zod';
+import { AGENT_IDS } from '../engine/agents/registry.js';
 import { SessionCountsSchema } from './session-counts.js';
 
 /** The document types every door (CLI --json, IPC, HTTP) speaks. Types derive from the schemas. */
 
-export const AgentSchema = z.enum(['claude', 'codex']);
+/** Every agent the registry holds (`src/engine/agents/registry.ts`). */
+export const AgentSchema = z.enum(AGENT_IDS);
 export type Agent = z.infer<typeof AgentSchema>;
+
+/** How the window names an agent: it names none itself. */
+export const AgentInfoSchema = z.object({ id: AgentSchema, displayName: z.string(), badge: z.string(), hooks: z.boolean().default(false) });
+export type AgentInfo = z.infer<typeof AgentInfoSchema>;
 
 export const SessionSummarySchema = z.object({
   id: z.string(),
@@ -41,8 +47,14 @@ export const TurnSchema = z.object({
   assistantMessages: z.number().int(),
   toolCalls: z.array(ToolCallSchema),
   filesTouched: z.array(z.string()),
+  /** Every input token the model read, cached or not (cache reads and writes included). */
   inputTokens: z.number().int(),
   outputTokens: z.number().int(),
+  /** The part of inputTokens read from the prompt cache, and the part written to it. */
+  cacheReadTokens: z.number().int().optional(),
+  cacheWriteTokens: z.number().int().optional(),
+  /** The model that answered (the last one, if it changed within the turn). */
+  model: z.string().nullable().optional(),
   durationMs: z.number().nullable(),
   messageCount: z.number().int(),
 });
@@ -80,6 +92,9 @@ export const TimelinePromptSchema = z.object({
   line: z.number().int(),
   active: z.boolean(),
   parentUuid: z.string().nullable(),
+  /** The prompt this one follows in the conversation tree (null: the first of its conversation;
+   * absent: the agent's reader does not say, and the previous prompt of its lane is taken). */
+  parentPrompt: z.string().nullable().optional(),
   promptId: z.string().nullable(),
   /** 0 = the live path; dead branches get 1, 2, ... in the order they were abandoned. */
   lane: z.number().int(),
@@ -91,6 +106,37 @@ export const TimelinePromptSchema = z.object({
   checkpoint: z.object({ id: z.string(), scan: z.enum(['full', 'touched']), time: z.string() }).nullable(),
 });
 export type TimelinePrompt = z.infer<typeof TimelinePromptSchema>;
+
+export const TokensSchema = z.object({
+  input: z.number(),
+  output: z.number(),
+  cacheRead: z.number(),
+  cacheWrite: z.number(),
+});
+
+/** Dollars and tokens for a set of turns. usd is null when no turn's model has a price. */
+export const CostSchema = z.object({
+  tokens: TokensSchema,
+  usd: z.number().nullable(),
+  /** Some turns (counted in tokens) had no price: usd covers the others only. */
+  partial: z.boolean(),
+});
+export type Cost = z.infer<typeof CostSchema>;
+
+export const CostReportSchema = z.object({
+  currency: z.literal('USD'),
+  pricesAsOf: z.string(),
+  pricesSource: z.string(),
+  session: CostSchema,
+  live: CostSchema,
+  /** Each abandoned branch: where it starts, how many prompts it holds, what it cost. */
+  deadBranches: z.array(z.object({ root: z.string(), lane: z.number().int(), prompts: z.number().int(), cost: CostSchema })),
+  /** Per prompt: its own turn, and its whole subtree (it and every prompt that follows from it). */
+  prompts: z.record(z.string(), z.object({ turn: CostSchema, subtree: CostSchema })),
+  /** Models seen that no price covers (shown with tokens only). */
+  unpricedModels: z.array(z.string()),
+});
+export type CostReport = z.infer<typeof CostReportSchema>;
 
 export const TimelineSchema = z.object({
   session: z.object({
@@ -104,6 +150,8 @@ export const TimelineSchema = z.object({
     sizeBytes: z.number().int(),
     firstTimestamp: z.string().nullable(),
     lastTimestamp: z.string().nullable(),
+    /** Why this session cannot be rewound (its agent reads only, an unknown format); null: it can. */
+    readOnly: z.string().nullable().default(null),
   }),
   prompts: z.array(TimelinePromptSchema),
   commands: z.array(
@@ -148,5 +196,7 @@ export const TimelineSchema = z.object({
     deadPrompts: z.number().int(),
   }),
   issues: z.array(z.object({ line: z.number().int(), offset: z.number().int(), reason: z.string() })),
+  /** Filled in at the edge that knows the user's prices (the CLI, the service). */
+  cost: CostReportSchema.optional(),
 });
 export type Timeline = z.infer<typeof TimelineSchema>;

@@ -1,8 +1,9 @@
-import { rewindTranscript, type RewindResult } from '../../engine/claude/rewind/rewind.js';
+import type { AgentAdapter, RewindOutcome as RewindResult } from '../../engine/agents/adapter.js';
+import { adapterOfFile } from '../../engine/agents/registry.js';
 import { RewindError } from '../../engine/errors.js';
 import { resolveTranscript } from '../../engine/resolve-transcript.js';
 import type { CliIO } from '../io.js';
-import type { SessionModel } from '../../engine/claude/model.js';
+import type { SessionModel } from '../../engine/agents/claude/model.js';
 import type { RestoreResult, RestoreTarget } from '../../engine/store/restore.js';
 import { truncate } from '../io.js';
 import { plural } from '../../shared/wording.js';
@@ -32,20 +33,25 @@ export function parseCount(raw: unknown): number {
 export async function backCommand(args: BackArgs, io: CliIO): Promise<number> {
   const resolved = await resolveTranscript({ transcript: args.transcript, project: args.project, cwd: io.cwd, env: io.env, claudeRoot: args.claudeDir });
   io.err(`Transcript: ${resolved.path} (${resolved.source})`);
+  const adapter = await adapterOfFile(resolved.path);
+  const reason = adapter.rewind ? await adapter.readOnlyReason?.(resolved.path) : `${adapter.displayName} sessions are shown (rewind-app timeline), not rewound, for now`;
+  if (reason || !adapter.rewind) throw new RewindError('UNSUPPORTED', `${resolved.path}: ${reason}`);
   const common = {
     transcriptPath: resolved.path,
     n: args.n,
     mode: args.inPlace ? ('in-place' as const) : ('fork' as const),
     force: args.force,
     projectRoot: resolved.projectRoot,
-    claudeRoot: args.claudeDir ?? null,
+    agentRoot: args.claudeDir ?? null,
   };
   // With --both the code part is planned first: a conflict stops everything before any write.
-  const code = args.both ? await planCode(resolved.path, resolved.projectRoot, args, io) : null;
-  const result = await rewindTranscript({ ...common, dryRun: args.dryRun });
+  let code: CodePlan | null = null;
+  if (args.both && !adapter.incremental) io.err(`Restoring code with a ${adapter.displayName} rewind comes later: restoring the chat only.`);
+  else if (args.both) code = await planCode(resolved.path, resolved.projectRoot, args, io);
+  const result = await adapter.rewind({ ...common, dryRun: args.dryRun });
   let checkpoint: CodeReport | null = null;
   if (code) checkpoint = await applyCode(code, result.prompts[0]!.uuid, result.boundaryOffset, args, io);
-  report(result, args, io, checkpoint);
+  report(result, args, io, checkpoint, adapter);
   if (args.copy && !args.json) {
     const text = result.prompts.map((p) => p.text).join('\n\n');
     const { copyToClipboard } = await import('../../engine/clipboard.js');
@@ -55,7 +61,7 @@ export async function backCommand(args: BackArgs, io: CliIO): Promise<number> {
   return 0;
 }
 
-function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeReport | null): void {
+function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeReport | null, adapter: AgentAdapter): void {
   for (const w of r.warnings) io.err(`warning: ${w}`);
   if (args.json) {
     io.out(
@@ -91,7 +97,7 @@ function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeRepo
   }
   if (r.mode === 'fork') {
     io.out(`Fork created: ${r.forkSessionId}`);
-    io.err(`Resume it with: claude --resume ${r.forkSessionId}`);
+    io.err(`Resume it with: ${adapter.resumeCommand(r.forkSessionId!)}`);
   } else {
     io.out('Chat rewritten in-place');
     io.out(`Backup: ${r.backupPath}`);
@@ -116,7 +122,7 @@ interface CodeReport {
 }
 
 async function planCode(transcript: string, projectRoot: string | null, args: BackArgs, io: CliIO): Promise<CodePlan | null> {
-  const { parseTranscriptFile } = await import('../../engine/claude/parse-transcript.js');
+  const { parseTranscriptFile } = await import('../../engine/agents/claude/parse-transcript.js');
   const session = await parseTranscriptFile(transcript, { withSubagents: false });
   const root = projectRoot ?? session.cwd;
   if (!root) {
@@ -124,12 +130,12 @@ async function planCode(transcript: string, projectRoot: string | null, args: Ba
     return null;
   }
   // Find the target now (dry) so conflicts stop us before the chat is touched.
-  const { rewindTranscript } = await import('../../engine/claude/rewind/rewind.js');
+  const { rewindTranscript } = await import('../../engine/agents/claude/rewind/rewind.js');
   const dry = await rewindTranscript({ transcriptPath: transcript, n: args.n, mode: 'fork', dryRun: true, projectRoot: root });
   const { targetForRewind, restore } = await import('../../engine/store/restore.js');
   const target = await targetForRewind(root, session, dry.prompts[0]!.uuid, dry.boundaryOffset);
   if (!target) return null;
-  const { claudeConfigRoot, claudeRootFor } = await import('../../engine/claude/paths.js');
+  const { claudeConfigRoot, claudeRootFor } = await import('../../engine/agents/claude/paths.js');
   const claudeRoot = args.claudeDir ?? claudeRootFor(session.transcriptPath, claudeConfigRoot(io.env));
   const preview = await restore(root, target, { session, claudeRoot, dryRun: true });
   if (preview.preview.plan.conflicts > 0 && !args.force && !args.dryRun) {

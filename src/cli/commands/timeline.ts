@@ -1,7 +1,9 @@
-import { claudeConfigRoot } from '../../engine/claude/paths.js';
 import { resolveSessionFile, timelineOfFile } from '../../engine/session-files.js';
 import { RewindError } from '../../engine/errors.js';
 import { withMarkers } from '../../engine/store/checkpoint-markers.js';
+import { AGENT_PRIMARY, adapterFor } from '../../engine/agents/registry.js';
+import { formatCost, withCost } from '../../shared/insight/cost.js';
+import { loadPrices } from '../../engine/insight/load-prices.js';
 import type { Timeline } from '../../shared/session-schema.js';
 import { describeCounts, timelineCounts } from '../../shared/session-counts.js';
 import type { CliIO } from '../io.js';
@@ -14,12 +16,13 @@ export interface TimelineArgs {
 }
 
 export async function timelineCommand(args: TimelineArgs, io: CliIO): Promise<number> {
-  const root = args.claudeDir ?? claudeConfigRoot(io.env);
-  const file = await resolveSessionFile(args.session, { cwd: io.cwd, env: io.env, claudeRoot: root });
-  if (!file) throw new RewindError('NO_TRANSCRIPT', `no Claude Code or Codex session for ${io.cwd} (pass a session id or path)`);
-  const parsed = await timelineOfFile(file);
+  const found = await resolveSessionFile(args.session, { cwd: io.cwd, env: io.env, roots: { [AGENT_PRIMARY]: args.claudeDir } });
+  if (!found) throw new RewindError('NO_TRANSCRIPT', `no agent session for ${io.cwd} (pass a session id or path)`);
+  const parsed = await timelineOfFile(found.path);
   // Our checkpoints (◆) from the project's store, as the window shows them.
-  const timeline = await withMarkers(parsed);
+  const { book, notice } = await loadPrices(io.env);
+  if (notice) io.err(`warning: ${notice}`);
+  const timeline = withCost(await withMarkers(parsed), book);
   if (args.json) {
     io.out(JSON.stringify(timeline, null, 2));
     return 0;
@@ -28,8 +31,6 @@ export async function timelineCommand(args: TimelineArgs, io: CliIO): Promise<nu
   for (const issue of timeline.issues) io.err(`warning: line ${issue.line} (byte ${issue.offset}): ${issue.reason}`);
   return 0;
 }
-
-const AGENT_NAME = { claude: 'Claude Code', codex: 'Codex CLI' } as const;
 
 function clock(iso: string | null): string {
   if (!iso) return '        ';
@@ -40,10 +41,14 @@ function clock(iso: string | null): string {
 export function renderTimeline(t: Timeline, env: NodeJS.ProcessEnv): string {
   const lines: string[] = [];
   const s = t.session;
-  lines.push(`${truncate(s.title, 70)} · ${AGENT_NAME[s.agent]} ${s.version ?? ''} · ${tildify(s.cwd, env)}`);
+  lines.push(`${truncate(s.title, 70)} · ${adapterFor(s.agent).displayName} ${s.version ?? ''} · ${tildify(s.cwd, env)}`);
   lines.push(
     `${s.id} · ${describeCounts(timelineCounts(t))}`,
   );
+  if (t.cost) {
+    const dead = t.cost.deadBranches.reduce((s, b) => s + (b.cost.usd ?? 0), 0);
+    lines.push(`cost ${formatCost(t.cost.session)}${t.cost.deadBranches.length && t.cost.session.usd !== null ? ` (live path ${formatCost(t.cost.live)}, abandoned branches $${dead.toFixed(2)})` : ''}${t.cost.unpricedModels.length ? ` · no price for ${t.cost.unpricedModels.join(', ')}` : ''}`);
+  }
   lines.push('');
   type Row = { offset: number; text: string };
   const rows: Row[] = [];
@@ -52,10 +57,12 @@ export function renderTimeline(t: Timeline, env: NodeJS.ProcessEnv): string {
     const num = p.active ? String(p.number).padStart(3) : '   ';
     const tools = p.turn.toolCalls.length ? ` · ${p.turn.toolCalls.length} tool${p.turn.toolCalls.length === 1 ? '' : 's'}` : '';
     const files = p.turn.filesTouched.length ? ` · ${p.turn.filesTouched.length} file${p.turn.filesTouched.length === 1 ? '' : 's'}` : '';
-    // ◆ ours (the whole project), else ◇ Claude's own (only the files it edited).
+    // ◆ ours (the whole project), else ◇ the agent's own (only the files it edited).
     const marker = p.checkpoint ? ' ◆' : p.nativeCheckpoint ? ' ◇' : '';
     const dead = p.active ? '' : '  (dead branch)';
-    rows.push({ offset: p.byteOffset, text: ` ${mark} ${num}  ${clock(p.timestamp)}  ${truncate(p.text || '[image]', 60)}${tools}${files}${marker}${dead}` });
+    const c = t.cost?.prompts[p.uuid]?.turn;
+    const cost = c && c.usd !== null ? ` · ${formatCost(c)}` : '';
+    rows.push({ offset: p.byteOffset, text: ` ${mark} ${num}  ${clock(p.timestamp)}  ${truncate(p.text || '[image]', 60)}${tools}${files}${cost}${marker}${dead}` });
   }
   for (const c of t.commands) rows.push({ offset: c.byteOffset, text: `   ·       ${clock(c.timestamp)}  ${c.name}${c.args ? ` ${truncate(c.args, 40)}` : ''}` });
   for (const c of t.compactions) rows.push({ offset: c.byteOffset, text: `  ┄┄ compacted here${c.preTokens ? ` (${c.preTokens} tokens)` : ''} ┄┄` });

@@ -19,7 +19,7 @@ function timelineOf(spec: string): Timeline {
   });
   const branches = [...lanes.keys()].map((c) => ({ forkPoint: `fork-${c}`, afterPromptUuid: 'p0', liveChild: null, deadRoots: [] }));
   return {
-    session: { id: 's', agent: 'claude', title: 't', cwd: null, transcriptPath: '/t.jsonl', version: null, gitBranch: null, sizeBytes: 0, firstTimestamp: null, lastTimestamp: null },
+    session: { id: 's', agent: 'claude', title: 't', cwd: null, transcriptPath: '/t.jsonl', version: null, gitBranch: null, sizeBytes: 0, firstTimestamp: null, lastTimestamp: null, readOnly: null },
     prompts, commands: [], compactions: [], branches, subagents: [], activeLeaf: null,
     stats: { lines: 0, messages: 0, prompts: prompts.length, activePrompts: live, deadPrompts: prompts.length - live }, issues: [],
   };

@@ -3,6 +3,7 @@ import { ACTION_KEY } from '../shortcuts.js';
 import { ACTION_LABEL, type Action } from '../store/action-slice.js';
 import { useStore } from '../store/store.js';
 import { duration, plural, relTime, tokens } from '../format.js';
+import { InsightActions } from './insight.js';
 import { useNow } from './use-now.js';
 
 function TurnItems({ uuid }: { uuid: string }) {
@@ -47,7 +48,7 @@ export function PromptDetail() {
   const uuid = useStore((s) => s.selectedPrompt);
   const prompt = useStore((s) => s.timeline?.prompts.find((p) => p.uuid === uuid) ?? null);
   const openPreview = useStore((s) => s.openPreview);
-  const codex = useStore((s) => s.timeline?.session.agent === 'codex');
+  const readOnly = useStore((s) => s.timeline?.session.readOnly ?? null);
   const now = useNow();
   if (!prompt) return <aside className="detail empty-detail muted">Select a prompt to see what happened and to go back to it.</aside>;
   const t = prompt.turn;
@@ -62,12 +63,13 @@ export function PromptDetail() {
       </header>
       <div className="actions" role="group" aria-label="Go back to this prompt">
         {ACTIONS.map((a) => (
-          <button key={a.action} type="button" className={`button${a.primary ? ' primary' : ''}`} title={`${a.hint} (${ACTION_KEY[a.action]}${a.action === 'fork' ? ' or Enter' : ''})`} aria-keyshortcuts={ACTION_KEY[a.action]} disabled={codex} onClick={() => void openPreview(a.action, prompt.uuid)}>
+          <button key={a.action} type="button" className={`button${a.primary ? ' primary' : ''}`} title={`${a.hint} (${ACTION_KEY[a.action]}${a.action === 'fork' ? ' or Enter' : ''})`} aria-keyshortcuts={ACTION_KEY[a.action]} disabled={!!readOnly} onClick={() => void openPreview(a.action, prompt.uuid)}>
             {ACTION_LABEL[a.action]} <kbd className="wg-kbd">{ACTION_KEY[a.action]}</kbd>
           </button>
         ))}
       </div>
-      {codex && <p className="small muted">Codex sessions are shown here; going back in them (fork, rewrite, restore) comes next. Claude Code sessions have all four.</p>}
+      <InsightActions uuid={prompt.uuid} />
+      {readOnly && <p className="small muted">{readOnly}</p>}
       <section className="turn">
         <h2>
           Turn <span className="muted small">{[plural(t.toolCalls.length, 'tool call'), t.durationMs ? duration(t.durationMs) : null, t.inputTokens + t.outputTokens ? `${tokens(t.inputTokens + t.outputTokens)} tokens` : null].filter(Boolean).join(' · ')}</span>

@@ -19,7 +19,7 @@ export function ResultBar() {
   const [copied, setCopied] = useState<string | null>(null);
   useEffect(() => setText(result?.revertedText ?? ''), [result?.revertedText]);
   if (!result) return null;
-  const resume = result.forkSessionId ? `claude --resume ${result.forkSessionId}` : null;
+  const resume = result.resumeCommand ?? null;
   const flash = (what: string) => {
     setCopied(what);
     setTimeout(() => setCopied(null), 1500);

@@ -33,6 +33,7 @@ export function Sidebar() {
   const matches = useStore((s) => s.promptMatches);
   const truncated = useStore((s) => s.promptMatchesTruncated);
   const demo = useStore((s) => s.demo);
+  const agents = useStore((s) => s.agents);
   const timeline = useStore((s) => s.timeline);
   const now = useNow();
   const scroller = useRef<HTMLElement>(null);
@@ -102,9 +103,9 @@ export function Sidebar() {
                   </span>
                 </span>
                 <span className="session-meta">
-                  {s.agent === 'codex' && <span className="agent-tag">Codex · </span>}
+                  {s.agent !== agents[0]?.id && <span className="agent-tag">{agents.find((a) => a.id === s.agent)?.badge ?? s.agent} · </span>}
                   {s.forkOf && (
-                    <span className="fork-tag" title={s.agent === 'codex' ? `Forked in Codex from ${s.forkOf}` : `Forked by Rewind from ${s.forkOf}`}>
+                    <span className="fork-tag" title={`Forked from ${s.forkOf}`}>
                       fork of {s.forkOf.slice(0, 8)} ·{' '}
                     </span>
                   )}

@@ -5,11 +5,13 @@ import { plural } from '../format.js';
 import { takeTimelineFocus } from '../keyboard.js';
 import { useStore } from '../store/store.js';
 import { HooksBanner } from './hooks-banner.js';
+import { CompareBanner, CostSummary } from './insight.js';
 import { ROW_HEIGHT, TimelineRow } from './timeline-row.js';
 import { useNow } from './use-now.js';
 
 export function TimelineView() {
   const timeline = useStore((s) => s.timeline);
+  const agents = useStore((s) => s.agents);
   const layout = useStore((s) => s.layout);
   const error = useStore((s) => s.timelineError);
   const selected = useStore((s) => s.selectedPrompt);
@@ -80,12 +82,13 @@ export function TimelineView() {
       <header className="timeline-header">
         <h1 title={session.title}>{session.title}</h1>
         <p className="muted">
-          {session.agent === 'codex' ? 'Codex CLI' : 'Claude Code'} {session.version ?? ''} · <span className="mono">{session.cwd ?? 'unknown folder'}</span>
+          {agents.find((a) => a.id === session.agent)?.displayName ?? session.agent} {session.version ?? ''} · <span className="mono">{session.cwd ?? 'unknown folder'}</span>
         </p>
         <p className="stats">
           <span className="wg-counts">{describeCounts(timelineCounts(timeline))}</span>
           {timeline.compactions.length > 0 && <span>{plural(timeline.compactions.length, 'compaction')}</span>}
           {timeline.subagents.length > 0 && <span>{plural(timeline.subagents.length, 'subagent run')}</span>}
+          <CostSummary />
           {live && (
             <span className="live" title="The agent wrote to this session in the last few seconds">
               <span className="live-dot" aria-hidden /> live
@@ -93,7 +96,8 @@ export function TimelineView() {
           )}
         </p>
       </header>
-      {session.agent === 'claude' && <HooksBanner />}
+      {agents.find((a) => a.id === session.agent)?.hooks && <HooksBanner />}
+      <CompareBanner />
       {jumpedFrom && (
         <div className="wg-jumpbar">
           <button type="button" className="button" onClick={jumpBack}>

@@ -18,6 +18,8 @@ export interface Preview {
 export interface ActionResult {
   title: string;
   forkSessionId: string | null;
+  /** How to continue the fork in the agent's own CLI (from the service: the renderer names no agent). */
+  resumeCommand?: string | null;
   revertedText: string;
   projectRoot: string | null;
   undoable: boolean;
@@ -49,8 +51,8 @@ export const createActionSlice: StateCreator<Store, [], [], ActionSlice> = (set,
     const promptUuid = uuid ?? get().selectedPrompt;
     const session = get().selectedSession;
     const cwd = get().timeline?.session.cwd;
-    // Codex sessions are read-only here: the detail pane says so instead.
-    if (!promptUuid || !session || get().timeline?.session.agent === 'codex') return;
+    // A read-only session (its agent or format): the detail pane says why instead.
+    if (!promptUuid || !session || get().timeline?.session.readOnly) return;
     set({ preview: { action, promptUuid, loading: true, error: null, rewind: null, restore: null, applying: false } });
     const api = getApi();
     if (action === 'restore') {
@@ -86,6 +88,7 @@ export const createActionSlice: StateCreator<Store, [], [], ActionSlice> = (set,
       result: {
         title: v.forkSessionId ? `Fork created: ${v.forkSessionId}${files}` : `Chat rewritten in place${files}`,
         forkSessionId: v.forkSessionId,
+        resumeCommand: v.forkSessionId ? v.resumeCommand : null,
         revertedText: v.chat.prompts.map((x) => x.text).join('\n\n'),
         projectRoot: v.projectRoot,
         undoable: !!v.projectRoot,
