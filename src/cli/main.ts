@@ -7,7 +7,7 @@ import { USAGE } from './usage.js';
 declare const __APP_VERSION__: string;
 
 const BOOLEAN = ['json', 'in-place', 'both', 'copy', 'dry-run', 'force', 'help', 'version', 'demo', 'redact'];
-const STRING = ['transcript', 'project', 'claude-dir', 'label', 'source', 'scope', 'port', 'host', 'branch', 'format', 'out'];
+const STRING = ['to', 'transcript', 'project', 'claude-dir', 'label', 'source', 'scope', 'port', 'host', 'branch', 'format', 'out', 'agent', 'limit'];
 const KNOWN = new Set([...BOOLEAN, ...STRING, '_', 'h', 'v']);
 /** Commands that write: when the app runs, it performs them (a single writer, the window updates). */
 const FORWARDED = new Set(['back', 'restore', 'checkpoint', 'undo']);
@@ -59,6 +59,10 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
         const { sessionsCommand } = await import('./commands/sessions.js');
         return await sessionsCommand({ project: single('project'), json: !!args.json, claudeDir }, io);
       }
+      case 'search': {
+        const { searchCommand } = await import('./commands/search.js');
+        return await searchCommand({ query: rest.join(' '), json: !!args.json, project: single('project'), agent: single('agent'), limit: single('limit'), claudeDir }, io);
+      }
       case 'timeline': {
         noExtra(1);
         const { timelineCommand } = await import('./commands/timeline.js');
@@ -70,6 +74,7 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
         return await backCommand(
           {
             n: parseCount(rest[0]),
+            to: single('to'),
             both: !!args.both,
             inPlace: !!args['in-place'],
             copy: !!args.copy,

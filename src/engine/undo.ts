@@ -7,6 +7,7 @@ import { fingerprintFile, sameFingerprint } from './io/fingerprint.js';
 import { appendJournal, latestUndoable, readJournal, type JournalRecord } from './journal.js';
 import { ensureStore } from './project.js';
 import { removeFileHistoryDir } from './agents/claude/file-history-links.js';
+import { plural } from '../shared/wording.js';
 
 export interface UndoResult {
   dryRun: boolean;
@@ -78,7 +79,7 @@ export async function undoLatest(projectRoot: string, opts: { dryRun?: boolean; 
   const { undoRestore } = await import('./store/restore.js');
   const plan = await undoRestore(projectRoot, r, { dryRun: opts.dryRun, force: opts.force, now });
   const n = plan.changes.length;
-  if (opts.dryRun) return { dryRun: true, undone: r, summary: `Would undo the restore of ${r.checkpointId}: ${n} file${n === 1 ? '' : 's'} change back`, keptAt: null };
+  if (opts.dryRun) return { dryRun: true, undone: r, summary: `Would undo the restore of ${r.checkpointId}: ${plural(n, 'file')} change back`, keptAt: null };
   await appendJournal(projectRoot, { kind: 'undo', id: randomUUID(), time: new Date(now()).toISOString(), undoes: r.id });
-  return { dryRun: false, undone: r, summary: `Undid the restore of ${r.checkpointId}: ${n} file${n === 1 ? '' : 's'} put back`, keptAt: null };
+  return { dryRun: false, undone: r, summary: `Undid the restore of ${r.checkpointId}: ${plural(n, 'file')} put back`, keptAt: null };
 }

@@ -31,6 +31,8 @@ export const FileChangeSchema = z.object({
   sizeBefore: z.number().nullable(),
   sizeAfter: z.number().nullable(),
   patch: z.string().nullable(),
+  /** Instead of a patch for a text file too large to diff: "large file: N lines changed". */
+  note: z.string().nullable().optional(),
 });
 
 export const CodePlanSchema = z.object({
@@ -68,12 +70,58 @@ export const CheckpointSummarySchema = z.object({
   changed: z.object({ added: z.array(z.string()), modified: z.array(z.string()), deleted: z.array(z.string()) }),
 });
 
-export const TurnItemSchema = z.object({
-  kind: z.enum(['text', 'thinking', 'tool-call', 'tool-result', 'subagent', 'command', 'other']),
+/** An image in a prompt or a tool result; `data` (base64) is null past the size the pane shows. */
+export const TurnImageSchema = z.object({ mediaType: z.string(), data: z.string().nullable(), bytes: z.number().int() });
+
+/** A tool call as the details pane draws it: a file view, a diff, a terminal block, a search. */
+export const ToolViewSchema = z.object({
+  name: z.string(),
+  view: z.enum(['write', 'edit', 'bash', 'read', 'search', 'patch', 'other']),
+  /** Write/Edit/Read: the file; Grep/Glob: where it looked. */
+  path: z.string().nullable(),
+  /** Bash: the command; Grep/Glob: the pattern; apply_patch: the patch. */
+  command: z.string().nullable(),
+  description: z.string().nullable(),
+  /** Write: what it wrote. */
+  content: z.string().nullable(),
+  /** Edit/MultiEdit: each replacement. */
+  edits: z.array(z.object({ oldText: z.string(), newText: z.string() })),
+  /** Any other tool: its input as indented JSON. */
+  input: z.string().nullable(),
+  /** Its result, paired by call id. */
+  result: z.object({ text: z.string(), isError: z.boolean() }).nullable(),
+});
+export type ToolView = z.infer<typeof ToolViewSchema>;
+
+const TurnItemBaseSchema = z.object({
+  kind: z.enum(['prompt', 'text', 'thinking', 'tool-call', 'tool-result', 'subagent', 'command', 'image', 'other']),
   title: z.string(),
   body: z.string(),
   isError: z.boolean().default(false),
+  tool: ToolViewSchema.nullable().default(null),
+  images: z.array(TurnImageSchema).default([]),
 });
+
+const UiPrefs = z.object({ names: z.record(z.string(), z.string()), hiddenHooksNotice: z.array(z.string()) });
+
+export const TurnItemSchema = TurnItemBaseSchema.extend({
+  /** A subagent's run, from its own transcript: what it was asked and what it did, one level deep. */
+  subagent: z
+    .object({
+      agentType: z.string().nullable(),
+      description: z.string().nullable(),
+      model: z.string().nullable(),
+      messageCount: z.number().int(),
+      items: z.array(TurnItemBaseSchema),
+      truncated: z.boolean(),
+      /** Why its steps are not shown (inline sidechain, unreadable file); null when they are. */
+      note: z.string().nullable(),
+    })
+    .nullable()
+    .default(null),
+});
+export type TurnItem = z.output<typeof TurnItemSchema>;
+export type TurnItemBase = z.output<typeof TurnItemBaseSchema>;
 
 const HooksScopeSchema = z.object({ scope: z.enum(['user', 'project', 'local']), file: z.string(), events: z.array(z.string()), command: z.string().nullable() });
 
@@ -112,7 +160,15 @@ export type CompareResult = z.infer<typeof CompareResultSchema>;
 export const CONTRACT = {
   listSessions: {
     request: z.object({ project: path.optional() }).strict(),
-    response: z.object({ root: z.string(), exists: z.boolean(), sessions: z.array(SessionSummarySchema), agents: z.array(AgentInfoSchema).default([]) }),
+    response: z.object({
+      root: z.string(),
+      /** `root`/projects exists. */
+      exists: z.boolean(),
+      /** The Claude folder itself: missing, there with nothing in it, or there with something. */
+      rootState: z.enum(['missing', 'empty', 'present']).default('present'),
+      sessions: z.array(SessionSummarySchema),
+      agents: z.array(AgentInfoSchema).default([]),
+    }),
   },
   getTimeline: {
     request: z.object({ session: sessionRef }).strict(),
@@ -120,12 +176,26 @@ export const CONTRACT = {
   },
   getTurn: {
     request: z.object({ session: sessionRef, promptUuid: uuid }).strict(),
-    response: z.object({ promptUuid: z.string(), text: z.string(), items: z.array(TurnItemSchema), truncated: z.boolean() }),
+    response: z.object({
+      promptUuid: z.string(),
+      text: z.string(),
+      items: z.array(TurnItemSchema),
+      truncated: z.boolean(),
+      /** The model that answered (the last one named in the turn). */
+      model: z.string().nullable().default(null),
+      promptImages: z.array(TurnImageSchema).default([]),
+    }),
   },
   searchPrompts: {
-    request: z.object({ query: z.string().min(1).max(200) }).strict(),
+    request: z.object({ query: z.string().min(1).max(200), limit: z.number().int().positive().max(10_000).optional() }).strict(),
     response: z.object({
-      matches: z.array(z.object({ transcriptPath: z.string(), sessionId: z.string(), promptUuid: z.string(), snippet: z.string() })),
+      /** The newest few matching prompts of each session, with a one-line snippet and the matched ranges in it ([start, end), UTF-16). */
+      matches: z.array(z.object({ transcriptPath: z.string(), sessionId: z.string(), promptUuid: z.string(), snippet: z.string(), highlights: z.array(z.tuple([z.number().int(), z.number().int()])).default([]) })),
+      /** Every matching session, newest first, with all its matching prompts. */
+      sessions: z.array(z.object({ transcriptPath: z.string(), sessionId: z.string(), count: z.number().int(), promptUuids: z.array(z.string()) })).default([]),
+      totalHits: z.number().int().default(0),
+      /** Session files not searched and why (not indexed yet, unreadable): empty means complete. */
+      notSearched: z.array(z.object({ path: z.string(), reason: z.string() })).default([]),
       truncated: z.boolean(),
     }),
   },
@@ -183,6 +253,19 @@ export const CONTRACT = {
     request: z.object({ claudeRoot: path.optional(), demo: z.boolean().optional() }).strict(),
     response: z.object({ claudeRoot: z.string(), demo: z.boolean(), version: z.string() }),
   },
+  getPrefs: {
+    request: z.object({}).strict(),
+    response: UiPrefs,
+  },
+  /** A name shown by Rewind for a session (kept in Rewind's prefs, not in the transcript); null or empty clears it. */
+  renameSession: {
+    request: z.object({ sessionId: z.string().min(1).max(200), name: z.string().max(500).nullable() }).strict(),
+    response: UiPrefs,
+  },
+  dismissHooksNotice: {
+    request: z.object({ project: path }).strict(),
+    response: UiPrefs,
+  },
   getPrices: {
     request: z.object({}).strict(),
     response: z.object({ overrides: z.record(z.string(), PriceSchema), asOf: z.string(), source: z.string(), notice: z.string().nullable() }),
@@ -209,6 +292,8 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorPayloa
 
 export const EventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('sessionsChanged') }),
+  /** One session grew or changed: its new list entry (the list patches that row). */
+  z.object({ type: z.literal('sessionUpdated'), session: SessionSummarySchema }),
   z.object({
     type: z.literal('timelineChanged'),
     session: z.string(),

@@ -22,6 +22,8 @@ export const SessionSummarySchema = z.object({
   transcriptPath: z.string(),
   /** Human prompts in the file (all branches); null when not counted yet (large file, cold cache). */
   promptCount: z.number().int().nullable(),
+  /** Of those, the prompts on the path the agent would resume (the rest are on abandoned branches); null: not counted. */
+  livePromptCount: z.number().int().nullable().optional(),
   firstPrompt: z.string().nullable(),
   lastPrompt: z.string().nullable(),
   createdAt: z.string().nullable(),
@@ -34,6 +36,8 @@ export const SessionSummarySchema = z.object({
   forkOf: z.string().nullable().default(null),
   /** Live / abandoned prompts and branch points (engine/session-counts), when the session was parsed. */
   counts: SessionCountsSchema.optional(),
+  /** A fork made from the window: the number of the prompt it was cut before (its label says "fork at #n"). */
+  forkAt: z.number().int().positive().nullable().optional(),
 });
 export type SessionSummary = z.infer<typeof SessionSummarySchema>;
 

@@ -10,6 +10,8 @@ import { plural } from '../../shared/wording.js';
 
 export interface BackArgs {
   n: number;
+  /** `--to`: a prompt uuid (any branch) or `#n` (the n-th prompt of the live path). */
+  to?: string;
   both: boolean;
   inPlace: boolean;
   copy: boolean;
@@ -36,9 +38,11 @@ export async function backCommand(args: BackArgs, io: CliIO): Promise<number> {
   const adapter = await adapterOfFile(resolved.path);
   const reason = adapter.rewind ? await adapter.readOnlyReason?.(resolved.path) : `${adapter.displayName} sessions are shown (rewind-app timeline), not rewound, for now`;
   if (reason || !adapter.rewind) throw new RewindError('UNSUPPORTED', `${resolved.path}: ${reason}`);
+  const promptUuid = args.to ? await (await import('./back-target.js')).targetPrompt(adapter, resolved.path, args.to) : undefined;
   const common = {
     transcriptPath: resolved.path,
     n: args.n,
+    promptUuid,
     mode: args.inPlace ? ('in-place' as const) : ('fork' as const),
     force: args.force,
     projectRoot: resolved.projectRoot,
@@ -47,7 +51,7 @@ export async function backCommand(args: BackArgs, io: CliIO): Promise<number> {
   // With --both the code part is planned first: a conflict stops everything before any write.
   let code: CodePlan | null = null;
   if (args.both && !adapter.incremental) io.err(`Restoring code with a ${adapter.displayName} rewind comes later: restoring the chat only.`);
-  else if (args.both) code = await planCode(resolved.path, resolved.projectRoot, args, io);
+  else if (args.both) code = await planCode(resolved.path, resolved.projectRoot, args, io, promptUuid);
   const result = await adapter.rewind({ ...common, dryRun: args.dryRun });
   let checkpoint: CodeReport | null = null;
   if (code) checkpoint = await applyCode(code, result.prompts[0]!.uuid, result.boundaryOffset, args, io);
@@ -85,7 +89,7 @@ function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeRepo
   const count = r.prompts.length;
   io.err(`Reverted prompt${count > 1 ? 's' : ''} (${count}), oldest first:`);
   r.prompts.forEach((p, i) => {
-    const extra = p.images ? ` [+${p.images} image${p.images > 1 ? 's' : ''}]` : '';
+    const extra = p.images ? ` [+${plural(p.images, 'image')}]` : '';
     io.err(`--- ${i + 1} ---\n${p.text}${extra}`);
   });
   if (r.droppedMessages > 0) io.err(`Left out ${plural(r.droppedMessages, 'message')} of an abandoned branch so the session resumes where you expect.`);
@@ -121,7 +125,7 @@ interface CodeReport {
   applied: RestoreResult['applied'];
 }
 
-async function planCode(transcript: string, projectRoot: string | null, args: BackArgs, io: CliIO): Promise<CodePlan | null> {
+async function planCode(transcript: string, projectRoot: string | null, args: BackArgs, io: CliIO, promptUuid?: string): Promise<CodePlan | null> {
   const { parseTranscriptFile } = await import('../../engine/agents/claude/parse-transcript.js');
   const session = await parseTranscriptFile(transcript, { withSubagents: false });
   const root = projectRoot ?? session.cwd;
@@ -131,7 +135,7 @@ async function planCode(transcript: string, projectRoot: string | null, args: Ba
   }
   // Find the target now (dry) so conflicts stop us before the chat is touched.
   const { rewindTranscript } = await import('../../engine/agents/claude/rewind/rewind.js');
-  const dry = await rewindTranscript({ transcriptPath: transcript, n: args.n, mode: 'fork', dryRun: true, projectRoot: root });
+  const dry = await rewindTranscript({ transcriptPath: transcript, n: args.n, promptUuid, mode: 'fork', dryRun: true, projectRoot: root });
   const { targetForRewind, restore } = await import('../../engine/store/restore.js');
   const target = await targetForRewind(root, session, dry.prompts[0]!.uuid, dry.boundaryOffset);
   if (!target) return null;

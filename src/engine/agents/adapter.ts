@@ -1,5 +1,6 @@
 import type { Agent, SessionSummary, Timeline } from '../../shared/session-schema.js';
 import type { PromptLines } from '../prompt-search.js';
+import type { ResponseOf, TurnItem } from '../../shared/contract.js';
 
 /**
  * The one seam every coding agent sits behind. An agent lives in `src/engine/agents/<id>/` and is
@@ -36,6 +37,11 @@ export interface AgentAdapter {
   // ---- read --------------------------------------------------------------------------------
   /** Sessions as the list and the metadata index show them, newest first; cheap (heads, cached counts). */
   summarize(root: string, opts?: SummarizeOptions): Promise<SessionSummary[]>;
+  /**
+   * One session's list entry (title, cwd, first and last prompt; counts left null), for the metadata
+   * index, which asks only about files that changed. Absent: the index takes it from `summarize`.
+   */
+  summarizeFile?(file: SessionFile, now?: number): Promise<SessionSummary | null>;
   /** The whole session in the shared model: prompts, turns, branches, compactions, subagents. */
   timeline(path: string): Promise<Timeline>;
   /** One prompt's turn, item by item, for the detail pane. */
@@ -94,19 +100,9 @@ export interface SummarizeOptions {
   cacheDir?: string | null;
 }
 
-export interface TurnItem {
-  kind: 'text' | 'thinking' | 'tool-call' | 'tool-result' | 'subagent' | 'command' | 'other';
-  title: string;
-  body: string;
-  isError: boolean;
-}
-
-export interface TurnDetail {
-  promptUuid: string;
-  text: string;
-  items: TurnItem[];
-  truncated: boolean;
-}
+/** One prompt's turn as the details pane draws it (the getTurn contract): items, model, images. */
+export type TurnDetail = ResponseOf<'getTurn'>;
+export type { TurnItem };
 
 export type RewindMode = 'fork' | 'in-place';
 
@@ -115,6 +111,8 @@ export interface RewindRequest {
   /** How many prompts back along the live path, or the prompt to cut before. */
   n?: number;
   promptUuid?: string;
+  /** The number the timeline shows for that prompt: a fork's journal record keeps it for its label ("fork at #n"). */
+  promptNumber?: number;
   mode: RewindMode;
   dryRun?: boolean;
   force?: boolean;

@@ -1,7 +1,7 @@
 import { loadPrices } from '../../engine/insight/load-prices.js';
 import { runCompare, runExport, type InsightSession } from '../../engine/insight/run.js';
 import { withCost } from '../../shared/insight/cost.js';
-import { rm, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SessionModel } from '../../engine/agents/claude/model.js';
 import { claudeRootFor } from '../../engine/agents/claude/paths.js';
@@ -20,8 +20,11 @@ import { Watcher } from './watcher.js';
 import { plural, restoredSummary } from '../../shared/wording.js';
 import { markersFor } from '../../engine/store/checkpoint-markers.js';
 import type { AgentAdapter } from '../../engine/agents/adapter.js';
-import { AGENT_PRIMARY, adapterFor, agentInfo, findSessionAcross, rootsFor, type AgentRoots } from '../../engine/agents/registry.js';
+import { AGENT_PRIMARY, adapterFor, adapterOfFile, agentInfo, findSessionAcross, rootsFor, type AgentId, type AgentRoots } from '../../engine/agents/registry.js';
+import { defaultCacheDir } from '../../engine/cache-dir.js';
+import { indexDir } from '../../engine/search-index/search-index.js';
 import { WholeSessions } from './whole-sessions.js';
+import { defaultPrefsFile, hideHooksNotice, readPrefs, renameSession } from '../../engine/ui-prefs.js';
 
 export interface ServiceOptions {
   claudeRoot?: string;
@@ -36,10 +39,18 @@ export interface ServiceOptions {
   /** Built engine worker script: long work runs there, off the main thread. */
   workerScript?: string;
   workerExecArgv?: string[];
+  /** Rewind's own prefs file (session names, dismissed notices); default under the user's config dir. */
+  prefsFile?: string;
   /** Other agents' roots (the registry's ids); default from `env`. null leaves an agent out. */
   roots?: AgentRoots;
   env?: NodeJS.ProcessEnv;
+  /** Where the search and metadata index lives; default the platform's cache folder. */
+  cacheDir?: string;
 }
+
+/** How long a list or a search may spend indexing before it answers with what it has (and says what is left). */
+const LIST_BUDGET_MS = 600;
+const SEARCH_BUDGET_MS = 1500;
 
 type Handler<K extends OperationName> = (req: ParsedRequestOf<K>) => Promise<ResponseOf<K>>;
 
@@ -60,9 +71,11 @@ export class RewindService {
   private opCounter = 0;
   private readonly demoDirs: string[] = [];
   readonly runner: TaskRunner;
+  private readonly prefsFile: string;
 
   constructor(private readonly opts: ServiceOptions = {}) {
     this.claudeRoot = adapterFor(AGENT_PRIMARY).root(opts.env ?? process.env, opts.claudeRoot);
+    this.prefsFile = opts.prefsFile ?? defaultPrefsFile(opts.env ?? process.env);
     this.runner = opts.workerScript ? new WorkerRunner(opts.workerScript, opts.workerExecArgv) : new InlineRunner();
     // A marker that cannot be read must not cost the update itself (nor, unhandled, the process).
     this.live = new LiveSessions(
@@ -112,6 +125,35 @@ export class RewindService {
     }
   }
 
+  private indexRoots(): { dir: string; roots: { agent: AgentId; root: string }[] } {
+    return { dir: indexDir(this.opts.cacheDir ?? defaultCacheDir(this.env)), roots: this.roots().map(({ adapter, root }) => ({ agent: adapter.id as AgentId, root })) };
+  }
+
+  private indexing: Promise<void> | null = null;
+  /** The index has every session and the watcher keeps it current: searches need no refresh first. */
+  private indexCurrent = false;
+
+  /** Finishes a first build in the background (on the worker), then has the window list again. */
+  private indexLater(): void {
+    this.indexing ??= this.runner
+      .run('indexSummaries', { ...this.indexRoots() })
+      .then(() => this.emit({ type: 'sessionsChanged' }), () => undefined)
+      .finally(() => (this.indexing = null));
+  }
+
+  /** A session file grew or changed: its one summary, from the index (appended bytes only), as one event. */
+  private sessionChanged(path: string): void {
+    void (async () => {
+      const adapter = this.agentOf.get(path) ?? (await adapterOfFile(path));
+      this.agentOf.set(path, adapter);
+      const root = this.roots().find((r) => r.adapter === adapter)?.root;
+      if (!root) return;
+      const summary = await this.runner.run('indexFile', { dir: this.indexRoots().dir, agent: adapter.id as AgentId, root, path });
+      if (summary) this.emit({ type: 'sessionUpdated', session: summary });
+      else this.emit({ type: 'sessionsChanged' });
+    })().catch(() => undefined);
+  }
+
   /** Picks the data source (demo when asked or when there is no Claude data) and starts watching. */
   async start(): Promise<void> {
     const hasData = !!(await stat(join(this.claudeRoot, 'projects')).catch(() => null)) || (await this.anySessions());
@@ -128,15 +170,20 @@ export class RewindService {
 
   private async startWatching(): Promise<void> {
     await this.watcher?.close();
+    this.indexCurrent = false;
     this.watcher = new Watcher({
       onTranscript: (p) => {
+        this.sessionChanged(p);
         if (this.live.has(p)) void this.live.refresh(p);
         else
           void this.whole.changed(p).then((timeline) => {
             if (timeline) this.emit({ type: 'timelineChanged', session: p, kind: 'reread', upserts: [], timeline, stats: timeline.stats });
           });
       },
-      onSessions: () => this.emit({ type: 'sessionsChanged' }),
+      onSessions: () => {
+        this.indexCurrent = false;
+        this.emit({ type: 'sessionsChanged' });
+      },
       onStore: (root) => {
         this.emit({ type: 'sessionsChanged' });
         this.remark(root).catch(() => undefined);
@@ -301,8 +348,8 @@ export class RewindService {
   }
 
   private summary(mode: 'fork' | 'in-place', prompts: number, files: number | null): string {
-    const chat = mode === 'fork' ? `Fork before this prompt (${prompts} prompt${prompts === 1 ? '' : 's'} left out of the new session)` : `Rewrite this session in place, dropping ${prompts} prompt${prompts === 1 ? '' : 's'}`;
-    return files === null ? chat : `${chat} and restore ${files} file${files === 1 ? '' : 's'}`;
+    const chat = mode === 'fork' ? `Fork before this prompt (${plural(prompts, 'prompt')} left out of the new session)` : `Rewrite this session in place, dropping ${plural(prompts, 'prompt')}`;
+    return files === null ? chat : `${chat} and restore ${plural(files, 'file')}`;
   }
 
   /** A session with its costs, as compare and export read it. */
@@ -315,8 +362,15 @@ export class RewindService {
   private readonly handlers: { [K in OperationName]: Handler<K> } = {
     listSessions: async (req) => {
       const exists = !!(await stat(join(this.claudeRoot, 'projects')).catch(() => null));
-      const lists = await Promise.all(this.roots().map(({ adapter, root }) => adapter.summarize(root, { project: req.project }).catch(() => [])));
-      return { root: this.claudeRoot, exists, agents: agentInfo(), sessions: lists.flat().sort((a, b) => b.lastActivity.localeCompare(a.lastActivity)) };
+      // From the metadata index on the worker: what is not indexed within the budget comes from its
+      // head (count unknown) and indexing goes on; a sessionsChanged follows when it is done.
+      const r = await this.runner.run('indexSummaries', { ...this.indexRoots(), project: req.project, budgetMs: LIST_BUDGET_MS });
+      if (r.pending > 0) this.indexLater();
+      else this.indexCurrent = !!this.watcher;
+      const { withJournals } = await import('../../engine/session-journals.js');
+      const entries = await readdir(this.claudeRoot).catch(() => null);
+      const rootState = entries === null ? 'missing' : entries.length === 0 ? 'empty' : 'present';
+      return { root: this.claudeRoot, exists, rootState, agents: agentInfo(), sessions: await withJournals(r.sessions) };
     },
     getTimeline: async (req) => {
       const { adapter, path } = await this.transcriptOf(req.session);
@@ -338,11 +392,17 @@ export class RewindService {
       return adapter.turn(path, req.promptUuid);
     },
     searchPrompts: async (req) => {
-      const { searchPromptLines } = await import('../../engine/prompt-search.js');
-      const found = await Promise.all(
-        this.roots().map(async ({ adapter, root }) => searchPromptLines(await adapter.sessionFiles(root).catch(() => []), req.query, adapter.promptLines, { maxBytes: 512 * 1024 * 1024, maxMatches: 200, perSession: 3 })),
-      );
-      return { matches: found.flatMap((f) => f.matches), truncated: found.some((f) => f.truncated) };
+      const { result, pending } = await this.runner.run('indexSearch', { ...this.indexRoots(), query: req.query, opts: { limit: req.limit }, budgetMs: SEARCH_BUDGET_MS, refresh: !this.indexCurrent });
+      if (pending > 0) this.indexLater();
+      else this.indexCurrent = !!this.watcher;
+      const matches = result.sessions.flatMap((s) => s.prompts.filter((p) => p.snippet !== null).map((p) => ({ transcriptPath: s.transcriptPath, sessionId: s.sessionId, promptUuid: p.promptUuid, snippet: p.snippet!, highlights: p.highlights })));
+      return {
+        matches,
+        sessions: result.sessions.map((s) => ({ transcriptPath: s.transcriptPath, sessionId: s.sessionId, count: s.count, promptUuids: s.prompts.map((p) => p.promptUuid) })),
+        totalHits: result.totalHits,
+        notSearched: result.notSearched,
+        truncated: result.notSearched.length > 0 || result.moreSessions > 0,
+      };
     },
     previewRewind: async (req) => {
       const { adapter, path, model, projectRoot, agentRoot } = await this.rewindContext(req.session);
@@ -363,6 +423,9 @@ export class RewindService {
       const id = `op-${++this.opCounter}`;
       const { adapter, path, model, projectRoot, agentRoot } = await this.rewindContext(req.session);
       const claudeRoot = claudeRootFor(path, this.claudeRoot);
+      // The number the timeline shows, for the fork's label ("fork at #n").
+      const shown = adapter.incremental ? (await this.live.get(path)).timeline : await this.whole.timeline(adapter, path);
+      const promptNumber = shown.prompts.find((p) => p.uuid === req.promptUuid)?.number ?? undefined;
       const dry = await this.runner.run('rewind', { agent: adapter.id, transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, dryRun: true, projectRoot, agentRoot });
       let target: RestoreTarget | null = null;
       if (req.withCode) {
@@ -373,7 +436,7 @@ export class RewindService {
         }
       }
       this.emit({ type: 'operationProgress', id, message: req.mode === 'fork' ? 'Writing the fork…' : 'Rewriting the transcript…', fraction: null });
-      const chat = await this.runner.run('rewind', { agent: adapter.id, transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, force: req.force, projectRoot, agentRoot });
+      const chat = await this.runner.run('rewind', { agent: adapter.id, transcriptPath: path, promptUuid: req.promptUuid, promptNumber, mode: req.mode, force: req.force, projectRoot, agentRoot });
       let code: ResponseOf<'applyRewind'>['code'] = null;
       if (target && projectRoot) {
         this.emit({ type: 'operationProgress', id, message: 'Restoring files…', fraction: null });
@@ -421,6 +484,9 @@ export class RewindService {
       return { projectRoot: req.project, scopes, command: this.hookCommandLine() };
     },
     installHooks: async (req) => installHooks(settingsPath(req.scope, req.project, this.claudeRoot), this.hookCommandLine(), req.dryRun),
+    getPrefs: async () => readPrefs(this.prefsFile),
+    renameSession: async (req) => renameSession(this.prefsFile, req.sessionId, req.name),
+    dismissHooksNotice: async (req) => hideHooksNotice(this.prefsFile, req.project),
     getSettings: async () => ({ claudeRoot: this.claudeRoot, demo: this.demo, version: this.opts.version ?? 'dev' }),
     getPrices: async () => {
       const { book, notice } = await loadPrices();

@@ -25,7 +25,7 @@ function focusSidebar(): void {
 function sidebarKeys(): string[] {
   const s = useStore.getState();
   const t = s.timeline;
-  return sidebarItems(s.sessions, s.filter, s.promptMatches, (x) => (t && x.transcriptPath === t.session.transcriptPath ? t.prompts.map((p) => p.text) : []))
+  return sidebarItems(s.sessions, s.filter, s.promptMatches, (x) => [s.prefs.names[x.id] ?? '', ...(t && x.transcriptPath === t.session.transcriptPath ? t.prompts.map((p) => p.text) : [])])
     .filter((x) => x.kind !== 'group')
     .map((x) => x.key);
 }
@@ -37,6 +37,8 @@ function moveSidebar(delta: number | 'first' | 'last'): void {
   const at = keys.indexOf(s.sidebarCursor ?? s.selectedSession ?? '');
   const next = delta === 'first' ? 0 : delta === 'last' ? keys.length - 1 : Math.min(keys.length - 1, Math.max(0, at === -1 ? 0 : at + delta));
   s.pickSidebarItem(keys[next]!);
+  // The ring is the list's: focus leaves a row's own button for the list.
+  focusSidebar();
 }
 
 /**
@@ -80,6 +82,11 @@ export function useKeyboard(): void {
       if (e.key === 'Escape') {
         if (s.preview) s.closePreview();
         else if (typing) target!.blur();
+        else if (s.detailsOpen || s.sidebarOpen) {
+          // Narrow layouts: Esc closes the drawers.
+          s.setSidebarOpen(false);
+          s.setDetailsOpen(false);
+        }
         return;
       }
       if (typing || e.metaKey || e.ctrlKey || e.altKey) return;

@@ -1,16 +1,13 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import type { CodePlan } from '../../../shared/contract.js';
-import { bytes, firstLine, plural } from '../format.js';
+import { firstLine, plural } from '../format.js';
 import { ACTION_LABEL } from '../store/action-slice.js';
 import { useStore } from '../store/store.js';
-import { DiffView } from './diff-view.js';
-
-const BADGE = { create: 'A', modify: 'M', delete: 'D', unchanged: '' } as const;
+import { CodeChanges } from './code-changes.js';
+import { isDestructive } from '../destructive.js';
 
 function CodePart({ plan, note }: { plan: CodePlan | null; note: string | null }) {
-  const [open, setOpen] = useState<string | null>(null);
   if (!plan) return <p className="muted">{note ?? 'No code change.'}</p>;
-  const visible = open ?? plan.changes.find((c) => c.patch)?.path ?? null;
   return (
     <div className="code-part">
       <p className="small muted">{plan.note}</p>
@@ -19,31 +16,8 @@ function CodePart({ plan, note }: { plan: CodePlan | null; note: string | null }
           {plural(plan.conflicts, 'file')} changed outside the agent since the last checkpoint. Restoring overwrites {plan.conflicts === 1 ? 'it' : 'them'} (a checkpoint of the current state is taken first, so Undo brings {plan.conflicts === 1 ? 'it' : 'them'} back).
         </p>
       )}
-      {plan.changes.length === 0 ? (
-        <p className="muted">The files already match: nothing to restore.</p>
-      ) : (
-        <ul className="file-list" aria-label="Files that will change">
-          {plan.changes.map((c) => (
-            <li key={c.path}>
-              <button type="button" className={`file${visible === c.path ? ' open' : ''}`} onClick={() => setOpen(c.path)} aria-pressed={visible === c.path}>
-                <span className={`fbadge ${c.action}`} aria-label={c.action}>
-                  {BADGE[c.action]}
-                </span>
-                <span className="mono">{c.path}</span>
-                {c.binary && <span className="muted small">binary · {bytes(c.sizeBefore)} → {bytes(c.sizeAfter)}</span>}
-                {c.conflict && (
-                  <span className="conflict" title={c.conflict}>
-                    changed by hand
-                  </span>
-                )}
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-      {visible && plan.changes.find((c) => c.path === visible)?.patch && <DiffView path={visible} patch={plan.changes.find((c) => c.path === visible)!.patch!} />}
-      {plan.untouched.length > 0 && <p className="small muted">{plural(plan.untouched.length, 'file')} Claude never edited stay as they are.</p>}
-      {plan.skipped.length > 0 && <p className="small muted">Too large to be in the checkpoint, left as they are: {plan.skipped.map((s) => s.path).join(', ')}</p>}
+      {plan.changes.length === 0 && <p className="muted">The files already match: nothing to restore.</p>}
+      <CodeChanges plan={plan} />
     </div>
   );
 }
@@ -128,7 +102,7 @@ export function PreviewSheet() {
           <button
             type="button"
             ref={primary}
-            className={`button primary${force || preview.action === 'rewrite' ? ' danger' : ''}`}
+            className={`button primary${isDestructive({ action: preview.action, code, force }) ? ' danger' : ''}`}
             disabled={preview.loading || preview.applying || (!r && !preview.restore)}
             onClick={() => void confirm(force)}
           >

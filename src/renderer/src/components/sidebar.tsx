@@ -1,10 +1,12 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef } from 'react';
 import type { SessionSummary, Timeline } from '../../../shared/session-schema.js';
-import { firstLine, plural, relTime } from '../format.js';
+import { plural } from '../format.js';
+import { sessionLabel } from '../session-label.js';
 import { sidebarItems, wholeWords, type SidebarItem } from '../sidebar-items.js';
 import { useStore } from '../store/store.js';
 import { Highlight } from './highlight.js';
+import { SessionRow } from './session-row.js';
 import { useNow } from './use-now.js';
 
 const HEIGHT: Record<SidebarItem['kind'], number> = { group: 34, session: 52, match: 26 };
@@ -17,9 +19,10 @@ export function useSidebarItems(): SidebarItem[] {
   const filter = useStore((s) => s.filter);
   const timeline = useStore((s) => s.timeline);
   const matches = useStore((s) => s.promptMatches);
+  const names = useStore((s) => s.prefs.names);
   return useMemo(
-    () => sidebarItems(sessions, filter, matches, (s) => (timeline && s.transcriptPath === timeline.session.transcriptPath ? timeline.prompts.map((p) => p.text) : [])),
-    [sessions, filter, timeline, matches],
+    () => sidebarItems(sessions, filter, matches, (s) => [names[s.id] ?? '', ...(timeline && s.transcriptPath === timeline.session.transcriptPath ? timeline.prompts.map((p) => p.text) : [])]),
+    [sessions, filter, timeline, matches, names],
   );
 }
 
@@ -35,6 +38,9 @@ export function Sidebar() {
   const demo = useStore((s) => s.demo);
   const agents = useStore((s) => s.agents);
   const timeline = useStore((s) => s.timeline);
+  const names = useStore((s) => s.prefs.names);
+  const sessions = useStore((s) => s.sessions);
+  const byId = useMemo(() => new Map(sessions.map((s) => [s.id, s])), [sessions]);
   const now = useNow();
   const scroller = useRef<HTMLElement>(null);
   const virtualizer = useVirtualizer({ count: items.length, getScrollElement: () => scroller.current, estimateSize: (i) => HEIGHT[items[i]!.kind], overscan: 8 });
@@ -85,32 +91,18 @@ export function Sidebar() {
               );
             const s = it.session;
             return (
-              <div
-                key={it.key}
-                id={sidebarItemId(it.key)}
-                role="option"
-                aria-selected={s.transcriptPath === selected}
-                style={style}
-                data-project={s.cwd ?? s.projectDir}
-                className={`session${s.transcriptPath === selected ? ' selected' : ''}${isCursor ? ' wg-cursor' : ''}`}
-                onClick={() => pick(it.key)}
-                title={s.title}
-              >
-                <span className="session-title">
-                  {s.live && <span className="live-dot" aria-label="agent is writing" />}
-                  <span className="wg-title-text">
-                    <Highlight text={firstLine(s.title, 80)} query={q} />
-                  </span>
-                </span>
-                <span className="session-meta">
-                  {s.agent !== agents[0]?.id && <span className="agent-tag">{agents.find((a) => a.id === s.agent)?.badge ?? s.agent} · </span>}
-                  {s.forkOf && (
-                    <span className="fork-tag" title={`Forked from ${s.forkOf}`}>
-                      fork of {s.forkOf.slice(0, 8)} ·{' '}
-                    </span>
-                  )}
-                  {relTime(s.lastActivity, now)} · {promptsLabel(s, timeline)}
-                </span>
+              <div key={it.key} id={sidebarItemId(it.key)} role="option" aria-selected={s.transcriptPath === selected} style={style} className={`wg-session${isCursor ? ' wg-cursor' : ''}`}>
+                <SessionRow
+                  session={s}
+                  label={sessionLabel(s, names, byId)}
+                  badge={s.agent !== agents[0]?.id ? (agents.find((a) => a.id === s.agent)?.badge ?? s.agent) : null}
+                  selected={s.transcriptPath === selected}
+                  now={now}
+                  onSelect={() => pick(it.key)}
+                  project={s.cwd ?? s.projectDir}
+                  promptsText={promptsLabel(s, timeline)}
+                  query={q}
+                />
               </div>
             );
           })}
@@ -127,5 +119,10 @@ export function Sidebar() {
 function promptsLabel(s: SessionSummary, t: Timeline | null): string {
   if (t && t.session.transcriptPath === s.transcriptPath) return plural(t.stats.activePrompts, 'prompt') + (t.stats.deadPrompts ? ` · ${t.stats.deadPrompts} abandoned` : '');
   if (s.counts) return plural(s.counts.livePrompts, 'prompt') + (s.counts.abandonedPrompts ? ` · ${s.counts.abandonedPrompts} abandoned` : '');
+  // The index's count of the live path (same definition), the rest of the file's prompts abandoned.
+  if (typeof s.livePromptCount === 'number' && s.promptCount !== null) {
+    const abandoned = s.promptCount - s.livePromptCount;
+    return plural(s.livePromptCount, 'prompt') + (abandoned > 0 ? ` · ${abandoned} abandoned` : '');
+  }
   return s.promptCount === null ? '? prompts' : plural(s.promptCount, 'prompt');
 }

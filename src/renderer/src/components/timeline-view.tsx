@@ -5,9 +5,11 @@ import { plural } from '../format.js';
 import { takeTimelineFocus } from '../keyboard.js';
 import { useStore } from '../store/store.js';
 import { HooksBanner } from './hooks-banner.js';
+import { Legend } from './legend.js';
 import { CompareBanner, CostSummary } from './insight.js';
 import { ROW_HEIGHT, TimelineRow } from './timeline-row.js';
 import { useNow } from './use-now.js';
+import { useOpenSessionLabel } from './use-session-label.js';
 
 export function TimelineView() {
   const timeline = useStore((s) => s.timeline);
@@ -24,6 +26,7 @@ export function TimelineView() {
   const jumpToBranchPoint = useStore((s) => s.jumpToBranchPoint);
   const live = useStore((s) => s.sessions.some((x) => x.transcriptPath === s.timeline?.session.transcriptPath && x.live));
   const now = useNow();
+  const label = useOpenSessionLabel();
   const scroller = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
   const rows = layout?.rows ?? [];
@@ -80,7 +83,7 @@ export function TimelineView() {
   return (
     <section className="timeline" aria-label="Timeline">
       <header className="timeline-header">
-        <h1 title={session.title}>{session.title}</h1>
+        <h1 title={label?.hover ?? session.title}>{label?.text ?? session.title}</h1>
         <p className="muted">
           {agents.find((a) => a.id === session.agent)?.displayName ?? session.agent} {session.version ?? ''} · <span className="mono">{session.cwd ?? 'unknown folder'}</span>
         </p>
@@ -95,6 +98,7 @@ export function TimelineView() {
             </span>
           )}
         </p>
+        <Legend />
       </header>
       {agents.find((a) => a.id === session.agent)?.hooks && <HooksBanner />}
       <CompareBanner />

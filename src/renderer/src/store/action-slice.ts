@@ -2,6 +2,7 @@ import type { StateCreator } from 'zustand';
 import type { ResponseOf } from '../../../shared/contract.js';
 import { getApi } from '../api/client.js';
 import type { Store } from './store.js';
+import { plural } from '../../../shared/wording.js';
 
 export type Action = 'fork' | 'rewrite' | 'restore' | 'fork-restore';
 
@@ -82,7 +83,7 @@ export const createActionSlice: StateCreator<Store, [], [], ActionSlice> = (set,
     const r = await api.applyRewind({ session, promptUuid: p.promptUuid, mode: p.action === 'rewrite' ? 'in-place' : 'fork', withCode: p.action === 'fork-restore', force });
     if (!r.ok) return set({ preview: { ...get().preview!, applying: false, error: r.error.message } });
     const v = r.value;
-    const files = v.code ? ` · ${v.code.written + v.code.deleted} file${v.code.written + v.code.deleted === 1 ? '' : 's'} restored` : '';
+    const files = v.code ? ` · ${plural(v.code.written + v.code.deleted, 'file')} restored` : '';
     set({
       preview: null,
       result: {

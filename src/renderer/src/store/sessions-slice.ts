@@ -10,11 +10,13 @@ export interface SessionsSlice {
   sessionsLoaded: boolean;
   claudeRoot: string | null;
   rootExists: boolean;
+  /** The Claude folder itself: missing, empty, or holding something (but maybe no sessions). */
+  rootState: 'missing' | 'empty' | 'present';
   demo: boolean;
   sessionsError: string | null;
   filter: string;
   /** Prompts matching the filter, across all sessions (from the service). */
-  promptMatches: { transcriptPath: string; promptUuid: string; snippet: string }[];
+  promptMatches: { transcriptPath: string; promptUuid: string; snippet: string; highlights?: [number, number][] }[];
   promptMatchesTruncated: boolean;
   selectedSession: string | null;
   /** The sidebar row the keyboard is on (a session's path or a match key); null: the selected session. */
@@ -25,6 +27,8 @@ export interface SessionsSlice {
   selectSession: (transcriptPath: string) => void;
   setFilter: (f: string) => void;
   openDemo: () => Promise<void>;
+  /** One session grew or changed: its row is replaced (or added), nothing is listed again. */
+  patchSession: (s: SessionSummary) => void;
 }
 
 let searchTimer: ReturnType<typeof setTimeout> | null = null;
@@ -42,6 +46,7 @@ export const createSessionsSlice: StateCreator<Store, [], [], SessionsSlice> = (
   sessionsLoaded: false,
   claudeRoot: null,
   rootExists: true,
+  rootState: 'present',
   demo: false,
   sessionsError: null,
   filter: '',
@@ -64,7 +69,7 @@ export const createSessionsSlice: StateCreator<Store, [], [], SessionsSlice> = (
     const api = getApi();
     const [r, s] = await Promise.all([api.listSessions({}), api.getSettings({})]);
     if (!r.ok) return set({ sessionsError: r.error.message, sessionsLoaded: true });
-    set({ sessions: r.value.sessions, agents: r.value.agents, claudeRoot: r.value.root, rootExists: r.value.exists, sessionsError: null, sessionsLoaded: true, demo: s.ok ? s.value.demo : false });
+    set({ sessions: r.value.sessions, agents: r.value.agents, claudeRoot: r.value.root, rootExists: r.value.exists, rootState: r.value.rootState, sessionsError: null, sessionsLoaded: true, demo: s.ok ? s.value.demo : false });
     const selected = get().selectedSession;
     const first = r.value.sessions[0];
     if (!selected && first) get().selectSession(first.transcriptPath);
@@ -82,6 +87,13 @@ export const createSessionsSlice: StateCreator<Store, [], [], SessionsSlice> = (
       const r = await getApi().searchPrompts({ query: filter.trim() });
       if (get().filter === filter) set({ promptMatches: r.ok ? r.value.matches : [], promptMatchesTruncated: r.ok && r.value.truncated });
     }, 200);
+  },
+  patchSession: (row) => {
+    const sessions = get().sessions.filter((s) => s.transcriptPath !== row.transcriptPath);
+    // Newest first: the row goes where its last activity puts it.
+    const at = sessions.findIndex((s) => s.lastActivity <= row.lastActivity);
+    sessions.splice(at === -1 ? sessions.length : at, 0, row);
+    set({ sessions });
   },
   openDemo: async () => {
     const r = await getApi().setSettings({ demo: true });
