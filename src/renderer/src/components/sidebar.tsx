@@ -70,7 +70,8 @@ export function Sidebar() {
           </p>
         )}
       </div>
-      <nav className="session-groups" ref={scroller} role="listbox" tabIndex={0} aria-label="Sessions" aria-activedescendant={activeIndex !== -1 ? sidebarItemId(active!) : undefined}>
+      {/* Not a listbox: each row holds its own buttons (open, rename); ↑/↓ move the ring (.wg-cursor). */}
+      <nav className="session-groups" ref={scroller} tabIndex={0} aria-label="Sessions list">
         {items.length === 0 && <p className="muted pad">{filter ? 'No session matches.' : 'No sessions yet.'}</p>}
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((v) => {
@@ -78,20 +79,20 @@ export function Sidebar() {
             const style = { position: 'absolute' as const, top: 0, left: 0, right: 0, height: HEIGHT[it.kind], transform: `translateY(${v.start}px)` };
             if (it.kind === 'group')
               return (
-                <h2 key={it.key} className="wg-group" style={style} title={it.project} role="presentation">
+                <h2 key={it.key} className="wg-group" style={style} title={it.project}>
                   {it.project.split('/').filter(Boolean).slice(-2).join('/') || it.project}
                 </h2>
               );
             const isCursor = it.key === active;
             if (it.kind === 'match')
               return (
-                <div key={it.key} id={sidebarItemId(it.key)} role="option" aria-selected={isCursor} style={style} className={`match${isCursor ? ' wg-cursor' : ''}`} onClick={() => pick(it.key)}>
+                <div key={it.key} id={sidebarItemId(it.key)} style={style} className={`match${isCursor ? ' wg-cursor' : ''}`} onClick={() => pick(it.key)}>
                   <Highlight text={wholeWords(it.match.snippet)} query={q} />
                 </div>
               );
             const s = it.session;
             return (
-              <div key={it.key} id={sidebarItemId(it.key)} role="option" aria-selected={s.transcriptPath === selected} style={style} className={`wg-session${isCursor ? ' wg-cursor' : ''}`}>
+              <div key={it.key} id={sidebarItemId(it.key)} style={style} className={`wg-session${isCursor ? ' wg-cursor' : ''}`}>
                 <SessionRow
                   session={s}
                   label={sessionLabel(s, names, byId)}

@@ -43,17 +43,15 @@ export const TimelineRow = memo(function TimelineRow({ layout, index, row, selec
         <div className="prompt-main">
           <div className="prompt-text">{row.kind === 'branch' ? firstLine(row.text || '[image]', 160) : 'More branches than the graph shows'}</div>
           <div className="prompt-meta">
-            <button
-              type="button"
+            <span
               className="wg-expand"
-              tabIndex={-1}
               onClick={(e) => {
                 e.stopPropagation();
                 act();
               }}
             >
               ▸ {label}
-            </button>
+            </span>
           </div>
         </div>
       </div>
@@ -107,10 +105,8 @@ export const TimelineRow = memo(function TimelineRow({ layout, index, row, selec
           {p.turn.durationMs !== null && p.turn.durationMs > 0 && <span>{duration(p.turn.durationMs)}</span>}
           {!p.active && <span className="chip dead-chip">abandoned branch</span>}
           {!p.active && branchPointNumber !== null && (
-            <button
-              type="button"
+            <span
               className="wg-jump"
-              tabIndex={-1}
               title="Jump to the prompt this branch left from (P; Backspace comes back)"
               onClick={(e) => {
                 e.stopPropagation();
@@ -118,20 +114,18 @@ export const TimelineRow = memo(function TimelineRow({ layout, index, row, selec
               }}
             >
               ↰ from #{branchPointNumber}
-            </button>
+            </span>
           )}
           {!p.active && row.branch && layout.branches.get(row.branch)?.prompts[0] === p.uuid && (
-            <button
-              type="button"
+            <span
               className="wg-expand"
-              tabIndex={-1}
               onClick={(e) => {
                 e.stopPropagation();
                 onToggleBranch(row.branch!);
               }}
             >
               ▾ collapse
-            </button>
+            </span>
           )}
         </div>
       </div>
