@@ -90,7 +90,7 @@ describe('hooks, checkpoints and back --both', () => {
     expect((await cli(['undo', '--project', s.project])).out).toMatch(/Undid the restore/);
     expect(await readFile(join(s.project, 'a.txt'), 'utf8')).toBe('v2\n');
     expect(await readFile(join(s.project, 'c.txt'), 'utf8')).toBe('bashmade\n');
-    expect((await cli(['undo', '--project', s.project])).out).toMatch(/Removed fork/);
+    expect((await cli(['undo', '--project', s.project], { env: s.env })).out).toMatch(/Removed fork/);
   });
 
   it('a hand edit since the last checkpoint is a conflict: nothing is written without --force', async () => {

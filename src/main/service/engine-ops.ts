@@ -31,7 +31,7 @@ export const ENGINE_OPS = {
   previewRestore: async (a: { projectRoot: string; target: RestoreTarget; session: SessionModel | null; claudeRoot: string; withDiffs?: boolean }) =>
     (await previewRestore(a.projectRoot, a.target, { session: a.session, claudeRoot: a.claudeRoot, withDiffs: a.withDiffs })).preview,
   restore: async (a: { projectRoot: string; target: RestoreTarget; session: SessionModel | null; claudeRoot: string; force?: boolean }) => restore(a.projectRoot, a.target, { session: a.session, claudeRoot: a.claudeRoot, force: a.force }),
-  undo: async (a: { projectRoot: string; dryRun?: boolean; force?: boolean }) => undoLatest(a.projectRoot, { dryRun: a.dryRun, force: a.force }),
+  undo: async (a: { projectRoot: string; dryRun?: boolean; force?: boolean; agentRoots?: string[] }) => undoLatest(a.projectRoot, { dryRun: a.dryRun, force: a.force, agentRoots: a.agentRoots }),
   ...INDEX_OPS,
 };
 
