@@ -1,3 +1,4 @@
+import { ACTION_KEY } from '../shortcuts.js';
 import { ACTION_LABEL, type Action } from '../store/action-slice.js';
 import { useStore } from '../store/store.js';
 
@@ -14,8 +15,8 @@ export function ActionButtons({ uuid, disabled }: { uuid: string; disabled: bool
   return (
     <div className="actions" role="group" aria-label="Go back to this prompt">
       {ACTIONS.map((a) => (
-        <button key={a.action} type="button" className={`button${a.primary ? ' primary' : ''}`} title={a.hint} disabled={disabled} onClick={() => void openPreview(a.action, uuid)}>
-          {ACTION_LABEL[a.action]}
+        <button key={a.action} type="button" className={`button${a.primary ? ' primary' : ''}`} title={`${a.hint} (${ACTION_KEY[a.action]}${a.action === 'fork' ? ' or Enter' : ''})`} aria-keyshortcuts={ACTION_KEY[a.action]} disabled={disabled} onClick={() => void openPreview(a.action, uuid)}>
+          {ACTION_LABEL[a.action]} <kbd className="wg-kbd">{ACTION_KEY[a.action]}</kbd>
         </button>
       ))}
     </div>
