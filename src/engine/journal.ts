@@ -3,11 +3,14 @@ import { z } from 'zod';
 import { journalPath } from './journal-append.js';
 
 const FingerprintSchema = z.object({ size: z.number(), head: z.string(), tail: z.string() });
+/** Records of one user action (a fork and its code restore) share a group: one undo reverts them all. */
+const group = z.string().optional();
 
 export const JournalRecordSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('fork'),
     id: z.string(),
+    group,
     time: z.string(),
     transcript: z.string(),
     sessionId: z.string(),
@@ -21,6 +24,7 @@ export const JournalRecordSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('in-place'),
     id: z.string(),
+    group,
     time: z.string(),
     transcript: z.string(),
     sessionId: z.string(),
@@ -33,6 +37,7 @@ export const JournalRecordSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('restore'),
     id: z.string(),
+    group,
     time: z.string(),
     checkpointId: z.string(),
     preRestoreCheckpointId: z.string(),
@@ -73,4 +78,18 @@ export function latestUndoable(records: JournalRecord[]): Exclude<JournalRecord,
     if (r.kind !== 'undo' && !undone.has(r.id)) return r;
   }
   return null;
+}
+
+/** The not-yet-undone records of the newest action, newest first: one record, or every record of its group. */
+export function latestAction(records: JournalRecord[]): Exclude<JournalRecord, { kind: 'undo' }>[] {
+  const r = latestUndoable(records);
+  if (!r) return [];
+  if (!r.group) return [r];
+  const undone = new Set(records.filter((x) => x.kind === 'undo').map((x) => (x as { undoes: string }).undoes));
+  const out: Exclude<JournalRecord, { kind: 'undo' }>[] = [];
+  for (let i = records.length - 1; i >= 0; i--) {
+    const x = records[i]!;
+    if (x.kind !== 'undo' && x.group === r.group && !undone.has(x.id)) out.push(x);
+  }
+  return out;
 }

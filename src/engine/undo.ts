@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { RewindError } from './errors.js';
 import { copyPrefixAtomic } from './io/atomic-write.js';
 import { fingerprintFile, sameFingerprint } from './io/fingerprint.js';
-import { appendJournal, latestUndoable, readJournal, type JournalRecord } from './journal.js';
+import { appendJournal, latestAction, readJournal, type JournalRecord } from './journal.js';
 import { ensureStore } from './project.js';
 import { removeFileHistoryDir } from './claude/file-history-links.js';
 
@@ -15,6 +15,33 @@ export interface UndoResult {
   summary: string;
   /** Where a removed fork or a replaced transcript was kept. */
   keptAt: string | null;
+  /** Every record this undo reverted (more than one for a fork + code restore), newest first. */
+  parts?: Exclude<JournalRecord, { kind: 'undo' }>[];
+}
+
+type Undoable = Exclude<JournalRecord, { kind: 'undo' }>;
+
+/**
+ * Reverts the newest user action. An action of several records (fork + restore) is undone whole:
+ * every part is checked first (a dry run of each), so either all go back or none does.
+ */
+export async function undoLatest(projectRoot: string, opts: { dryRun?: boolean; force?: boolean; now?: () => number } = {}): Promise<UndoResult> {
+  const parts = latestAction(await readJournal(projectRoot));
+  if (parts.length === 0) throw new RewindError('NOTHING_TO_UNDO', `nothing to undo in ${join(projectRoot, '.agent', 'rewind', 'journal.jsonl')}`);
+  if (parts.length === 1) return undoRecord(projectRoot, parts[0]!, opts);
+  const checks: UndoResult[] = [];
+  for (const p of parts) {
+    try {
+      checks.push(await undoRecord(projectRoot, p, { ...opts, dryRun: true }));
+    } catch (e) {
+      const msg = e instanceof Error ? e.message : String(e);
+      throw new RewindError((e as RewindError).code ?? 'UNDO_MISMATCH', `cannot undo both parts of this action, so nothing was undone: ${msg}`);
+    }
+  }
+  if (opts.dryRun) return { dryRun: true, undone: parts[0]!, summary: checks.map((c) => c.summary).join('; '), keptAt: null, parts };
+  const done: UndoResult[] = [];
+  for (const p of parts) done.push(await undoRecord(projectRoot, p, opts));
+  return { dryRun: false, undone: parts[0]!, summary: done.map((d) => d.summary).join('; '), keptAt: done.find((d) => d.keptAt)?.keptAt ?? null, parts };
 }
 
 async function moveAside(path: string, dir: string): Promise<string> {
@@ -30,11 +57,8 @@ async function moveAside(path: string, dir: string): Promise<string> {
   return target;
 }
 
-/** Reverts the newest fork or in-place rewrite that has not been undone yet. */
-export async function undoLatest(projectRoot: string, opts: { dryRun?: boolean; force?: boolean; now?: () => number } = {}): Promise<UndoResult> {
-  const records = await readJournal(projectRoot);
-  const r = latestUndoable(records);
-  if (!r) throw new RewindError('NOTHING_TO_UNDO', `nothing to undo in ${join(projectRoot, '.agent', 'rewind', 'journal.jsonl')}`);
+/** Reverts one journal record (a fork, an in-place rewrite or a restore). */
+async function undoRecord(projectRoot: string, r: Undoable, opts: { dryRun?: boolean; force?: boolean; now?: () => number }): Promise<UndoResult> {
   const now = opts.now ?? Date.now;
   const store = await (opts.dryRun ? Promise.resolve(join(projectRoot, '.agent', 'rewind')) : ensureStore(projectRoot));
   if (r.kind === 'fork') {
@@ -78,6 +102,9 @@ export async function undoLatest(projectRoot: string, opts: { dryRun?: boolean; 
   const { undoRestore } = await import('./store/restore.js');
   const plan = await undoRestore(projectRoot, r, { dryRun: opts.dryRun, force: opts.force, now });
   const n = plan.changes.length;
+  if (opts.dryRun && plan.conflicts > 0 && !opts.force) {
+    throw new RewindError('CONFLICT', `files changed since the restore: ${plan.changes.filter((c) => c.conflict).map((c) => c.path).slice(0, 5).join(', ')} (pass --force to undo anyway)`);
+  }
   if (opts.dryRun) return { dryRun: true, undone: r, summary: `Would undo the restore of ${r.checkpointId}: ${n} file${n === 1 ? '' : 's'} change back`, keptAt: null };
   await appendJournal(projectRoot, { kind: 'undo', id: randomUUID(), time: new Date(now()).toISOString(), undoes: r.id });
   return { dryRun: false, undone: r, summary: `Undid the restore of ${r.checkpointId}: ${n} file${n === 1 ? '' : 's'} put back`, keptAt: null };

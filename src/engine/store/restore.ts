@@ -167,7 +167,7 @@ export interface RestoreResult {
 export async function restore(
   projectRoot: string,
   target: RestoreTarget,
-  opts: { session?: SessionModel | null; claudeRoot?: string; dryRun?: boolean; force?: boolean; now?: () => number } = {},
+  opts: { session?: SessionModel | null; claudeRoot?: string; dryRun?: boolean; force?: boolean; now?: () => number; journalGroup?: string } = {},
 ): Promise<RestoreResult> {
   const ctx = await previewRestore(projectRoot, target, opts);
   const { plan } = ctx.preview;
@@ -194,6 +194,7 @@ export async function restore(
   await appendJournal(projectRoot, {
     kind: 'restore',
     id: journalId,
+    ...(opts.journalGroup ? { group: opts.journalGroup } : {}),
     time: new Date((opts.now ?? Date.now)()).toISOString(),
     checkpointId: target.checkpoint?.id ?? `claude:${target.promptUuid}`,
     preRestoreCheckpointId: pre.manifest.id,

@@ -9,6 +9,8 @@ import { linkFileHistory } from '../file-history-links.js';
 import { claudeRootOfTranscript } from '../paths.js';
 import { keptRanges, planRewind, type RewindPlan } from './plan.js';
 import { scanTail, type RevertedPrompt, type TailScan } from './tail-scan.js';
+import { rewindStatement, type RewindStatement } from './statement.js';
+import { agentWritingSentence } from '../../../shared/wording.js';
 
 export type RewindMode = 'fork' | 'in-place';
 
@@ -28,6 +30,10 @@ export interface RewindOptions {
   liveWindowMs?: number;
   now?: () => number;
   chunkSize?: number;
+  /** Prompts on the live path, when a full parse knows it: the statement then numbers prompts (#n). */
+  livePromptCount?: number | null;
+  /** One user action made of several journal records (fork + restore): undone together. */
+  journalGroup?: string;
   /** Test seam: runs between the scan and each revalidation (where a live agent's append lands). */
   beforeRevalidate?: () => Promise<void>;
 }
@@ -41,6 +47,8 @@ export interface RewindResult {
   resultSize: number;
   droppedMessages: number;
   prompts: RevertedPrompt[];
+  /** What the result holds and leaves out, in one place (CLI, JSON and window all print it). */
+  statement: RewindStatement;
   forkSessionId: string | null;
   forkPath: string | null;
   backupPath: string | null;
@@ -59,6 +67,7 @@ interface Snapshot {
   fp: Fingerprint | null;
   scan: TailScan;
   plan: RewindPlan;
+  statement: RewindStatement;
 }
 
 const fingerprints = () => import('../../io/fingerprint.js');
@@ -87,7 +96,8 @@ async function takeSnapshot(fh: FileHandle, opts: RewindOptions): Promise<Snapsh
         : `cannot go back ${opts.n ?? 1}: that is every prompt on the live path, nothing would be left to resume (start a new session instead)`,
     );
   }
-  return { size, fp, scan, plan: planRewind(scan) };
+  const plan = planRewind(scan);
+  return { size, fp, scan, plan, statement: rewindStatement(scan, plan, opts.mode, opts.livePromptCount ?? null) };
 }
 
 /** True when the first `size` bytes are still what we scanned (the file may have grown). */
@@ -122,6 +132,7 @@ export async function rewindTranscript(opts: RewindOptions): Promise<RewindResul
       resultSize: snap.plan.resultSize,
       droppedMessages: snap.plan.droppedMessages,
       prompts: snap.plan.prompts,
+      statement: snap.statement,
       projectRoot,
       bytesScanned: snap.scan.bytesScanned,
       warnings,
@@ -133,11 +144,11 @@ export async function rewindTranscript(opts: RewindOptions): Promise<RewindResul
       const window = opts.liveWindowMs ?? DEFAULT_LIVE_WINDOW_MS;
       if (!opts.force && age < window && opts.dryRun) {
         // A preview still shows the plan; the write itself is refused unless forced.
-        warnings.push(`the transcript was written ${Math.max(0, Math.round(age / 1000))}s ago: the agent may still be running`);
+        warnings.push(agentWritingSentence(age / 1000));
       } else if (!opts.force && age < window) {
         throw new RewindError(
           'TRANSCRIPT_LIVE',
-          `transcript was written ${Math.max(0, Math.round(age / 1000))}s ago: the agent may still be running (stop it first, or pass --force)`,
+          `${agentWritingSentence(age / 1000)} Stop it first, or pass --force.`,
         );
       }
     }
@@ -160,7 +171,7 @@ export async function rewindTranscript(opts: RewindOptions): Promise<RewindResul
         throw new RewindError('TRANSCRIPT_LIVE', `transcript grew while we worked: the agent is running (stop it first, or pass --force)`);
       }
       snap = await takeSnapshot(fh, opts);
-      Object.assign(base, { boundaryOffset: snap.plan.boundaryOffset, resultSize: snap.plan.resultSize, droppedMessages: snap.plan.droppedMessages, prompts: snap.plan.prompts });
+      Object.assign(base, { boundaryOffset: snap.plan.boundaryOffset, resultSize: snap.plan.resultSize, droppedMessages: snap.plan.droppedMessages, prompts: snap.plan.prompts, statement: snap.statement });
     }
 
     const { randomUUID } = await import('node:crypto');
@@ -191,6 +202,7 @@ export async function rewindTranscript(opts: RewindOptions): Promise<RewindResul
         await appendJournal(projectRoot, {
           kind: 'fork',
           id: journalId,
+          ...(opts.journalGroup ? { group: opts.journalGroup } : {}),
           time: new Date(now()).toISOString(),
           transcript: opts.transcriptPath,
           sessionId,
@@ -228,6 +240,7 @@ export async function rewindTranscript(opts: RewindOptions): Promise<RewindResul
     await appendJournal(projectRoot, {
       kind: 'in-place',
       id: journalId,
+      ...(opts.journalGroup ? { group: opts.journalGroup } : {}),
       time: new Date(now()).toISOString(),
       transcript: opts.transcriptPath,
       sessionId,
