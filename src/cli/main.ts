@@ -7,7 +7,7 @@ import { USAGE } from './usage.js';
 declare const __APP_VERSION__: string;
 
 const BOOLEAN = ['json', 'in-place', 'both', 'copy', 'dry-run', 'force', 'help', 'version', 'demo'];
-const STRING = ['transcript', 'project', 'claude-dir', 'label', 'source', 'scope', 'port', 'host'];
+const STRING = ['to', 'transcript', 'project', 'claude-dir', 'label', 'source', 'scope', 'port', 'host'];
 const KNOWN = new Set([...BOOLEAN, ...STRING, '_', 'h', 'v']);
 /** Commands that write: when the app runs, it performs them (a single writer, the window updates). */
 const FORWARDED = new Set(['back', 'restore', 'checkpoint', 'undo']);
@@ -67,9 +67,12 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
       case 'back': {
         noExtra(1);
         const { backCommand, parseCount } = await import('./commands/back.js');
+        const to = single('to');
+        if (to !== undefined && rest[0] !== undefined) throw new RewindError('USAGE', 'give either n or --to, not both');
         return await backCommand(
           {
             n: parseCount(rest[0]),
+            to,
             both: !!args.both,
             inPlace: !!args['in-place'],
             copy: !!args.copy,

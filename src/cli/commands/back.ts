@@ -5,10 +5,12 @@ import type { CliIO } from '../io.js';
 import type { SessionModel } from '../../engine/claude/model.js';
 import type { RestoreResult, RestoreTarget } from '../../engine/store/restore.js';
 import { truncate } from '../io.js';
-import { plural } from '../../shared/wording.js';
+import { plural, statementLines } from '../../shared/wording.js';
 
 export interface BackArgs {
   n: number;
+  /** `--to`: a prompt uuid (any branch) or `#n` (the n-th prompt of the live path). */
+  to?: string;
   both: boolean;
   inPlace: boolean;
   copy: boolean;
@@ -29,22 +31,52 @@ export function parseCount(raw: unknown): number {
   return Number(s);
 }
 
+/** Below this size the CLI parses the whole transcript so the statement numbers prompts (#n) as the window does. */
+const NUMBERING_MAX_BYTES = 16 * 1024 * 1024;
+
+/** The target (`--to`) and the live prompt count, from a full parse; skipped for a big file's `back n` (the fast path). */
+async function locate(path: string, args: BackArgs): Promise<{ promptUuid?: string; livePromptCount: number | null }> {
+  if (!args.to) {
+    const { stat } = await import('node:fs/promises');
+    const size = (await stat(path).catch(() => null))?.size ?? Infinity;
+    if (size > NUMBERING_MAX_BYTES) return { livePromptCount: null };
+  }
+  const { parseTranscriptFile } = await import('../../engine/claude/parse-transcript.js');
+  const { toTimeline } = await import('../../engine/claude/timeline.js');
+  const t = toTimeline(await parseTranscriptFile(path, { withSubagents: false }));
+  const livePromptCount = t.stats.activePrompts;
+  if (!args.to) return { livePromptCount };
+  const m = /^#(\d+)$/.exec(args.to);
+  if (m) {
+    const p = t.prompts.find((x) => x.number === Number(m[1]));
+    if (!p) throw new RewindError('NOT_FOUND', `no prompt #${m[1]} on the live path: it has ${plural(livePromptCount, 'prompt')} (#1 to #${livePromptCount})`);
+    return { promptUuid: p.uuid, livePromptCount };
+  }
+  if (!t.prompts.some((x) => x.uuid === args.to)) throw new RewindError('NOT_FOUND', `no prompt ${args.to} in this transcript (give a prompt uuid or #n)`);
+  return { promptUuid: args.to, livePromptCount };
+}
+
 export async function backCommand(args: BackArgs, io: CliIO): Promise<number> {
   const resolved = await resolveTranscript({ transcript: args.transcript, project: args.project, cwd: io.cwd, env: io.env, claudeRoot: args.claudeDir });
   io.err(`Transcript: ${resolved.path} (${resolved.source})`);
+  const where = await locate(resolved.path, args);
   const common = {
     transcriptPath: resolved.path,
     n: args.n,
+    promptUuid: where.promptUuid,
+    livePromptCount: where.livePromptCount,
     mode: args.inPlace ? ('in-place' as const) : ('fork' as const),
     force: args.force,
     projectRoot: resolved.projectRoot,
     claudeRoot: args.claudeDir ?? null,
   };
   // With --both the code part is planned first: a conflict stops everything before any write.
-  const code = args.both ? await planCode(resolved.path, resolved.projectRoot, args, io) : null;
-  const result = await rewindTranscript({ ...common, dryRun: args.dryRun });
+  const code = args.both ? await planCode(resolved.path, resolved.projectRoot, args, io, where.promptUuid) : null;
+  // One action, one undo: the chat and the code share a journal group.
+  const journalGroup = code ? (await import('node:crypto')).randomUUID() : undefined;
+  const result = await rewindTranscript({ ...common, dryRun: args.dryRun, journalGroup });
   let checkpoint: CodeReport | null = null;
-  if (code) checkpoint = await applyCode(code, result.prompts[0]!.uuid, result.boundaryOffset, args, io);
+  if (code) checkpoint = await applyCode(code, result.prompts[0]!.uuid, result.boundaryOffset, args, io, journalGroup);
   report(result, args, io, checkpoint);
   if (args.copy && !args.json) {
     const text = result.prompts.map((p) => p.text).join('\n\n');
@@ -66,6 +98,8 @@ function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeRepo
         resultSize: r.resultSize,
         droppedMessages: r.droppedMessages,
         prompts: r.prompts.map((p) => ({ uuid: p.uuid, text: p.text, timestamp: p.timestamp, images: p.images })),
+        statement: r.statement,
+        statementText: statementLines(r.statement),
         mode: r.mode,
         dryRun: r.dryRun,
         forkSessionId: r.forkSessionId,
@@ -76,19 +110,23 @@ function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeRepo
       }),
     );
   }
-  const count = r.prompts.length;
-  io.err(`Reverted prompt${count > 1 ? 's' : ''} (${count}), oldest first:`);
-  r.prompts.forEach((p, i) => {
-    const extra = p.images ? ` [+${p.images} image${p.images > 1 ? 's' : ''}]` : '';
-    io.err(`--- ${i + 1} ---\n${p.text}${extra}`);
+  const handed = r.statement.handedBack;
+  io.err(`Handed back to edit (${handed.length}), oldest first:`);
+  handed.forEach((p, i) => {
+    const extra = p.images ? ` [+${plural(p.images, 'image')}]` : '';
+    io.err(`--- ${p.number !== null ? `#${p.number}` : i + 1} ---\n${p.text}${extra}`);
   });
   if (r.droppedMessages > 0) io.err(`Left out ${plural(r.droppedMessages, 'message')} of an abandoned branch so the session resumes where you expect.`);
   if (args.json) return;
+  // The same statement the window's preview shows, first.
+  const said = statementLines(r.statement);
   if (r.dryRun) {
+    for (const line of said) io.out(line);
     if (r.mode === 'fork') io.out(`Dry run: would fork before prompt "${truncate(r.prompts[0]!.text, 60)}" (cut at byte ${r.boundaryOffset}); nothing written`);
     else io.out(`Dry run: would rewrite in place before prompt "${truncate(r.prompts[0]!.text, 60)}" (cut at byte ${r.boundaryOffset}), backup to ${r.backupPath}; nothing written`);
     return;
   }
+  for (const line of said) io.err(line);
   if (r.mode === 'fork') {
     io.out(`Fork created: ${r.forkSessionId}`);
     io.err(`Resume it with: claude --resume ${r.forkSessionId}`);
@@ -97,7 +135,7 @@ function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeRepo
     io.out(`Backup: ${r.backupPath}`);
   }
   // Each change is its own journal entry, undone newest first: the code, then the chat.
-  if (r.journalId) io.err(checkpoint?.applied ? 'Undo with: rewind-app undo (once puts the code back, twice also the chat)' : 'Undo with: rewind-app undo');
+  if (r.journalId) io.err(checkpoint?.applied ? 'Undo with: rewind-app undo (puts back both the chat and the code)' : 'Undo with: rewind-app undo');
 }
 
 interface CodePlan {
@@ -115,7 +153,7 @@ interface CodeReport {
   applied: RestoreResult['applied'];
 }
 
-async function planCode(transcript: string, projectRoot: string | null, args: BackArgs, io: CliIO): Promise<CodePlan | null> {
+async function planCode(transcript: string, projectRoot: string | null, args: BackArgs, io: CliIO, promptUuid: string | undefined): Promise<CodePlan | null> {
   const { parseTranscriptFile } = await import('../../engine/claude/parse-transcript.js');
   const session = await parseTranscriptFile(transcript, { withSubagents: false });
   const root = projectRoot ?? session.cwd;
@@ -125,7 +163,10 @@ async function planCode(transcript: string, projectRoot: string | null, args: Ba
   }
   // Find the target now (dry) so conflicts stop us before the chat is touched.
   const { rewindTranscript } = await import('../../engine/claude/rewind/rewind.js');
-  const dry = await rewindTranscript({ transcriptPath: transcript, n: args.n, mode: 'fork', dryRun: true, projectRoot: root });
+  const dry = await rewindTranscript({ transcriptPath: transcript, n: args.n, promptUuid, mode: 'fork', dryRun: true, projectRoot: root });
+  if (!dry.statement.targetLive && !(await import('../../engine/store/restore.js').then((m) => m.checkpointForPrompt(root, dry.prompts[0]!.uuid, session)))) {
+    throw new RewindError('NO_CHECKPOINT', "that prompt is on an abandoned branch and Rewind took no checkpoint before it: Claude's own file history covers the live path only (fork there without --both, or restore the code of a live prompt)");
+  }
   const { targetForRewind, restore } = await import('../../engine/store/restore.js');
   const target = await targetForRewind(root, session, dry.prompts[0]!.uuid, dry.boundaryOffset);
   if (!target) return null;
@@ -139,7 +180,7 @@ async function planCode(transcript: string, projectRoot: string | null, args: Ba
   return { session, projectRoot: root, claudeRoot, target };
 }
 
-async function applyCode(code: CodePlan, promptUuid: string, boundary: number, args: BackArgs, io: CliIO): Promise<CodeReport | null> {
+async function applyCode(code: CodePlan, promptUuid: string, boundary: number, args: BackArgs, io: CliIO, journalGroup: string | undefined): Promise<CodeReport | null> {
   const { targetForRewind, restore } = await import('../../engine/store/restore.js');
   // The transcript may have grown between plan and rewind, changing which prompt was reverted.
   const target = code.target.promptUuid === promptUuid ? code.target : await targetForRewind(code.projectRoot, code.session, promptUuid, boundary);
@@ -148,7 +189,7 @@ async function applyCode(code: CodePlan, promptUuid: string, boundary: number, a
     return null;
   }
   io.err(`Code: ${target.note}`);
-  const r = await restore(code.projectRoot, target, { session: code.session, claudeRoot: code.claudeRoot, dryRun: args.dryRun, force: args.force });
+  const r = await restore(code.projectRoot, target, { session: code.session, claudeRoot: code.claudeRoot, dryRun: args.dryRun, force: args.force, journalGroup });
   if (!args.json) {
     const { printRestore } = await import('./restore.js');
     printRestore(r, { json: false, dryRun: args.dryRun, undoHint: false }, { ...io, out: io.err });
