@@ -22,6 +22,7 @@ import { markersFor } from '../../engine/store/checkpoint-markers.js';
 import { codexHome } from '../../engine/codex/discover.js';
 import { CodexSessions } from './codex-sessions.js';
 import { findSessionFile } from '../../engine/session-files.js';
+import { DEAD_RESTORE_REASON } from '../../shared/eligibility.js';
 
 export interface ServiceOptions {
   claudeRoot?: string;
@@ -248,6 +249,8 @@ export class RewindService {
       resultSize: r.resultSize,
       droppedMessages: r.droppedMessages,
       prompts: r.prompts.map((p) => ({ uuid: p.uuid, text: p.text, images: p.images, timestamp: p.timestamp })),
+      statement: r.statement,
+      sizeAtPlan: r.size,
       backupPath: r.backupPath,
       warnings: r.warnings,
     };
@@ -293,13 +296,15 @@ export class RewindService {
     previewRewind: async (req) => {
       const path = await this.transcriptOf(req.session);
       await this.codex.refuse(path);
-      const model = (await this.live.get(path)).model;
+      const { model, timeline } = await this.live.get(path);
       const projectRoot = await this.projectOf(model);
-      const chat = await this.runner.run('rewind', { transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, dryRun: true, projectRoot, claudeRoot: claudeRootOfTranscript(path) });
+      const livePromptCount = timeline.stats.activePrompts;
+      const chat = await this.runner.run('rewind', { transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, dryRun: true, projectRoot, claudeRoot: claudeRootOfTranscript(path), livePromptCount });
       let code: CodePlan | null = null;
       let codeNote: string | null = null;
       if (req.withCode) {
         const t = await this.codeTarget(model, projectRoot, chat);
+        await this.refuseDeadRestore(model, t.target);
         codeNote = t.note;
         if (t.target && projectRoot) {
           const preview = await this.runner.run('previewRestore', { projectRoot, target: t.target, session: this.sessionFor(t.target, model), claudeRoot: claudeRootFor(path, this.claudeRoot) });
@@ -312,24 +317,37 @@ export class RewindService {
       const id = `op-${++this.opCounter}`;
       const path = await this.transcriptOf(req.session);
       await this.codex.refuse(path);
-      const model = (await this.live.get(path)).model;
+      const { model, timeline } = await this.live.get(path);
       const projectRoot = await this.projectOf(model);
       const claudeRoot = claudeRootFor(path, this.claudeRoot);
-      const dry = await this.runner.run('rewind', { transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, dryRun: true, projectRoot, claudeRoot });
+      const livePromptCount = timeline.stats.activePrompts;
+      const dry = await this.runner.run('rewind', { transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, dryRun: true, projectRoot, claudeRoot, livePromptCount, expectSize: req.expectSize });
       let target: RestoreTarget | null = null;
       if (req.withCode) {
         target = (await this.codeTarget(model, projectRoot, dry)).target;
+        await this.refuseDeadRestore(model, target);
         if (target && projectRoot && !req.force) {
           const preview = await this.runner.run('previewRestore', { projectRoot, target, session: this.sessionFor(target, model), claudeRoot, withDiffs: false });
           if (preview.plan.conflicts > 0) throw new RewindError('CONFLICT', `${plural(preview.plan.conflicts, 'file')} changed outside the agent would be overwritten: nothing was changed`);
         }
       }
       this.emit({ type: 'operationProgress', id, message: req.mode === 'fork' ? 'Writing the fork…' : 'Rewriting the transcript…', fraction: null });
-      const chat = await this.runner.run('rewind', { transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, force: req.force, projectRoot, claudeRoot });
+      // One user action, one journal group: a single Undo reverts the chat and the code together.
+      const journalGroup = target && projectRoot ? (await import('node:crypto')).randomUUID() : undefined;
+      const chat = await this.runner.run('rewind', { transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, force: req.force, projectRoot, claudeRoot, livePromptCount, expectSize: req.expectSize, journalGroup });
       let code: ResponseOf<'applyRewind'>['code'] = null;
       if (target && projectRoot) {
         this.emit({ type: 'operationProgress', id, message: 'Restoring files…', fraction: null });
-        const r = await this.runner.run('restore', { projectRoot, target, session: this.sessionFor(target, model), claudeRoot, force: req.force });
+        let r;
+        try {
+          r = await this.runner.run('restore', { projectRoot, target, session: this.sessionFor(target, model), claudeRoot, force: req.force, journalGroup });
+        } catch (e) {
+          // Both or neither: the chat part is taken back before the error is reported.
+          await this.runner.run('undo', { projectRoot, force: true }).catch(() => undefined);
+          if (req.mode === 'in-place') this.live.forget(path);
+          const d = describeError(e);
+          throw new RewindError(d.code, `${d.message} (the chat was put back as it was: nothing changed)`);
+        }
         code = { written: r.applied?.written ?? 0, deleted: r.applied?.deleted ?? 0, checkpointId: target.checkpoint?.id ?? null };
       }
       if (req.mode === 'in-place') this.live.forget(path);
@@ -344,12 +362,14 @@ export class RewindService {
     previewRestore: async (req) => {
       const model = req.session ? await this.sessionModel(req.session) : null;
       const target = await resolveRestoreTarget({ projectRoot: req.project, ref: req.ref, source: req.source, session: model });
+      await this.refuseDeadRestore(model, target);
       const preview = await this.runner.run('previewRestore', { projectRoot: req.project, target, session: this.sessionFor(target, model), claudeRoot: claudeRootFor(model?.transcriptPath, this.claudeRoot) });
       return this.codePlanDoc(preview, req.project);
     },
     applyRestore: async (req) => {
       const model = req.session ? await this.sessionModel(req.session) : null;
       const target = await resolveRestoreTarget({ projectRoot: req.project, ref: req.ref, source: req.source, session: model });
+      await this.refuseDeadRestore(model, target);
       const r = await this.runner.run('restore', { projectRoot: req.project, target, session: this.sessionFor(target, model), claudeRoot: claudeRootFor(model?.transcriptPath, this.claudeRoot), force: req.force });
       const summary = restoredSummary({ written: r.applied?.written ?? 0, deleted: r.applied?.deleted ?? 0 });
       this.emit({ type: 'operationFinished', id: `op-${++this.opCounter}`, operation: 'applyRestore', ok: true, summary });
@@ -358,11 +378,11 @@ export class RewindService {
     undo: async (req) => {
       const r = await this.runner.run('undo', { projectRoot: req.project, dryRun: req.dryRun, force: req.force });
       if (!r.dryRun) {
-        if (r.undone.kind === 'in-place') this.live.forget(r.undone.transcript);
+        for (const p of r.parts ?? [r.undone]) if (p.kind === 'in-place') this.live.forget(p.transcript);
         this.emit({ type: 'operationFinished', id: `op-${++this.opCounter}`, operation: 'undo', ok: true, summary: r.summary });
         this.emit({ type: 'sessionsChanged' });
       }
-      return { kind: r.undone.kind, summary: r.summary, dryRun: r.dryRun, keptAt: r.keptAt };
+      return { kind: r.undone.kind, summary: r.summary, dryRun: r.dryRun, keptAt: r.keptAt, parts: r.parts?.length ?? 1 };
     },
     hooksStatus: async (req) => {
       const scopes = await Promise.all((['user', 'project', 'local'] as Scope[]).map((s) => hooksStatus(settingsPath(s, req.project, this.claudeRoot), s)));
@@ -383,6 +403,14 @@ export class RewindService {
       return { claudeRoot: this.claudeRoot, demo: this.demo, version: this.opts.version ?? 'dev' };
     },
   };
+
+  /** Claude's own file history covers the live path only: a dead prompt's code needs a Rewind checkpoint. */
+  private async refuseDeadRestore(model: SessionModel | null, target: RestoreTarget | null): Promise<void> {
+    if (!model || !target || target.source !== 'claude' || !target.promptUuid) return;
+    const { timeline } = await this.live.get(model.transcriptPath);
+    const p = timeline.prompts.find((x) => x.uuid === target.promptUuid);
+    if (p && !p.active) throw new RewindError('NO_CHECKPOINT', DEAD_RESTORE_REASON);
+  }
 
   /** Only a restore from Claude's own history needs the session (a large value to send to the worker). */
   private sessionFor(target: RestoreTarget, model: SessionModel | null): SessionModel | null {

@@ -32,6 +32,8 @@ export interface RewindOptions {
   chunkSize?: number;
   /** Prompts on the live path, when a full parse knows it: the statement then numbers prompts (#n). */
   livePromptCount?: number | null;
+  /** The size the user's preview was made at: a transcript that changed since is refused (review again). */
+  expectSize?: number;
   /** One user action made of several journal records (fork + restore): undone together. */
   journalGroup?: string;
   /** Test seam: runs between the scan and each revalidation (where a live agent's append lands). */
@@ -55,6 +57,8 @@ export interface RewindResult {
   projectRoot: string | null;
   journalId: string | null;
   bytesScanned: number;
+  /** The transcript's size when planned. */
+  size: number;
   warnings: string[];
 }
 
@@ -119,6 +123,9 @@ export async function rewindTranscript(opts: RewindOptions): Promise<RewindResul
     const st = await fh.stat();
     if (!st.isFile()) throw new RewindError('INVALID_TRANSCRIPT', `not a transcript file: ${opts.transcriptPath}`);
     let snap = await takeSnapshot(fh, opts);
+    if (opts.expectSize !== undefined && snap.size !== opts.expectSize) {
+      throw new RewindError('TRANSCRIPT_CHANGED', 'the session changed since the preview was made: nothing was written, review the preview again');
+    }
     const warnings: string[] = [];
     if (snap.plan.garbageLines > 0) warnings.push(`skipped ${snap.plan.garbageLines} unreadable line(s) in the transcript's tail`);
     const sessionId = snap.scan.sessionId ?? basename(opts.transcriptPath, '.jsonl');
@@ -135,6 +142,7 @@ export async function rewindTranscript(opts: RewindOptions): Promise<RewindResul
       statement: snap.statement,
       projectRoot,
       bytesScanned: snap.scan.bytesScanned,
+      size: snap.size,
       warnings,
     };
 

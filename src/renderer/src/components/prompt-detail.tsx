@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ACTION_LABEL, type Action } from '../store/action-slice.js';
+import { ActionButtons } from './action-buttons.js';
 import { useStore } from '../store/store.js';
 import { duration, plural, relTime, tokens } from '../format.js';
 import { useNow } from './use-now.js';
@@ -35,17 +35,9 @@ function TurnItems({ uuid }: { uuid: string }) {
   );
 }
 
-const ACTIONS: { action: Action; hint: string; primary?: boolean }[] = [
-  { action: 'fork', hint: 'New session that ends before this prompt; this one stays as it is', primary: true },
-  { action: 'rewrite', hint: 'Drop this prompt and what followed from this session (backup kept)' },
-  { action: 'restore', hint: 'Put the project files back as they were before this prompt' },
-  { action: 'fork-restore', hint: 'Both: a new session, and the files as they were' },
-];
-
 export function PromptDetail() {
   const uuid = useStore((s) => s.selectedPrompt);
   const prompt = useStore((s) => s.timeline?.prompts.find((p) => p.uuid === uuid) ?? null);
-  const openPreview = useStore((s) => s.openPreview);
   const codex = useStore((s) => s.timeline?.session.agent === 'codex');
   const now = useNow();
   if (!prompt) return <aside className="detail empty-detail muted">Select a prompt to see what happened and to go back to it.</aside>;
@@ -59,13 +51,7 @@ export function PromptDetail() {
         <p className="detail-prompt">{prompt.text || '[image]'}</p>
         {prompt.images > 0 && <p className="muted small">+ {plural(prompt.images, 'image')}</p>}
       </header>
-      <div className="actions" role="group" aria-label="Go back to this prompt">
-        {ACTIONS.map((a) => (
-          <button key={a.action} type="button" className={`button${a.primary ? ' primary' : ''}`} title={a.hint} disabled={codex} onClick={() => void openPreview(a.action, prompt.uuid)}>
-            {ACTION_LABEL[a.action]}
-          </button>
-        ))}
-      </div>
+      <ActionButtons uuid={prompt.uuid} disabled={codex} />
       {codex && <p className="small muted">Codex sessions are shown here; going back in them (fork, rewrite, restore) comes next. Claude Code sessions have all four.</p>}
       <section className="turn">
         <h2>

@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useStore } from '../store/store.js';
+import './preview-sheet.css';
 
 async function copy(text: string): Promise<boolean> {
   try {
@@ -10,48 +11,77 @@ async function copy(text: string): Promise<boolean> {
   }
 }
 
-/** After an action: what happened, the resume command, the prompt to retry, and Undo. */
+/** A copy button of fixed width: the icon and "Copy" become a check and "Copied" without moving anything. */
+function CopyButton({ text, label }: { text: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
+  return (
+    <button
+      type="button"
+      className="button small copy-button"
+      aria-label={copied ? `${label}: copied` : label}
+      title={label}
+      onClick={async () => {
+        if (!(await copy(text))) return;
+        setCopied(true);
+        if (timer.current) clearTimeout(timer.current);
+        timer.current = setTimeout(() => setCopied(false), 1500);
+      }}
+    >
+      <span aria-hidden>{copied ? '✓' : '⧉'}</span>
+      <span>{copied ? 'Copied' : 'Copy'}</span>
+    </button>
+  );
+}
+
+function PromptBox({ index, initial }: { index: number; initial: string }) {
+  const [text, setText] = useState(initial);
+  useEffect(() => setText(initial), [initial]);
+  const id = `reverted-prompt-${index}`;
+  return (
+    <div className="result-prompt-box">
+      <textarea id={id} aria-label={`Prompt ${index + 1} to retry or edit`} value={text} onChange={(e) => setText(e.target.value)} rows={Math.min(4, Math.max(1, text.split('\n').length))} />
+      <CopyButton text={text} label={`Copy prompt ${index + 1}`} />
+    </div>
+  );
+}
+
+/** After an action: what happened, the resume command, each prompt handed back to edit, and Undo. */
 export function ResultBar() {
   const result = useStore((s) => s.result);
   const undo = useStore((s) => s.undo);
   const dismiss = useStore((s) => s.dismissResult);
-  const [text, setText] = useState('');
-  const [copied, setCopied] = useState<string | null>(null);
-  useEffect(() => setText(result?.revertedText ?? ''), [result?.revertedText]);
   if (!result) return null;
   const resume = result.forkSessionId ? `claude --resume ${result.forkSessionId}` : null;
-  const flash = (what: string) => {
-    setCopied(what);
-    setTimeout(() => setCopied(null), 1500);
-  };
+  const showPrompts = result.handedBack.length > 0 && !result.undone;
   return (
     <div className="result-bar" role="status" aria-label="Result">
       <div className="result-main">
-        <strong className="mono">{result.undone ?? result.title}</strong>
+        <strong>{result.undone ?? result.title}</strong>
         {result.error && <span className="error-text">{result.error}</span>}
         {resume && !result.undone && (
-          <button type="button" className="button small" onClick={async () => (await copy(resume)) && flash('resume')}>
-            {copied === 'resume' ? 'Copied' : <>Copy <span className="mono">{resume}</span></>}
-          </button>
+          <div className="result-resume">
+            <code className="mono" aria-label="Resume command">
+              {resume}
+            </code>
+            <CopyButton text={resume} label="Copy the resume command" />
+          </div>
         )}
       </div>
-      {result.revertedText && !result.undone && (
-        <div className="result-prompt">
-          <label htmlFor="reverted-prompt" className="small muted">
-            The prompt, to retry or edit
-          </label>
-          <textarea id="reverted-prompt" value={text} onChange={(e) => setText(e.target.value)} rows={2} />
-          <button type="button" className="button small" onClick={async () => (await copy(text)) && flash('prompt')}>
-            {copied === 'prompt' ? 'Copied' : 'Copy prompt'}
-          </button>
+      {showPrompts && (
+        <div className="result-prompts" role="group" aria-label={result.handedBack.length === 1 ? 'The prompt, to retry or edit' : 'The prompts, to retry or edit (oldest first)'}>
+          <span className="small muted">{result.handedBack.length === 1 ? 'The prompt, to retry or edit' : 'The prompts, to retry or edit (oldest first)'}</span>
+          {result.handedBack.map((t, i) => (
+            <PromptBox key={`${result.title}-${i}`} index={i} initial={t} />
+          ))}
         </div>
       )}
       <div className="result-actions">
-        {result.undoable && (
-          <button type="button" className="button" onClick={() => void undo()}>
-            Undo
-          </button>
-        )}
+        {/* Always in place: disabled once used, so nothing shifts under the pointer. */}
+        <button type="button" className="button undo-button" disabled={!result.undoable} title={result.undoable ? 'Undo this action (chat and code together)' : result.undone ? 'Already undone' : 'Nothing to undo here'} onClick={() => void undo()}>
+          Undo
+        </button>
         <button type="button" className="button ghost" aria-label="Dismiss" onClick={dismiss}>
           ✕
         </button>
