@@ -49,7 +49,7 @@ test('fork at a prompt through the preview; the new session shows up in the side
   await expect(sheet).toContainText('WRITE b.txt bee');
   await sheet.getByRole('button', { name: /Fork before this prompt/ }).click();
   await expect(page.getByRole('status', { name: 'Result' })).toContainText('Fork created');
-  await expect(page.getByLabel('Resume command')).toHaveText(/^claude --resume [0-9a-f-]{36}$/);
+  await expect(page.getByLabel('Resume command', { exact: true })).toHaveText(/^claude --resume [0-9a-f-]{36}$/);
   await expect(page.locator('.session')).toHaveCount(4);
   await expect(page.locator('.session.selected')).toContainText('fork of 2ea8980a');
   // Just written, but by us: no agent is writing it.
