@@ -1,4 +1,4 @@
-import { appendFile, readFile, readdir, stat } from 'node:fs/promises';
+import { appendFile, readFile, readdir, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { serve, transcriptOf, type Served } from './server.js';
@@ -116,4 +116,22 @@ test('the transcript changes while the preview is open: it says so, offers Revie
   await expect(sheet.locator('.statement')).toContainText('Leaves out #4, #5, #6 (live).');
   await expect(sheet.getByRole('button', { name: 'Review again' })).toHaveCount(0);
   await expect(sheet.getByRole('button', { name: /Fork before this prompt/ })).toBeEnabled();
+});
+
+test('rewriting a session the agent is writing: warned before confirm, then a plain sentence with buttons, never a flag', async ({ page }) => {
+  const transcript = await transcriptOf(s.claudeRoot, '2ea8980a');
+  await openSession(page, 'linear');
+  await row(page, 'WRITE b.txt bee').click();
+  // The agent just wrote to it (no new line: only the time changes).
+  await utimes(transcript, new Date(), new Date());
+  await page.getByRole('button', { name: 'Rewrite here' }).click();
+  const sheet = page.getByRole('dialog');
+  await expect(sheet.getByRole('note').first()).toContainText('may still be running');
+  await sheet.getByRole('button', { name: /Rewrite: leave out 1 prompt/ }).click();
+  const alert = sheet.locator('.sheet-error');
+  await expect(alert).toContainText('it may still be running');
+  await expect(alert).not.toContainText('--');
+  await expect(alert.getByRole('button', { name: 'Stop the agent and try again' })).toBeVisible();
+  await alert.getByRole('button', { name: 'Rewrite anyway' }).click();
+  await expect(page.getByRole('status', { name: 'Result' })).toContainText('Chat rewritten in place');
 });

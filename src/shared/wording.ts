@@ -95,10 +95,13 @@ export function windowError(code: string, message: string, verb: string): { text
       return { text: 'The session changed while this preview was open. Nothing was changed.', actions: [{ action: 'review', label: 'Review again' }] };
     case 'CONFLICT':
       return { text: 'Some files were changed by hand since the last checkpoint. Nothing was changed.', actions: [{ action: 'review', label: 'Review again' }, { action: 'force', label: `${verb} anyway` }] };
+    case 'UNDO_MISMATCH':
+      return { text: 'This changed since the action (the fork was resumed, or the session went on): undoing now would replace that work. Nothing was undone.', actions: [{ action: 'force', label: `${verb} anyway (what it replaces is kept)` }] };
     case 'NOT_ENOUGH_PROMPTS':
       return { text: 'This is the first prompt: nothing would be left to resume. Start a new session instead.', actions: [] };
     default: {
-      const t = message.replace(/\s*\((?:[^()]*)--\w[^()]*\)\s*$/, '').trim();
+      // Flags are for the terminal: the window offers buttons instead.
+      const t = message.replace(/\s*\((?:[^()]*)--\w[^()]*\)\s*$/, '').replace(/[:;,]?\s*(?:pass|or pass|use) --[\w-]+[^.;]*/g, '').trim();
       return { text: `${t.charAt(0).toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? '' : '.'}`, actions: [] };
     }
   }

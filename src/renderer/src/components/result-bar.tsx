@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { windowError } from '../../../shared/wording.js';
 import { useStore } from '../store/store.js';
 import './preview-sheet.css';
 
@@ -55,11 +56,23 @@ export function ResultBar() {
   if (!result) return null;
   const resume = result.forkSessionId ? `claude --resume ${result.forkSessionId}` : null;
   const showPrompts = result.handedBack.length > 0 && !result.undone;
+  const err = result.error ? windowError(result.error.code, result.error.message, 'Undo') : null;
   return (
     <div className="result-bar" role="status" aria-label="Result">
       <div className="result-main">
         <strong>{result.undone ?? result.title}</strong>
-        {result.error && <span className="error-text">{result.error}</span>}
+        {err && (
+          <span className="error-text" role="alert">
+            {err.text}
+          </span>
+        )}
+        {err?.actions
+          .filter((a) => a.action === 'force')
+          .map((a) => (
+            <button key={a.action} type="button" className="button small danger" onClick={() => void undo(true)}>
+              {a.label}
+            </button>
+          ))}
         {resume && !result.undone && (
           <div className="result-resume">
             <code className="mono" aria-label="Resume command">

@@ -34,7 +34,7 @@ export interface ActionResult {
   projectRoot: string | null;
   undoable: boolean;
   undone: string | null;
-  error: string | null;
+  error: PreviewError | null;
   /** Where the action started: Undo goes back there with the same prompt selected. */
   sourceSession: string;
   promptUuid: string;
@@ -48,7 +48,8 @@ export interface ActionSlice {
   /** Make the preview again (after the transcript changed). */
   reviewAgain: () => Promise<void>;
   confirm: (force?: boolean) => Promise<void>;
-  undo: () => Promise<void>;
+  /** `force`: undo even what changed since (the service keeps what it replaces). */
+  undo: (force?: boolean) => Promise<void>;
   dismissResult: () => void;
   /** The open preview's transcript changed on disk. */
   markPreviewStale: (session: string) => void;
@@ -154,11 +155,11 @@ export const createActionSlice: StateCreator<Store, [], [], ActionSlice> = (set,
       get().selectSession(v.forkPath);
     } else await get().loadTimeline(session);
   },
-  undo: async () => {
+  undo: async (force = false) => {
     const r = get().result;
     if (!r?.projectRoot) return;
-    const u = await getApi().undo({ project: r.projectRoot });
-    if (!u.ok) return set({ result: { ...r, error: u.error.message } });
+    const u = await getApi().undo({ project: r.projectRoot, force });
+    if (!u.ok) return set({ result: { ...r, error: u.error } });
     set({ result: { ...r, undone: u.value.summary, undoable: false, error: null } });
     await get().loadSessions();
     // Back where the action started, on the same prompt.
