@@ -19,12 +19,12 @@ export interface Served {
  * `rewind-app serve` on a fresh copy of the fixture sessions (their projects are real folders), on
  * nothing (`empty`), or on a given Claude config dir (sessions recorded by the real CLI).
  */
-export async function serve(opts: { empty?: boolean; claudeRoot?: string; codexHome?: string } = {}): Promise<Served> {
+export async function serve(opts: { empty?: boolean; claudeRoot?: string; codexHome?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Served> {
   const home = await mkdtemp(join(tmpdir(), 'rewind-e2e-home-'));
   let claudeRoot = opts.claudeRoot ?? join(home, '.claude');
   let projectsDir = join(home, 'projects');
   if (!opts.empty && !opts.claudeRoot) ({ claudeRoot, projectsDir } = await materializeDemo(join(ROOT, 'resources')));
-  const env = { ...process.env, HOME: home, CLAUDE_CONFIG_DIR: claudeRoot, CODEX_HOME: opts.codexHome ?? join(home, '.codex'), REWIND_SOCKET: join(home, 'rewind.sock'), REWIND_CACHE_DIR: join(home, 'cache') };
+  const env = { ...process.env, HOME: home, CLAUDE_CONFIG_DIR: claudeRoot, CODEX_HOME: opts.codexHome ?? join(home, '.codex'), REWIND_SOCKET: join(home, 'rewind.sock'), REWIND_CACHE_DIR: join(home, 'cache'), ...opts.env };
   const child: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   let stopped = false;

@@ -6,8 +6,8 @@ import { USAGE } from './usage.js';
 
 declare const __APP_VERSION__: string;
 
-const BOOLEAN = ['json', 'in-place', 'both', 'copy', 'dry-run', 'force', 'help', 'version', 'demo'];
-const STRING = ['to', 'transcript', 'project', 'claude-dir', 'label', 'source', 'scope', 'port', 'host'];
+const BOOLEAN = ['json', 'in-place', 'both', 'copy', 'dry-run', 'force', 'help', 'version', 'demo', 'redact'];
+const STRING = ['to', 'transcript', 'project', 'claude-dir', 'label', 'source', 'scope', 'port', 'host', 'branch', 'format', 'out'];
 const KNOWN = new Set([...BOOLEAN, ...STRING, '_', 'h', 'v']);
 /** Commands that write: when the app runs, it performs them (a single writer, the window updates). */
 const FORWARDED = new Set(['back', 'restore', 'checkpoint', 'undo']);
@@ -25,7 +25,7 @@ async function appMayBeRunning(io: CliIO): Promise<boolean> {
 export async function run(argv: string[], io: CliIO = processIO()): Promise<number> {
   try {
     // mri pushes aliases into the arrays it is given: hand it fresh ones on every call.
-    const args = mri(argv, { boolean: [...BOOLEAN], string: [...STRING], alias: { h: 'help', v: 'version' } });
+    const args = mri(argv, { boolean: [...BOOLEAN], string: [...STRING], alias: { h: 'help', v: 'version' }, default: { redact: true } });
     for (const k of Object.keys(args)) {
       if (!KNOWN.has(k)) throw new RewindError('USAGE', `unknown option --${k} (see rewind-app --help)`);
     }
@@ -117,6 +117,16 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
         noExtra(0);
         const { undoCommand } = await import('./commands/undo.js');
         return await undoCommand({ dryRun: !!args['dry-run'], json: !!args.json, force: !!args.force, project: single('project') }, io);
+      }
+      case 'compare': {
+        noExtra(2);
+        const { compareCommand } = await import('./commands/compare.js');
+        return await compareCommand({ a: rest[0], b: rest[1], json: !!args.json, project: single('project'), claudeDir }, io);
+      }
+      case 'export': {
+        noExtra(1);
+        const { exportCommand } = await import('./commands/export.js');
+        return await exportCommand({ session: rest[0], branch: single('branch'), format: single('format'), out: single('out'), redact: args.redact !== false, force: !!args.force, claudeDir }, io);
       }
       case 'serve': {
         noExtra(0);

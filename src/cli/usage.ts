@@ -18,6 +18,14 @@ Usage:
   rewind-app checkpoints [--project DIR] [--json]
   rewind-app restore <checkpoint id | prompt uuid | @n> [--dry-run] [--json]
                      [--source rewind|claude] [--force] [--project DIR]
+  rewind-app compare <a> <b> [--json] [--project DIR]
+                                     two prompts ([SESSION:]#n or prompt uuid) or two
+                                     sessions side by side from their common ancestor,
+                                     with the code each side ended with
+  rewind-app export [SESSION] [--branch PROMPT] [--format md|html] [--out FILE]
+                    [--no-redact] [--force]
+                                     Markdown or one self-contained HTML file;
+                                     secrets are redacted unless --no-redact
   rewind-app hooks install|uninstall|status [--scope user|project|local]
   rewind-app hook                    (run by Claude Code: JSON on stdin)
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { OperationName } from './operations.js';
-import { SessionSummarySchema, TimelinePromptSchema, TimelineSchema } from './session-schema.js';
+import { CostSchema, SessionSummarySchema, TimelinePromptSchema, TimelineSchema } from './session-schema.js';
 
 /** Every request, response and event that crosses a process boundary; validated where it arrives. */
 
@@ -96,6 +96,38 @@ export const TurnItemSchema = z.object({
 
 const HooksScopeSchema = z.object({ scope: z.enum(['user', 'project', 'local']), file: z.string(), events: z.array(z.string()), command: z.string().nullable() });
 
+const PriceSchema = z.object({ input: z.number(), output: z.number(), cacheRead: z.number(), cacheWrite: z.number() });
+const PromptBriefSchema = z.object({ uuid: z.string(), number: z.number().int().nullable(), text: z.string(), active: z.boolean() });
+const CompareSideSchema = z.object({
+  sessionId: z.string(),
+  picked: PromptBriefSchema,
+  end: PromptBriefSchema.nullable(),
+  prompts: z.array(PromptBriefSchema),
+  cost: CostSchema,
+});
+const TreeSourceSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('checkpoint'), id: z.string(), time: z.string() }),
+  z.object({ kind: z.literal('disk') }),
+  z.object({ kind: z.literal('agent-history'), before: z.string(), files: z.number().int() }),
+  z.object({ kind: z.literal('unknown'), reason: z.string() }),
+]);
+export const CompareResultSchema = z.object({
+  ancestor: PromptBriefSchema.nullable(),
+  a: CompareSideSchema,
+  b: CompareSideSchema,
+  code: z.union([
+    z.object({
+      a: TreeSourceSchema,
+      b: TreeSourceSchema,
+      files: z.array(z.object({ path: z.string(), status: z.enum(['A', 'M', 'D']), added: z.number().int(), removed: z.number().int(), binary: z.boolean(), patch: z.string().nullable() })),
+      added: z.number().int(),
+      removed: z.number().int(),
+    }),
+    z.object({ unavailable: z.string() }),
+  ]),
+});
+export type CompareResult = z.infer<typeof CompareResultSchema>;
+
 export const CONTRACT = {
   listSessions: {
     request: z.object({ project: path.optional() }).strict(),
@@ -167,6 +199,18 @@ export const CONTRACT = {
   setSettings: {
     request: z.object({ claudeRoot: path.optional(), demo: z.boolean().optional() }).strict(),
     response: z.object({ claudeRoot: z.string(), demo: z.boolean(), version: z.string() }),
+  },
+  getPrices: {
+    request: z.object({}).strict(),
+    response: z.object({ overrides: z.record(z.string(), PriceSchema), asOf: z.string(), source: z.string(), notice: z.string().nullable() }),
+  },
+  comparePrompts: {
+    request: z.object({ a: z.object({ session: sessionRef, promptUuid: uuid }).strict(), b: z.object({ session: sessionRef, promptUuid: uuid }).strict() }).strict(),
+    response: CompareResultSchema,
+  },
+  exportSession: {
+    request: z.object({ session: sessionRef, branch: uuid.optional(), format: z.enum(['md', 'html']), redact: z.boolean().default(true) }).strict(),
+    response: z.object({ filename: z.string(), mime: z.string(), content: z.string(), prompts: z.number().int(), redacted: z.record(z.string(), z.number()) }),
   },
 } as const satisfies Record<OperationName, { request: z.ZodType; response: z.ZodType }>;
 

@@ -18,6 +18,9 @@ export const OPERATION_NAMES = [
   'installHooks',
   'getSettings',
   'setSettings',
+  'getPrices',
+  'comparePrompts',
+  'exportSession',
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 

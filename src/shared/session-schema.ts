@@ -38,8 +38,14 @@ export const TurnSchema = z.object({
   assistantMessages: z.number().int(),
   toolCalls: z.array(ToolCallSchema),
   filesTouched: z.array(z.string()),
+  /** Every input token the model read, cached or not (cache reads and writes included). */
   inputTokens: z.number().int(),
   outputTokens: z.number().int(),
+  /** The part of inputTokens read from the prompt cache, and the part written to it. */
+  cacheReadTokens: z.number().int().optional(),
+  cacheWriteTokens: z.number().int().optional(),
+  /** The model that answered (the last one, if it changed within the turn). */
+  model: z.string().nullable().optional(),
   durationMs: z.number().nullable(),
   messageCount: z.number().int(),
 });
@@ -77,6 +83,9 @@ export const TimelinePromptSchema = z.object({
   line: z.number().int(),
   active: z.boolean(),
   parentUuid: z.string().nullable(),
+  /** The prompt this one follows in the conversation tree (null: the first of its conversation;
+   * absent: the agent's reader does not say, and the previous prompt of its lane is taken). */
+  parentPrompt: z.string().nullable().optional(),
   promptId: z.string().nullable(),
   /** 0 = the live path; dead branches get 1, 2, ... in the order they were abandoned. */
   lane: z.number().int(),
@@ -88,6 +97,37 @@ export const TimelinePromptSchema = z.object({
   checkpoint: z.object({ id: z.string(), scan: z.enum(['full', 'touched']), time: z.string() }).nullable(),
 });
 export type TimelinePrompt = z.infer<typeof TimelinePromptSchema>;
+
+export const TokensSchema = z.object({
+  input: z.number(),
+  output: z.number(),
+  cacheRead: z.number(),
+  cacheWrite: z.number(),
+});
+
+/** Dollars and tokens for a set of turns. usd is null when no turn's model has a price. */
+export const CostSchema = z.object({
+  tokens: TokensSchema,
+  usd: z.number().nullable(),
+  /** Some turns (counted in tokens) had no price: usd covers the others only. */
+  partial: z.boolean(),
+});
+export type Cost = z.infer<typeof CostSchema>;
+
+export const CostReportSchema = z.object({
+  currency: z.literal('USD'),
+  pricesAsOf: z.string(),
+  pricesSource: z.string(),
+  session: CostSchema,
+  live: CostSchema,
+  /** Each abandoned branch: where it starts, how many prompts it holds, what it cost. */
+  deadBranches: z.array(z.object({ root: z.string(), lane: z.number().int(), prompts: z.number().int(), cost: CostSchema })),
+  /** Per prompt: its own turn, and its whole subtree (it and every prompt that follows from it). */
+  prompts: z.record(z.string(), z.object({ turn: CostSchema, subtree: CostSchema })),
+  /** Models seen that no price covers (shown with tokens only). */
+  unpricedModels: z.array(z.string()),
+});
+export type CostReport = z.infer<typeof CostReportSchema>;
 
 export const TimelineSchema = z.object({
   session: z.object({
@@ -145,5 +185,7 @@ export const TimelineSchema = z.object({
     deadPrompts: z.number().int(),
   }),
   issues: z.array(z.object({ line: z.number().int(), offset: z.number().int(), reason: z.string() })),
+  /** Filled in at the edge that knows the user's prices (the CLI, the service). */
+  cost: CostReportSchema.optional(),
 });
 export type Timeline = z.infer<typeof TimelineSchema>;

@@ -106,3 +106,11 @@ export function windowError(code: string, message: string, verb: string): { text
     }
   }
 }
+
+/** Where the code a compared side ended with was read from. */
+export function treeSourceText(s: { kind: 'checkpoint'; id: string } | { kind: 'disk' } | { kind: 'agent-history'; files: number } | { kind: 'unknown'; reason: string }): string {
+  if (s.kind === 'checkpoint') return `Rewind checkpoint ${s.id}`;
+  if (s.kind === 'disk') return 'the files on disk now';
+  if (s.kind === 'agent-history') return `the agent's own file history (${plural(s.files, 'tracked file')})`;
+  return `not known: ${s.reason}`;
+}

@@ -2,6 +2,8 @@ import { claudeConfigRoot } from '../../engine/claude/paths.js';
 import { resolveSessionFile, timelineOfFile } from '../../engine/session-files.js';
 import { RewindError } from '../../engine/errors.js';
 import { withMarkers } from '../../engine/store/checkpoint-markers.js';
+import { formatCost, withCost } from '../../shared/insight/cost.js';
+import { loadPrices } from '../../engine/insight/load-prices.js';
 import type { Timeline } from '../../shared/session-schema.js';
 import { plural } from '../../shared/wording.js';
 import type { CliIO } from '../io.js';
@@ -19,7 +21,9 @@ export async function timelineCommand(args: TimelineArgs, io: CliIO): Promise<nu
   if (!file) throw new RewindError('NO_TRANSCRIPT', `no Claude Code or Codex session for ${io.cwd} (pass a session id or path)`);
   const parsed = await timelineOfFile(file);
   // Our checkpoints (◆) from the project's store, as the window shows them.
-  const timeline = await withMarkers(parsed);
+  const { book, notice } = await loadPrices(io.env);
+  if (notice) io.err(`warning: ${notice}`);
+  const timeline = withCost(await withMarkers(parsed), book);
   if (args.json) {
     io.out(JSON.stringify(timeline, null, 2));
     return 0;
@@ -46,6 +50,10 @@ export function renderTimeline(t: Timeline, env: NodeJS.ProcessEnv): string {
       (t.stats.deadPrompts ? `, ${t.stats.deadPrompts} on dead branches` : '') +
       ` · ${plural(t.branches.length, 'branch point')}`,
   );
+  if (t.cost) {
+    const dead = t.cost.deadBranches.reduce((s, b) => s + (b.cost.usd ?? 0), 0);
+    lines.push(`cost ${formatCost(t.cost.session)}${t.cost.deadBranches.length && t.cost.session.usd !== null ? ` (live path ${formatCost(t.cost.live)}, abandoned branches $${dead.toFixed(2)})` : ''}${t.cost.unpricedModels.length ? ` · no price for ${t.cost.unpricedModels.join(', ')}` : ''}`);
+  }
   lines.push('');
   type Row = { offset: number; text: string };
   const rows: Row[] = [];
@@ -57,7 +65,9 @@ export function renderTimeline(t: Timeline, env: NodeJS.ProcessEnv): string {
     // ◆ ours (the whole project), else ◇ Claude's own (only the files it edited).
     const marker = p.checkpoint ? ' ◆' : p.nativeCheckpoint ? ' ◇' : '';
     const dead = p.active ? '' : '  (dead branch)';
-    rows.push({ offset: p.byteOffset, text: ` ${mark} ${num}  ${clock(p.timestamp)}  ${truncate(p.text || '[image]', 60)}${tools}${files}${marker}${dead}` });
+    const c = t.cost?.prompts[p.uuid]?.turn;
+    const cost = c && c.usd !== null ? ` · ${formatCost(c)}` : '';
+    rows.push({ offset: p.byteOffset, text: ` ${mark} ${num}  ${clock(p.timestamp)}  ${truncate(p.text || '[image]', 60)}${tools}${files}${cost}${marker}${dead}` });
   }
   for (const c of t.commands) rows.push({ offset: c.byteOffset, text: `   ·       ${clock(c.timestamp)}  ${c.name}${c.args ? ` ${truncate(c.args, 40)}` : ''}` });
   for (const c of t.compactions) rows.push({ offset: c.byteOffset, text: `  ┄┄ compacted here${c.preTokens ? ` (${c.preTokens} tokens)` : ''} ┄┄` });

@@ -34,6 +34,9 @@ export interface Turn {
   filesTouched: string[];
   inputTokens: number;
   outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  model: string | null;
   endTimestamp: string | null;
   durationMs: number | null;
   messageCount: number;

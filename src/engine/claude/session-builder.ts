@@ -31,6 +31,9 @@ export function emptyTurn(): Turn {
     filesTouched: [],
     inputTokens: 0,
     outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    model: null,
     endTimestamp: null,
     durationMs: null,
     messageCount: 0,
@@ -272,7 +275,12 @@ export class SessionBuilder {
         const n = (k: string) => (typeof usage[k] === 'number' ? (usage[k] as number) : 0);
         turn.inputTokens += n('input_tokens') + n('cache_creation_input_tokens') + n('cache_read_input_tokens');
         turn.outputTokens += n('output_tokens');
+        turn.cacheReadTokens += n('cache_read_input_tokens');
+        turn.cacheWriteTokens += n('cache_creation_input_tokens');
       }
+      // Claude Code writes "<synthetic>" for messages it made up itself (no model was asked).
+      const model = str(message.model);
+      if (model && model !== '<synthetic>') turn.model = model;
     }
     if (!Array.isArray(message.content)) return;
     for (const block of message.content) {

@@ -26,7 +26,7 @@ export function isRolloutHead(firstLine: Buffer | string): boolean {
 }
 
 function emptyTurn(): TurnSummary {
-  return { assistantMessages: 0, toolCalls: [], filesTouched: [], inputTokens: 0, outputTokens: 0, durationMs: null, messageCount: 0 };
+  return { assistantMessages: 0, toolCalls: [], filesTouched: [], inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, model: null, durationMs: null, messageCount: 0 };
 }
 
 /** The files an `apply_patch` names (`*** Add File: x`, `*** Update File: x`, `*** Delete File: x`). */
@@ -66,6 +66,7 @@ export async function parseRollout(path: string): Promise<Timeline> {
   const compactions: Timeline['compactions'] = [];
   const issues: Timeline['issues'] = [];
   let startedAt: number | null = null;
+  let model: string | null = null;
   const res = await readLines(path, (line) => {
     if (line.bytes.length === 0) return;
     const parsed = parseJsonLine(line.bytes);
@@ -86,6 +87,12 @@ export async function parseRollout(path: string): Promise<Timeline> {
       cwd ??= str(p.cwd);
       version ??= str(p.cli_version);
       gitBranch ??= str((p.git as Record<string, unknown> | undefined)?.branch);
+      return;
+    }
+    if (e.type === 'turn_context') {
+      // Written around each turn's start: it names the model for the turn under way and the next.
+      model = str(p.model) ?? model;
+      if (turn) turn.model = model;
       return;
     }
     if (e.type === 'compacted' || (e.type === 'event_msg' && p.type === 'context_compacted')) {
@@ -113,18 +120,21 @@ export async function parseRollout(path: string): Promise<Timeline> {
           line: line.index + 1,
           active: true,
           parentUuid: prompts[prompts.length - 1]?.uuid ?? null,
+          parentPrompt: prompts[prompts.length - 1]?.uuid ?? null,
           promptId: null,
           lane: 0,
           forkPoint: null,
-          turn: emptyTurn(),
+          turn: { ...emptyTurn(), model },
           nativeCheckpoint: null,
           checkpoint: null,
         });
         messages++;
       } else if (p.type === 'token_count' && turn) {
         const usage = ((p.info as Record<string, unknown> | null)?.last_token_usage ?? {}) as Record<string, unknown>;
+        // Codex counts cached input inside input_tokens, as we do.
         turn.inputTokens += num(usage.input_tokens);
         turn.outputTokens += num(usage.output_tokens);
+        turn.cacheReadTokens = (turn.cacheReadTokens ?? 0) + num(usage.cached_input_tokens);
       } else if (p.type === 'task_started') {
         startedAt = ts ? Date.parse(ts) : null;
       } else if (p.type === 'task_complete' && turn) {

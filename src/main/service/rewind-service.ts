@@ -1,3 +1,6 @@
+import { loadPrices } from '../../engine/insight/load-prices.js';
+import { runCompare, runExport, type InsightSession } from '../../engine/insight/run.js';
+import { withCost } from '../../shared/insight/cost.js';
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { listSessions, PromptCountCache } from '../../engine/claude/discover.js';
@@ -267,6 +270,13 @@ export class RewindService {
     return files === null ? chat : `${chat} and restore ${files} file${files === 1 ? '' : 's'}`;
   }
 
+  /** A session with its costs, as compare and export read it. */
+  private async insightSession(ref: string): Promise<InsightSession> {
+    const file = await this.transcriptOf(ref);
+    const timeline = (await this.codex.isCodex(file)) ? await this.codex.timeline(file, true) : (await this.live.get(file)).timeline;
+    return { file, timeline: withCost(timeline, (await loadPrices()).book) };
+  }
+
   private readonly handlers: { [K in OperationName]: Handler<K> } = {
     listSessions: async (req) => {
       const codex = await this.codex.list(req.project);
@@ -390,6 +400,15 @@ export class RewindService {
     },
     installHooks: async (req) => installHooks(settingsPath(req.scope, req.project, this.claudeRoot), this.hookCommandLine(), req.dryRun),
     getSettings: async () => ({ claudeRoot: this.claudeRoot, demo: this.demo, version: this.opts.version ?? 'dev' }),
+    getPrices: async () => {
+      const { book, notice } = await loadPrices();
+      return { overrides: book.overrides, asOf: book.asOf, source: book.source, notice };
+    },
+    comparePrompts: async (req) => {
+      const [a, b] = [await this.insightSession(req.a.session), await this.insightSession(req.b.session)];
+      return runCompare({ ...a, prompt: req.a.promptUuid }, { ...b, prompt: req.b.promptUuid }, { cwd: process.cwd(), claudeRoot: this.claudeRoot });
+    },
+    exportSession: async (req) => runExport(await this.insightSession(req.session), { branch: req.branch, format: req.format, redact: req.redact }),
     setSettings: async (req) => {
       if (req.demo) await this.useDemo();
       else if (req.claudeRoot) {

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { getApi } from './api/client.js';
 import { EmptyState } from './components/empty-state.js';
+import { CompareSheet } from './components/insight.js';
 import { PreviewSheet } from './components/preview-sheet.js';
 import { PromptDetail } from './components/prompt-detail.js';
 import { ResultBar } from './components/result-bar.js';
@@ -76,6 +77,7 @@ export function App() {
       )}
       <ResultBar />
       <PreviewSheet />
+      <CompareSheet />
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { ActionButtons } from './action-buttons.js';
 import { useStore } from '../store/store.js';
 import { duration, plural, relTime, tokens } from '../format.js';
+import { InsightActions } from './insight.js';
 import { useNow } from './use-now.js';
 
 function TurnItems({ uuid }: { uuid: string }) {
@@ -52,6 +53,7 @@ export function PromptDetail() {
         {prompt.images > 0 && <p className="muted small">+ {plural(prompt.images, 'image')}</p>}
       </header>
       <ActionButtons uuid={prompt.uuid} disabled={codex} />
+      <InsightActions uuid={prompt.uuid} />
       {codex && <p className="small muted">Codex sessions are shown here; going back in them (fork, rewrite, restore) comes next. Claude Code sessions have all four.</p>}
       <section className="turn">
         <h2>

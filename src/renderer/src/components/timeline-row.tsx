@@ -1,3 +1,4 @@
+import { RowCost } from './insight.js';
 import { memo } from 'react';
 import { duration, firstLine, plural, relTime, tokens } from '../format.js';
 import type { Layout, Row } from '../rows.js';
@@ -60,7 +61,7 @@ export const TimelineRow = memo(function TimelineRow({ layout, index, row, selec
           {tools > 0 && <span>{plural(tools, 'tool')}</span>}
           {files > 0 && <span title={p.turn.filesTouched.join('\n')}>{plural(files, 'file')}</span>}
           {subagents > 0 && <span className="chip">{plural(subagents, 'subagent')}</span>}
-          {p.turn.outputTokens + p.turn.inputTokens > 0 && <span>{tokens(p.turn.inputTokens + p.turn.outputTokens)} tok</span>}
+          <RowCost uuid={p.uuid} />
           {p.turn.durationMs !== null && p.turn.durationMs > 0 && <span>{duration(p.turn.durationMs)}</span>}
           {!p.active && <span className="chip dead-chip">dead branch</span>}
         </div>

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef } from 'react';
 import { plural } from '../format.js';
 import { useStore } from '../store/store.js';
 import { HooksBanner } from './hooks-banner.js';
+import { CompareBanner, CostSummary } from './insight.js';
 import { ROW_HEIGHT, TimelineRow } from './timeline-row.js';
 import { useNow } from './use-now.js';
 
@@ -60,6 +61,7 @@ export function TimelineView() {
           {stats.deadPrompts > 0 && <span className="muted">{stats.deadPrompts} on abandoned branches</span>}
           {timeline.compactions.length > 0 && <span>{plural(timeline.compactions.length, 'compaction')}</span>}
           {timeline.subagents.length > 0 && <span>{plural(timeline.subagents.length, 'subagent run')}</span>}
+          <CostSummary />
           {live && (
             <span className="live" title="The agent wrote to this session in the last few seconds">
               <span className="live-dot" aria-hidden /> live
@@ -68,6 +70,7 @@ export function TimelineView() {
         </p>
       </header>
       {session.agent === 'claude' && <HooksBanner />}
+      <CompareBanner />
       <div className="rows" ref={scroller} onScroll={onScroll} role="listbox" aria-label="Prompts" tabIndex={-1}>
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((v) => (

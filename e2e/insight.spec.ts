@@ -1,0 +1,64 @@
+import { readFile, writeFile, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { serve, type Served } from './server.js';
+
+let s: Served;
+
+test.beforeEach(async () => {
+  // A price for the model the bundled sessions were recorded with, so dollars show (it is in no list).
+  const dir = await mkdtemp(join(tmpdir(), 'rewind-prices-'));
+  await writeFile(join(dir, 'prices.json'), JSON.stringify({ models: { 'claude-opus-5-5': { input: 10000, output: 50000 } } }));
+  s = await serve({ env: { REWIND_PRICES: join(dir, 'prices.json') } });
+});
+test.afterEach(async () => {
+  await s.stop();
+});
+
+async function openBranched(page: Page) {
+  await page.goto(s.url);
+  await expect(page.locator('.app[data-ready="true"]')).toBeVisible();
+  await page.locator('.group').filter({ hasText: 'branched' }).locator('.session').click();
+  await expect(page.locator('.prompt-row')).toHaveCount(6);
+}
+
+test('cost: the session total in the header, each turn in its row, the abandoned branch on hover', async ({ page }) => {
+  await openBranched(page);
+  const total = page.getByTestId('session-cost');
+  await expect(total).toHaveText(/^\$\d+\.\d{2} · abandoned \$\d+\.\d{2}$/);
+  await expect(total).toHaveAttribute('title', /Abandoned branch \(2 prompts\): \$\d+\.\d{2}/);
+  await expect(page.locator('.prompt-row .row-cost').first()).toHaveText(/^\$\d+\.\d{2}$/);
+});
+
+test('compare an abandoned prompt with the live end: both sides and the code difference', async ({ page }) => {
+  await openBranched(page);
+  await page.locator('.prompt-row').filter({ hasText: 'BASH echo bashmade > c.txt' }).click();
+  await page.getByRole('button', { name: 'Compare with…' }).click();
+  await expect(page.locator('.compare-banner')).toContainText('Select a second prompt to compare with the abandoned prompt');
+  await page.locator('.prompt-row').filter({ hasText: 'WRITE e.txt after branch' }).click();
+  const sheet = page.getByRole('dialog', { name: 'Compare two branches' });
+  await expect(sheet).toContainText('From their common ancestor #2');
+  await expect(sheet.getByRole('region', { name: 'Side A' })).toContainText('WRITE b.txt bee');
+  await expect(sheet.getByRole('region', { name: 'Side B' })).toContainText('WRITE d.txt branch two');
+  await expect(sheet.locator('.compare-files')).toContainText('d.txt');
+  await expect(sheet.locator('.compare-files')).toContainText('e.txt');
+  await expect(sheet.getByRole('button', { name: 'Close' })).toBeFocused();
+  await page.screenshot({ path: join(import.meta.dirname, '..', 'test-results', 'screenshots', 'compare-light.png') });
+  await page.keyboard.press('Escape');
+  await expect(sheet).toHaveCount(0);
+});
+
+test('export the session as one HTML file: downloaded, self-contained, every prompt in it', async ({ page }) => {
+  await openBranched(page);
+  await page.locator('.prompt-row').first().click();
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export session (.html)' }).click();
+  const d = await download;
+  expect(d.suggestedFilename()).toMatch(/\.html$/);
+  const html = await readFile((await d.path())!, 'utf8');
+  expect(html).toMatch(/^<!doctype html>/);
+  expect(html).not.toMatch(/<script|<link /);
+  for (const text of ['WRITE a.txt version one', 'BASH echo bashmade &gt; c.txt', 'WRITE e.txt after branch']) expect(html).toContain(text);
+  await expect(page.getByRole('status').filter({ hasText: /Saved .*\.html/ })).toBeVisible();
+});

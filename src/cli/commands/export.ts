@@ -1,0 +1,46 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { claudeConfigRoot } from '../../engine/claude/paths.js';
+import { RewindError } from '../../engine/errors.js';
+import { runExport } from '../../engine/insight/run.js';
+import { insightTimeline } from '../../engine/insight/session-input.js';
+import { writeFileAtomic } from '../../engine/io/atomic-write.js';
+import { findPrompt } from './compare.js';
+import type { CliIO } from '../io.js';
+
+export interface ExportArgs {
+  session?: string;
+  branch?: string;
+  format?: string;
+  out?: string;
+  redact: boolean;
+  force: boolean;
+  claudeDir?: string;
+}
+
+export async function exportCommand(args: ExportArgs, io: CliIO): Promise<number> {
+  const format = args.format ?? (args.out?.endsWith('.html') ? 'html' : 'md');
+  if (format !== 'md' && format !== 'html') throw new RewindError('USAGE', `--format takes md or html (got "${format}")`);
+  const out = args.out ? resolve(io.cwd, args.out) : null;
+  if (out && existsSync(out) && !args.force) throw new RewindError('USAGE', `${out} exists (pass --force to replace it)`);
+  const { file, timeline, notice } = await insightTimeline(args.session, { cwd: io.cwd, env: io.env, claudeRoot: args.claudeDir ?? claudeConfigRoot(io.env) });
+  if (notice) io.err(`warning: ${notice}`);
+  let branch: string | undefined;
+  if (args.branch) {
+    const hit = findPrompt(timeline, args.branch);
+    if (!hit) throw new RewindError('NOT_FOUND', `no prompt ${args.branch} in session ${timeline.session.id}`);
+    branch = hit.uuid;
+  }
+  const r = await runExport({ file, timeline }, { branch, format, redact: args.redact });
+  if (!out) io.out(r.content);
+  else {
+    // User-only, like the transcript it comes from: it holds code and prompts.
+    await writeFileAtomic(out, async (fh) => {
+      await fh.writeFile(r.content);
+    }, { mode: 0o600 });
+    io.out(`Exported ${r.prompts} prompts to ${out}`);
+  }
+  const total = Object.values(r.redacted).reduce((a, b) => a + b, 0);
+  io.err(args.redact ? `${total} secret${total === 1 ? '' : 's'} redacted` : 'warning: secrets were not redacted (--no-redact)');
+  return 0;
+}

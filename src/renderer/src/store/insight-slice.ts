@@ -1,0 +1,84 @@
+import type { StateCreator } from 'zustand';
+import type { CompareResult } from '../../../shared/contract.js';
+import { costReport } from '../../../shared/insight/cost.js';
+import { DEFAULT_PRICE_BOOK, type PriceBook } from '../../../shared/insight/prices.js';
+import type { CostReport, Timeline } from '../../../shared/session-schema.js';
+import { getApi } from '../api/client.js';
+import type { Store } from './store.js';
+
+export interface Comparison {
+  a: string;
+  b: string;
+  loading: boolean;
+  result: CompareResult | null;
+  error: string | null;
+}
+
+export interface InsightSlice {
+  prices: PriceBook | null;
+  /** A prompt picked with "Compare with…": the next prompt selected is compared with it. */
+  compareFrom: string | null;
+  comparison: Comparison | null;
+  exportMessage: string | null;
+  loadPrices: () => Promise<void>;
+  startCompare: (uuid: string) => void;
+  cancelCompare: () => void;
+  compareWith: (uuid: string) => Promise<void>;
+  closeComparison: () => void;
+  exportSession: (format: 'md' | 'html', branch?: string) => Promise<void>;
+}
+
+// Costs are derived from the timeline in view: computed once per timeline object, never stored.
+const reports = new WeakMap<Timeline, { book: PriceBook; report: CostReport }>();
+export function costOf(t: Timeline, book: PriceBook | null): CostReport {
+  const b = book ?? DEFAULT_PRICE_BOOK;
+  const hit = reports.get(t);
+  if (hit && hit.book === b) return hit.report;
+  const report = costReport(t, b);
+  reports.set(t, { book: b, report });
+  return report;
+}
+
+export const createInsightSlice: StateCreator<Store, [], [], InsightSlice> = (set, get) => ({
+  prices: null,
+  compareFrom: null,
+  comparison: null,
+  exportMessage: null,
+  loadPrices: async () => {
+    if (get().prices) return;
+    const r = await getApi().getPrices({});
+    set({ prices: r.ok ? { overrides: r.value.overrides, asOf: r.value.asOf, source: r.value.source } : DEFAULT_PRICE_BOOK });
+  },
+  startCompare: (uuid) => set({ compareFrom: uuid, comparison: null }),
+  cancelCompare: () => set({ compareFrom: null }),
+  compareWith: async (b) => {
+    const a = get().compareFrom;
+    const session = get().selectedSession;
+    if (!a || !session || a === b) return;
+    set({ compareFrom: null, comparison: { a, b, loading: true, result: null, error: null } });
+    const r = await getApi().comparePrompts({ a: { session, promptUuid: a }, b: { session, promptUuid: b } });
+    if (get().comparison?.b !== b) return;
+    set({ comparison: { a, b, loading: false, result: r.ok ? r.value : null, error: r.ok ? null : r.error.message } });
+  },
+  closeComparison: () => set({ comparison: null }),
+  exportSession: async (format, branch) => {
+    const session = get().selectedSession;
+    if (!session) return;
+    set({ exportMessage: 'Exporting…' });
+    const r = await getApi().exportSession({ session, format, branch, redact: true });
+    if (!r.ok) {
+      set({ exportMessage: `Export failed: ${r.error.message}` });
+      return;
+    }
+    const url = URL.createObjectURL(new Blob([r.value.content], { type: `${r.value.mime};charset=utf-8` }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = r.value.filename;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    const n = Object.values(r.value.redacted).reduce((x, y) => x + y, 0);
+    set({ exportMessage: `Saved ${r.value.filename} (${r.value.prompts} prompts; ${n === 0 ? 'no secrets found' : `${n} secret${n === 1 ? '' : 's'} redacted`})` });
+  },
+});
