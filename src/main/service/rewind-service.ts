@@ -20,7 +20,7 @@ import { LiveSessions } from './live-sessions.js';
 import { turnDetail } from './turn-detail.js';
 import { InlineRunner, WorkerRunner, type TaskRunner } from './task-runner.js';
 import { Watcher } from './watcher.js';
-import { plural, restoredSummary } from '../../shared/wording.js';
+import { plural, restoredSummary, statementLines } from '../../shared/wording.js';
 import { markersFor } from '../../engine/store/checkpoint-markers.js';
 import { codexHome } from '../../engine/codex/discover.js';
 import { CodexSessions } from './codex-sessions.js';
@@ -265,9 +265,10 @@ export class RewindService {
     return { target, note: target ? null : 'No checkpoint covers this prompt: install the hooks so every prompt gets one.' };
   }
 
-  private summary(mode: 'fork' | 'in-place', prompts: number, files: number | null): string {
-    const chat = mode === 'fork' ? `Fork before this prompt (${prompts} prompt${prompts === 1 ? '' : 's'} left out of the new session)` : `Rewrite this session in place, dropping ${prompts} prompt${prompts === 1 ? '' : 's'}`;
-    return files === null ? chat : `${chat} and restore ${files} file${files === 1 ? '' : 's'}`;
+  /** The rewind statement's words (the CLI's dry run says the same), and the files when the code goes too. */
+  private summary(chat: RewindResult, files: number | null): string {
+    const said = statementLines(chat.statement).join(' ');
+    return files === null ? said : `${said} Restores ${plural(files, 'file')}.`;
   }
 
   /** A session with its costs, as compare and export read it. */
@@ -321,7 +322,7 @@ export class RewindService {
           code = this.codePlanDoc(preview, projectRoot);
         }
       }
-      return { chat: this.chatDoc(chat), code, codeNote, summary: this.summary(req.mode, chat.prompts.length, code ? code.changes.length : null) };
+      return { chat: this.chatDoc(chat), code, codeNote, summary: this.summary(chat, code ? code.changes.length : null) };
     },
     applyRewind: async (req) => {
       const id = `op-${++this.opCounter}`;

@@ -1,4 +1,5 @@
 import { utimes } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BRANCHED, LINEAR, SUBAGENT, copyClaudeHome, inCopy, tempDir } from '../../../../test/fixtures.js';
 import { statementLines } from '../../../shared/wording.js';
@@ -106,5 +107,21 @@ describe('rewind statement wording', () => {
       "Leaves out 'EDIT notes.md alpha gamma', 'WRITE b.txt bee' (live).",
       'Handed back to edit: 2 prompts, oldest first.',
     ]);
+  });
+});
+
+describe('confirm re-validates against the preview', () => {
+  it('a transcript that changed since the preview is refused and nothing is written', async () => {
+    const root = await copyClaudeHome();
+    const transcript = inCopy(root, LINEAR);
+    await utimes(transcript, past, past);
+    const project = await tempDir('rewind-stale-');
+    const dry = await rewindTranscript({ transcriptPath: transcript, n: 1, mode: 'fork', dryRun: true, projectRoot: project });
+    const { appendFile, readdir } = await import('node:fs/promises');
+    await appendFile(transcript, '{"type":"mode","mode":"normal"}\n');
+    const before = (await readdir(join(transcript, '..'))).sort();
+    await expect(rewindTranscript({ transcriptPath: transcript, n: 1, mode: 'fork', projectRoot: project, expectSize: dry.size })).rejects.toMatchObject({ code: 'TRANSCRIPT_CHANGED' });
+    expect((await readdir(join(transcript, '..'))).sort()).toEqual(before);
+    expect(await readdir(project)).toEqual([]);
   });
 });
