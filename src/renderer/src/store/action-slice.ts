@@ -29,6 +29,8 @@ export interface Preview {
 export interface ActionResult {
   title: string;
   forkSessionId: string | null;
+  /** The session to resume: the fork, or the rewritten session itself. */
+  resumeSessionId: string | null;
   /** The prompts handed back to edit, oldest first: one box each. */
   handedBack: string[];
   projectRoot: string | null;
@@ -126,7 +128,7 @@ export const createActionSlice: StateCreator<Store, [], [], ActionSlice> = (set,
     if (p.action === 'restore') {
       const r = await api.applyRestore({ project: cwd!, ref: p.promptUuid, session, force });
       if (!r.ok) return set({ preview: { ...get().preview!, applying: false, error: r.error } });
-      set({ preview: null, result: { title: r.value.summary, forkSessionId: null, handedBack: [], projectRoot: cwd, undoable: true, undone: null, error: null, sourceSession: session, promptUuid: p.promptUuid } });
+      set({ preview: null, result: { title: r.value.summary, forkSessionId: null, resumeSessionId: null, handedBack: [], projectRoot: cwd, undoable: true, undone: null, error: null, sourceSession: session, promptUuid: p.promptUuid } });
       return;
     }
     // The size the preview was made at: a transcript that changed since is refused, not silently re-planned.
@@ -141,6 +143,7 @@ export const createActionSlice: StateCreator<Store, [], [], ActionSlice> = (set,
       result: {
         title: v.forkSessionId ? `Fork created${files}` : `Chat rewritten in place${files}`,
         forkSessionId: v.forkSessionId,
+        resumeSessionId: v.forkSessionId ?? v.chat.sessionId,
         handedBack: v.chat.statement.handedBack.map((x) => x.text),
         projectRoot: v.projectRoot,
         undoable: !!v.projectRoot,
