@@ -12,6 +12,18 @@ async function copy(text: string): Promise<boolean> {
   }
 }
 
+const CopyIcon = () => (
+  <svg aria-hidden="true" width="14" height="14" viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth="1.5">
+    <rect x="5.5" y="5.5" width="8" height="8" rx="1.5" />
+    <path d="M10.5 3.5v-1a1 1 0 0 0-1-1h-6a1 1 0 0 0-1 1v6a1 1 0 0 0 1 1h1" />
+  </svg>
+);
+const CheckIcon = () => (
+  <svg aria-hidden="true" width="14" height="14" viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth="2">
+    <path d="M3 8.5l3.2 3L13 4.5" />
+  </svg>
+);
+
 /** A copy button of fixed width: the icon and "Copy" become a check and "Copied" without moving anything. */
 function CopyButton({ text, label }: { text: string; label: string }) {
   const [copied, setCopied] = useState(false);
@@ -30,7 +42,7 @@ function CopyButton({ text, label }: { text: string; label: string }) {
         timer.current = setTimeout(() => setCopied(false), 1500);
       }}
     >
-      <span aria-hidden>{copied ? '✓' : '⧉'}</span>
+      {copied ? <CheckIcon /> : <CopyIcon />}
       <span>{copied ? 'Copied' : 'Copy'}</span>
     </button>
   );
@@ -58,7 +70,7 @@ export function ResultBar() {
   const showPrompts = result.handedBack.length > 0 && !result.undone;
   const err = result.error ? windowError(result.error.code, result.error.message, 'Undo') : null;
   return (
-    <div className="result-bar" role="status" aria-label="Result">
+    <div className="result-bar result-grid" role="status" aria-label="Result">
       <div className="result-main">
         <strong>{result.undone ?? result.title}</strong>
         {err && (
