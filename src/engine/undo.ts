@@ -1,7 +1,7 @@
 import { copyFile, mkdir, rename, stat, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { RewindError } from './errors.js';
+import { isRewindError, RewindError } from './errors.js';
 import { copyPrefixAtomic } from './io/atomic-write.js';
 import { fingerprintFile, sameFingerprint } from './io/fingerprint.js';
 import { appendJournal, latestAction, readJournal, type JournalRecord } from './journal.js';
@@ -35,7 +35,7 @@ export async function undoLatest(projectRoot: string, opts: { dryRun?: boolean; 
       checks.push(await undoRecord(projectRoot, p, { ...opts, dryRun: true }));
     } catch (e) {
       const msg = e instanceof Error ? e.message : String(e);
-      throw new RewindError((e as RewindError).code ?? 'UNDO_MISMATCH', `cannot undo both parts of this action, so nothing was undone: ${msg}`);
+      throw new RewindError(isRewindError(e) ? e.code : 'UNDO_MISMATCH', `cannot undo both parts of this action, so nothing was undone: ${msg}`);
     }
   }
   if (opts.dryRun) return { dryRun: true, undone: parts[0]!, summary: checks.map((c) => c.summary).join('; '), keptAt: null, parts };
