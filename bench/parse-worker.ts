@@ -1,6 +1,6 @@
 // One measurement per process, so peak memory is this run's own.
 import { open } from 'node:fs/promises';
-import { parseTranscriptFile } from '../src/engine/claude/parse-transcript.js';
+import { parseTranscriptFile } from '../src/engine/agents/claude/parse-transcript.js';
 
 const [mode, path] = process.argv.slice(2) as [string, string];
 let peak = process.memoryUsage().rss;

@@ -35,8 +35,10 @@ test('compare an abandoned prompt with the live end: both sides and the code dif
   await openBranched(page);
   await page.locator('.prompt-row').filter({ hasText: 'BASH echo bashmade > c.txt' }).click();
   await page.getByRole('button', { name: 'Compare with…' }).click();
-  await expect(page.locator('.compare-banner')).toContainText('Select a second prompt to compare with the abandoned prompt');
+  const banner = page.getByRole('status', { name: 'Compare' });
+  await expect(banner).toContainText('Comparing from the abandoned prompt “BASH echo bashmade > c.txt”');
   await page.locator('.prompt-row').filter({ hasText: 'WRITE e.txt after branch' }).click();
+  await banner.getByRole('button', { name: /Compare with #4/ }).click();
   const sheet = page.getByRole('dialog', { name: 'Compare two branches' });
   await expect(sheet).toContainText('From their common ancestor #2');
   await expect(sheet.getByRole('region', { name: 'Side A' })).toContainText('WRITE b.txt bee');

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { appendFile, copyFile, mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { appendFile, copyFile, cp, mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -161,25 +161,34 @@ test('empty state teaches, and opens the demo', async ({ page }) => {
   await expect(page.locator('.session')).toHaveCount(3);
 });
 
-test('a Codex CLI session: listed with its agent, read turn by turn; going back is explained, not offered', async ({ page }) => {
+test('a Codex CLI session: listed with its agent, read turn by turn, forked from the window for codex resume', async ({ page }) => {
   await s.stop();
   const codex = await mkdtemp(join(tmpdir(), 'rewind-e2e-codex-'));
   const rollout = join(codex, 'sessions', '2026', '01', '02', 'rollout-2026-01-02T03-04-05-11111111-1111-4111-8111-111111111111.jsonl');
   await mkdir(dirname(rollout), { recursive: true });
   await copyFile(join(ROOT, 'test', 'fixtures', 'public', 'codex-SYNTHETIC-tool-calls.jsonl'), rollout);
+  // A real 0.169 session (its prompts are history items, not user_message events).
+  await cp(join(ROOT, 'test', 'fixtures', 'codex-0.169', 'sessions'), join(codex, 'sessions'), { recursive: true });
   s = await serve({ codexHome: codex });
   await open(page);
-  await expect(page.locator('.session')).toHaveCount(4);
-  await page.locator('.session').filter({ hasText: 'Codex' }).click();
+  await page.locator('.session').filter({ hasText: 'List the synthetic files' }).click();
   await expect(page.locator('.timeline-header')).toContainText('Codex CLI 0.0.0-test');
   await expect(promptRows(page)).toHaveCount(1);
   await expect(page.getByRole('note')).toHaveCount(0);
-  await expect(page.getByRole('button', { name: 'Fork here' })).toBeDisabled();
-  await expect(page.getByText('Codex sessions are shown here')).toBeVisible();
   await page.getByRole('button', { name: /exec_command/ }).click();
   await expect(page.locator('.turn-item.tool-call').first()).toContainText('find . -maxdepth 1 -type f');
   await expect(page.locator('.turn')).not.toContainText('SYNTHETIC_ENCRYPTED_CONTENT');
   await page.screenshot({ path: join(SHOTS, 'codex-light.png') });
+  await page.locator('.session').filter({ hasText: 'WRITE notes/a.txt alpha-one' }).filter({ hasText: '4 prompts' }).click();
+  await expect(page.locator('.timeline-header')).toContainText('Codex CLI 0.169.0');
+  await expect(promptRows(page)).toHaveCount(4);
+  await promptRows(page).filter({ hasText: 'BASH echo gamma-three' }).click();
+  await page.getByRole('button', { name: 'Fork here' }).click();
+  const sheet = page.getByRole('dialog');
+  await expect(sheet).toContainText('Left out of the new session: 2 prompts');
+  await sheet.getByRole('button', { name: /Fork before this prompt/ }).click();
+  await expect(page.getByRole('status', { name: 'Result' })).toContainText(/Fork created: [0-9a-f-]{36}/);
+  await expect(page.getByRole('button', { name: /Copy codex resume/ })).toBeVisible();
 });
 
 test('readable at 200% zoom: every action is still there and works', async ({ page }) => {

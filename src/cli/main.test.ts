@@ -2,7 +2,7 @@ import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BRANCHED, CODEX_SYNTHETIC, LINEAR, copyClaudeHome, inCopy, tempDir } from '../../test/fixtures.js';
-import { encodeProjectDir } from '../engine/claude/paths.js';
+import { encodeProjectDir } from '../engine/agents/claude/paths.js';
 import type { CliIO } from './io.js';
 import { run } from './main.js';
 
@@ -99,7 +99,7 @@ describe('sessions and timeline', () => {
 });
 
 describe('Codex CLI sessions', () => {
-  it("sessions lists them beside Claude's, timeline reads them, back refuses them in one line", async () => {
+  it("sessions lists them beside Claude's, timeline reads them, back forks them for `codex resume`", async () => {
     const h = await home();
     const codex = await tempDir('rewind-cli-codex-');
     const rollout = join(codex, 'sessions', '2026', '01', '02', 'rollout-2026-01-02T03-04-05-11111111-1111-4111-8111-111111111111.jsonl');
@@ -114,12 +114,21 @@ describe('Codex CLI sessions', () => {
     expect(t.out).toContain('Codex CLI 0.0.0-test');
     expect(t.out).toMatch(/1 prompt on the live path/);
     const back = await cli(['back', '--transcript', rollout], { env });
-    expect(back.code).toBe(1);
-    expect(back.err.trim().split('\n').pop()).toMatch(/^rewind-app: .* is a Codex CLI session: Rewind shows it \(rewind-app timeline\) but rewinds Claude Code sessions only, for now$/);
+    expect(back.code, back.err).toBe(0);
+    const id = /^Fork created: ([0-9a-f-]{36})$/m.exec(back.out)![1]!;
+    expect(back.err).toContain(`Resume it with: codex resume ${id}`);
+    expect(back.err).toContain('List the synthetic files.');
+    const live = await cli(['back', '--transcript', rollout, '--in-place'], { env });
+    expect(live.code, live.err).toBe(5);
+    await utimes(rollout, new Date('2026-01-02T04:00:00Z'), new Date('2026-01-02T04:00:00Z'));
+    const inPlace = await cli(['back', '--transcript', rollout, '--in-place'], { env });
+    expect(inPlace.code, inPlace.err).toBe(2);
+    expect(inPlace.err.trim().split('\n').pop()).toMatch(/^rewind-app: no project folder for the backup: pass --project DIR$/);
     // Only Codex data, no Claude config dir: still listed.
     const onlyCodex = await cli(['sessions', '--json'], { env: { HOME: '/nonexistent-home', CLAUDE_CONFIG_DIR: join(codex, 'no-claude'), CODEX_HOME: codex } });
     expect(onlyCodex.code, onlyCodex.err).toBe(0);
-    expect(JSON.parse(onlyCodex.out).sessions).toHaveLength(1);
+    // The session and the fork made above.
+    expect(JSON.parse(onlyCodex.out).sessions).toHaveLength(2);
   });
 });
 

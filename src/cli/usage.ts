@@ -33,7 +33,7 @@ When the app is running, back, restore, checkpoint and undo are performed by it.
 
 Options:
   --claude-dir DIR   Claude config dir (default: $CLAUDE_CONFIG_DIR or ~/.claude)
-                     Codex CLI sessions are listed and shown (not rewound) from
+                     Codex CLI sessions (listed, shown and rewound) come from
                      $CODEX_HOME or ~/.codex
   -h, --help         this help
   -v, --version      version

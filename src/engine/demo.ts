@@ -1,7 +1,7 @@
 import { cp, mkdtemp, readFile, readdir, rename, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeProjectDir } from './claude/paths.js';
+import { encodeProjectDir } from './agents/claude/paths.js';
 
 /** Where the bundled sessions were recorded; rewritten to the demo's own folder. */
 const RECORDED_PROJECTS = '/home/dev/projects';

@@ -1,45 +1,26 @@
 import type { Agent, Timeline } from '../shared/session-schema.js';
-import { findSession, newestSessionFor } from './claude/discover.js';
-import { claudeConfigRoot } from './claude/paths.js';
-import { parseTranscriptFile } from './claude/parse-transcript.js';
-import { toTimeline } from './claude/timeline.js';
-import { codexHome, findCodexSession, listCodexSessions } from './codex/discover.js';
-import { isRolloutHead } from './codex/rollout.js';
-import { isRewindError, RewindError } from './errors.js';
-import { readFirstLine } from './io/first-line.js';
+import type { AgentAdapter } from './agents/adapter.js';
+import { adapterOfFile, findSessionAcross, rootsFor, type AgentRoots } from './agents/registry.js';
 
-/** Which agent wrote a session file, from its first line (a Codex rollout opens with `session_meta`). */
+/** Which agent wrote a session file (each adapter judges its path and first line). */
 export async function agentOfFile(path: string): Promise<Agent> {
-  const first = await readFirstLine(path).catch(() => null);
-  return first && isRolloutHead(first) ? 'codex' : 'claude';
+  return (await adapterOfFile(path)).id;
 }
 
 /** The timeline of a session file, whichever agent wrote it. */
 export async function timelineOfFile(path: string): Promise<Timeline> {
-  if ((await agentOfFile(path)) === 'codex') {
-    const { parseRollout } = await import('./codex/rollout.js');
-    return parseRollout(path);
-  }
-  return toTimeline(await parseTranscriptFile(path));
+  const adapter = await adapterOfFile(path);
+  const t = await adapter.timeline(path);
+  return adapter.rewind ? t : { ...t, session: { ...t.session, readOnly: `${adapter.displayName} sessions are shown, not rewound, for now` } };
 }
 
-/** A session by path, id or id prefix: Claude Code's first, then Codex's (when `codexHome` is given). */
-export async function findSessionFile(ref: string, claudeRoot: string, codexHome: string | null): Promise<string> {
-  try {
-    return (await findSession(ref, claudeRoot)).path;
-  } catch (e) {
-    if (!codexHome || !isRewindError(e) || e.code !== 'NOT_FOUND' || ref.includes('/') || ref.includes('\\')) throw e;
-    const codex = await findCodexSession(ref, codexHome);
-    if (codex) return codex;
-    throw new RewindError('NOT_FOUND', `no session "${ref}" under ${claudeRoot}/projects or ${codexHome}/sessions`);
+/** A session by path, id or id prefix; with no ref, the newest session of `cwd` (agents in registry order). */
+export async function resolveSessionFile(ref: string | undefined, opts: { cwd: string; env: NodeJS.ProcessEnv; roots?: AgentRoots }): Promise<{ adapter: AgentAdapter; path: string } | null> {
+  const roots = rootsFor(opts.env, opts.roots);
+  if (ref) return findSessionAcross(ref, roots);
+  for (const { adapter, root } of roots) {
+    const path = await adapter.newestFor(opts.cwd, root).catch(() => null);
+    if (path) return { adapter, path };
   }
-}
-
-/** A session by path, id or id prefix; with no ref, the newest session of `cwd`. */
-export async function resolveSessionFile(ref: string | undefined, opts: { cwd: string; env: NodeJS.ProcessEnv; claudeRoot?: string }): Promise<string | null> {
-  const root = opts.claudeRoot ?? claudeConfigRoot(opts.env);
-  if (ref) return findSessionFile(ref, root, codexHome(opts.env));
-  const claude = await newestSessionFor(opts.cwd, root).catch(() => null);
-  if (claude) return claude.path;
-  return (await listCodexSessions({ home: codexHome(opts.env), project: opts.cwd }))[0]?.transcriptPath ?? null;
+  return null;
 }

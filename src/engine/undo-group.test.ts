@@ -1,7 +1,7 @@
 import { appendFile, stat, utimes } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { LINEAR, copyClaudeHome, inCopy, tempDir } from '../../test/fixtures.js';
-import { rewindTranscript } from './claude/rewind/rewind.js';
+import { rewindTranscript } from './agents/claude/rewind/rewind.js';
 import { readJournal } from './journal.js';
 import { undoLatest } from './undo.js';
 

@@ -6,7 +6,7 @@ import { copyPrefixAtomic } from './io/atomic-write.js';
 import { fingerprintFile, sameFingerprint } from './io/fingerprint.js';
 import { appendJournal, latestAction, readJournal, type JournalRecord } from './journal.js';
 import { ensureStore } from './project.js';
-import { removeFileHistoryDir } from './claude/file-history-links.js';
+import { removeFileHistoryDir } from './agents/claude/file-history-links.js';
 
 export interface UndoResult {
   dryRun: boolean;

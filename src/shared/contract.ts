@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { OperationName } from './operations.js';
-import { CostSchema, SessionSummarySchema, TimelinePromptSchema, TimelineSchema } from './session-schema.js';
+import { AgentInfoSchema, CostSchema, SessionSummarySchema, TimelinePromptSchema, TimelineSchema } from './session-schema.js';
 
 /** Every request, response and event that crosses a process boundary; validated where it arrives. */
 
@@ -31,9 +31,10 @@ export const ChatPlanSchema = z.object({
   resultSize: z.number().int(),
   droppedMessages: z.number().int(),
   prompts: z.array(z.object({ uuid: z.string(), text: z.string(), images: z.number().int(), timestamp: z.string().nullable() })),
-  statement: StatementSchema,
+  /** Null for an agent whose rewind cannot state it yet: the window then lists the prompts left out. */
+  statement: StatementSchema.nullable(),
   /** The transcript's size when planned: a confirm whose transcript changed since is refused (review again). */
-  sizeAtPlan: z.number().int(),
+  sizeAtPlan: z.number().int().nullable(),
   backupPath: z.string().nullable(),
   /** Things to know before confirming (e.g. the agent may still be writing the transcript). */
   warnings: z.array(z.string()),
@@ -131,7 +132,7 @@ export type CompareResult = z.infer<typeof CompareResultSchema>;
 export const CONTRACT = {
   listSessions: {
     request: z.object({ project: path.optional() }).strict(),
-    response: z.object({ root: z.string(), exists: z.boolean(), sessions: z.array(SessionSummarySchema) }),
+    response: z.object({ root: z.string(), exists: z.boolean(), sessions: z.array(SessionSummarySchema), agents: z.array(AgentInfoSchema).default([]) }),
   },
   getTimeline: {
     request: z.object({ session: sessionRef }).strict(),
@@ -162,6 +163,8 @@ export const CONTRACT = {
       code: z.object({ written: z.number(), deleted: z.number(), checkpointId: z.string().nullable() }).nullable(),
       projectRoot: z.string().nullable(),
       summary: z.string(),
+      /** How to continue the fork (or the rewritten session) in the agent's own CLI. */
+      resumeCommand: z.string().nullable().default(null),
     }),
   },
   listCheckpoints: {

@@ -1,9 +1,15 @@
 import { z } from 'zod';
+import { AGENT_IDS } from '../engine/agents/registry.js';
 
 /** The document types every door (CLI --json, IPC, HTTP) speaks. Types derive from the schemas. */
 
-export const AgentSchema = z.enum(['claude', 'codex']);
+/** Every agent the registry holds (`src/engine/agents/registry.ts`). */
+export const AgentSchema = z.enum(AGENT_IDS);
 export type Agent = z.infer<typeof AgentSchema>;
+
+/** How the window names an agent: it names none itself. */
+export const AgentInfoSchema = z.object({ id: AgentSchema, displayName: z.string(), badge: z.string(), hooks: z.boolean().default(false) });
+export type AgentInfo = z.infer<typeof AgentInfoSchema>;
 
 export const SessionSummarySchema = z.object({
   id: z.string(),
@@ -141,6 +147,8 @@ export const TimelineSchema = z.object({
     sizeBytes: z.number().int(),
     firstTimestamp: z.string().nullable(),
     lastTimestamp: z.string().nullable(),
+    /** Why this session cannot be rewound (its agent reads only, an unknown format); null: it can. */
+    readOnly: z.string().nullable().default(null),
   }),
   prompts: z.array(TimelinePromptSchema),
   commands: z.array(

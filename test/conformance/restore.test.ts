@@ -1,8 +1,8 @@
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseTranscriptFile } from '../../src/engine/claude/parse-transcript.js';
-import { toTimeline } from '../../src/engine/claude/timeline.js';
+import { parseTranscriptFile } from '../../src/engine/agents/claude/parse-transcript.js';
+import { toTimeline } from '../../src/engine/agents/claude/timeline.js';
 import type { ScriptedApi } from './scripted-api.js';
 import { SCENARIOS, rewindFilesTree, runScenario, snapshotTree, type Scenario, type ScenarioSpec } from './scenario.js';
 import { claudeOrSkip, ensureCliBuilt, rewindApp, withApi } from './harness.js';

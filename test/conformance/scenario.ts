@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { parseTranscriptFile } from '../../src/engine/claude/parse-transcript.js';
+import { parseTranscriptFile } from '../../src/engine/agents/claude/parse-transcript.js';
 import { PRINT_FLAGS, runClaude, type ClaudeEnv } from './claude-cli.js';
 import { textOf, type ApiMessage, type ScriptedApi } from './scripted-api.js';
 

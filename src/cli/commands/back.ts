@@ -1,8 +1,9 @@
-import { rewindTranscript, type RewindResult } from '../../engine/claude/rewind/rewind.js';
+import type { AgentAdapter, RewindOutcome as RewindResult } from '../../engine/agents/adapter.js';
+import { adapterOfFile } from '../../engine/agents/registry.js';
 import { RewindError } from '../../engine/errors.js';
 import { resolveTranscript } from '../../engine/resolve-transcript.js';
 import type { CliIO } from '../io.js';
-import type { SessionModel } from '../../engine/claude/model.js';
+import type { SessionModel } from '../../engine/agents/claude/model.js';
 import type { RestoreResult, RestoreTarget } from '../../engine/store/restore.js';
 import { truncate } from '../io.js';
 import { plural, statementLines } from '../../shared/wording.js';
@@ -31,19 +32,17 @@ export function parseCount(raw: unknown): number {
   return Number(s);
 }
 
-/** Below this size the CLI parses the whole transcript so the statement numbers prompts (#n) as the window does. */
+/** Below this size the CLI reads the whole session so the statement numbers prompts (#n) as the window does. */
 const NUMBERING_MAX_BYTES = 16 * 1024 * 1024;
 
-/** The target (`--to`) and the live prompt count, from a full parse; skipped for a big file's `back n` (the fast path). */
-async function locate(path: string, args: BackArgs): Promise<{ promptUuid?: string; livePromptCount: number | null }> {
+/** The target (`--to`) and the live prompt count, from the whole session; skipped for a big file's `back n` (the fast path). */
+async function locate(adapter: AgentAdapter, path: string, args: BackArgs): Promise<{ promptUuid?: string; livePromptCount: number | null }> {
   if (!args.to) {
     const { stat } = await import('node:fs/promises');
     const size = (await stat(path).catch(() => null))?.size ?? Infinity;
     if (size > NUMBERING_MAX_BYTES) return { livePromptCount: null };
   }
-  const { parseTranscriptFile } = await import('../../engine/claude/parse-transcript.js');
-  const { toTimeline } = await import('../../engine/claude/timeline.js');
-  const t = toTimeline(await parseTranscriptFile(path, { withSubagents: false }));
+  const t = await adapter.timeline(path);
   const livePromptCount = t.stats.activePrompts;
   if (!args.to) return { livePromptCount };
   const m = /^#(\d+)$/.exec(args.to);
@@ -52,14 +51,17 @@ async function locate(path: string, args: BackArgs): Promise<{ promptUuid?: stri
     if (!p) throw new RewindError('NOT_FOUND', `no prompt #${m[1]} on the live path: it has ${plural(livePromptCount, 'prompt')} (#1 to #${livePromptCount})`);
     return { promptUuid: p.uuid, livePromptCount };
   }
-  if (!t.prompts.some((x) => x.uuid === args.to)) throw new RewindError('NOT_FOUND', `no prompt ${args.to} in this transcript (give a prompt uuid or #n)`);
+  if (!t.prompts.some((x) => x.uuid === args.to)) throw new RewindError('NOT_FOUND', `no prompt ${args.to} in this session (give a prompt uuid or #n)`);
   return { promptUuid: args.to, livePromptCount };
 }
 
 export async function backCommand(args: BackArgs, io: CliIO): Promise<number> {
   const resolved = await resolveTranscript({ transcript: args.transcript, project: args.project, cwd: io.cwd, env: io.env, claudeRoot: args.claudeDir });
   io.err(`Transcript: ${resolved.path} (${resolved.source})`);
-  const where = await locate(resolved.path, args);
+  const adapter = await adapterOfFile(resolved.path);
+  const reason = adapter.rewind ? await adapter.readOnlyReason?.(resolved.path) : `${adapter.displayName} sessions are shown (rewind-app timeline), not rewound, for now`;
+  if (reason || !adapter.rewind) throw new RewindError('UNSUPPORTED', `${resolved.path}: ${reason}`);
+  const where = await locate(adapter, resolved.path, args);
   const common = {
     transcriptPath: resolved.path,
     n: args.n,
@@ -68,16 +70,18 @@ export async function backCommand(args: BackArgs, io: CliIO): Promise<number> {
     mode: args.inPlace ? ('in-place' as const) : ('fork' as const),
     force: args.force,
     projectRoot: resolved.projectRoot,
-    claudeRoot: args.claudeDir ?? null,
+    agentRoot: args.claudeDir ?? null,
   };
   // With --both the code part is planned first: a conflict stops everything before any write.
-  const code = args.both ? await planCode(resolved.path, resolved.projectRoot, args, io, where.promptUuid) : null;
+  let code: CodePlan | null = null;
+  if (args.both && !adapter.incremental) io.err(`Restoring code with a ${adapter.displayName} rewind comes later: restoring the chat only.`);
+  else if (args.both) code = await planCode(resolved.path, resolved.projectRoot, args, io, where.promptUuid);
   // One action, one undo: the chat and the code share a journal group.
   const journalGroup = code ? (await import('node:crypto')).randomUUID() : undefined;
-  const result = await rewindTranscript({ ...common, dryRun: args.dryRun, journalGroup });
+  const result = await adapter.rewind({ ...common, dryRun: args.dryRun, journalGroup });
   let checkpoint: CodeReport | null = null;
   if (code) checkpoint = await applyCode(code, result.prompts[0]!.uuid, result.boundaryOffset, args, io, journalGroup);
-  report(result, args, io, checkpoint);
+  report(result, args, io, checkpoint, adapter);
   if (args.copy && !args.json) {
     const text = result.prompts.map((p) => p.text).join('\n\n');
     const { copyToClipboard } = await import('../../engine/clipboard.js');
@@ -87,7 +91,7 @@ export async function backCommand(args: BackArgs, io: CliIO): Promise<number> {
   return 0;
 }
 
-function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeReport | null): void {
+function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeReport | null, adapter: AgentAdapter): void {
   for (const w of r.warnings) io.err(`warning: ${w}`);
   if (args.json) {
     io.out(
@@ -98,8 +102,8 @@ function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeRepo
         resultSize: r.resultSize,
         droppedMessages: r.droppedMessages,
         prompts: r.prompts.map((p) => ({ uuid: p.uuid, text: p.text, timestamp: p.timestamp, images: p.images })),
-        statement: r.statement,
-        statementText: statementLines(r.statement),
+        statement: r.statement ?? null,
+        statementText: r.statement ? statementLines(r.statement) : null,
         mode: r.mode,
         dryRun: r.dryRun,
         forkSessionId: r.forkSessionId,
@@ -110,7 +114,7 @@ function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeRepo
       }),
     );
   }
-  const handed = r.statement.handedBack;
+  const handed = r.statement?.handedBack ?? r.prompts.map((p) => ({ ...p, number: null }));
   io.err(`Handed back to edit (${handed.length}), oldest first:`);
   handed.forEach((p, i) => {
     const extra = p.images ? ` [+${plural(p.images, 'image')}]` : '';
@@ -119,7 +123,7 @@ function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeRepo
   if (r.droppedMessages > 0) io.err(`Left out ${plural(r.droppedMessages, 'message')} of an abandoned branch so the session resumes where you expect.`);
   if (args.json) return;
   // The same statement the window's preview shows, first.
-  const said = statementLines(r.statement);
+  const said = r.statement ? statementLines(r.statement) : [];
   if (r.dryRun) {
     for (const line of said) io.out(line);
     if (r.mode === 'fork') io.out(`Dry run: would fork before prompt "${truncate(r.prompts[0]!.text, 60)}" (cut at byte ${r.boundaryOffset}); nothing written`);
@@ -129,7 +133,7 @@ function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeRepo
   for (const line of said) io.err(line);
   if (r.mode === 'fork') {
     io.out(`Fork created: ${r.forkSessionId}`);
-    io.err(`Resume it with: claude --resume ${r.forkSessionId}`);
+    io.err(`Resume it with: ${adapter.resumeCommand(r.forkSessionId!)}`);
   } else {
     io.out('Chat rewritten in-place');
     io.out(`Backup: ${r.backupPath}`);
@@ -154,7 +158,7 @@ interface CodeReport {
 }
 
 async function planCode(transcript: string, projectRoot: string | null, args: BackArgs, io: CliIO, promptUuid: string | undefined): Promise<CodePlan | null> {
-  const { parseTranscriptFile } = await import('../../engine/claude/parse-transcript.js');
+  const { parseTranscriptFile } = await import('../../engine/agents/claude/parse-transcript.js');
   const session = await parseTranscriptFile(transcript, { withSubagents: false });
   const root = projectRoot ?? session.cwd;
   if (!root) {
@@ -162,7 +166,7 @@ async function planCode(transcript: string, projectRoot: string | null, args: Ba
     return null;
   }
   // Find the target now (dry) so conflicts stop us before the chat is touched.
-  const { rewindTranscript } = await import('../../engine/claude/rewind/rewind.js');
+  const { rewindTranscript } = await import('../../engine/agents/claude/rewind/rewind.js');
   const dry = await rewindTranscript({ transcriptPath: transcript, n: args.n, promptUuid, mode: 'fork', dryRun: true, projectRoot: root });
   if (!dry.statement.targetLive && !(await import('../../engine/store/restore.js').then((m) => m.checkpointForPrompt(root, dry.prompts[0]!.uuid, session)))) {
     throw new RewindError('NO_CHECKPOINT', "that prompt is on an abandoned branch and Rewind took no checkpoint before it: Claude's own file history covers the live path only (fork there without --both, or restore the code of a live prompt)");
@@ -170,7 +174,7 @@ async function planCode(transcript: string, projectRoot: string | null, args: Ba
   const { targetForRewind, restore } = await import('../../engine/store/restore.js');
   const target = await targetForRewind(root, session, dry.prompts[0]!.uuid, dry.boundaryOffset);
   if (!target) return null;
-  const { claudeConfigRoot, claudeRootFor } = await import('../../engine/claude/paths.js');
+  const { claudeConfigRoot, claudeRootFor } = await import('../../engine/agents/claude/paths.js');
   const claudeRoot = args.claudeDir ?? claudeRootFor(session.transcriptPath, claudeConfigRoot(io.env));
   const preview = await restore(root, target, { session, claudeRoot, dryRun: true });
   if (preview.preview.plan.conflicts > 0 && !args.force && !args.dryRun) {

@@ -1,4 +1,4 @@
-import { claudeConfigRoot } from '../../engine/claude/paths.js';
+import { claudeConfigRoot } from '../../engine/agents/claude/paths.js';
 import { RewindError } from '../../engine/errors.js';
 import { liveEnd } from '../../engine/insight/compare.js';
 import { runCompare } from '../../engine/insight/run.js';

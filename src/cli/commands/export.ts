@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { claudeConfigRoot } from '../../engine/claude/paths.js';
+import { claudeConfigRoot } from '../../engine/agents/claude/paths.js';
 import { RewindError } from '../../engine/errors.js';
 import { runExport } from '../../engine/insight/run.js';
 import { insightTimeline } from '../../engine/insight/session-input.js';

@@ -1,4 +1,4 @@
-import { claudeConfigRoot } from '../../engine/claude/paths.js';
+import { claudeConfigRoot } from '../../engine/agents/claude/paths.js';
 import { RewindError } from '../../engine/errors.js';
 import { hookCommand, hooksStatus, installHooks, settingsPath, uninstallHooks, type Scope } from '../../engine/hooks/settings.js';
 import { projectRootOrCwd } from '../../engine/resolve-transcript.js';

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
-import { claudeConfigRoot, claudeRootFor } from '../../engine/claude/paths.js';
-import { parseTranscriptFile } from '../../engine/claude/parse-transcript.js';
-import type { SessionModel } from '../../engine/claude/model.js';
+import { claudeConfigRoot, claudeRootFor } from '../../engine/agents/claude/paths.js';
+import { parseTranscriptFile } from '../../engine/agents/claude/parse-transcript.js';
+import type { SessionModel } from '../../engine/agents/claude/model.js';
 import { RewindError } from '../../engine/errors.js';
 import { resolveProjectRoot, resolveTranscript } from '../../engine/resolve-transcript.js';
 import { PROMPT_UUID, resolveRestoreTarget, restore, type RestoreResult, type RestoreSource } from '../../engine/store/restore.js';

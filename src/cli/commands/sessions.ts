@@ -1,6 +1,6 @@
-import { join, resolve } from 'node:path';
-import { PromptCountCache, defaultCacheDir, listSessions } from '../../engine/claude/discover.js';
-import { claudeConfigRoot } from '../../engine/claude/paths.js';
+import { resolve } from 'node:path';
+import { defaultCacheDir } from '../../engine/agents/claude/discover.js';
+import { AGENT_PRIMARY, adapterFor, rootsFor } from '../../engine/agents/registry.js';
 import { isRewindError } from '../../engine/errors.js';
 import type { CliIO } from '../io.js';
 import { relTime, tildify, truncate } from '../io.js';
@@ -12,34 +12,37 @@ export interface SessionsArgs {
 }
 
 export async function sessionsCommand(args: SessionsArgs, io: CliIO): Promise<number> {
-  const root = args.claudeDir ?? claudeConfigRoot(io.env);
-  const cache = await PromptCountCache.load(join(defaultCacheDir(io.env), 'prompt-counts.json'));
-  const { withJournals } = await import('../../engine/session-journals.js');
+  const roots = rootsFor(io.env, { [AGENT_PRIMARY]: args.claudeDir });
   const project = args.project ? resolve(io.cwd, args.project) : undefined;
-  const { codexHome, listCodexSessions } = await import('../../engine/codex/discover.js');
+  const cacheDir = defaultCacheDir(io.env);
   let missing: unknown = null;
-  const claude = await listSessions({ root, project, cache }).catch((e: unknown) => {
-    if (!isRewindError(e) || e.code !== 'NOT_FOUND') throw e;
-    missing = e;
-    return null;
-  });
-  const codex = await listCodexSessions({ home: codexHome(io.env), project });
-  // No Claude config dir is only an error when there are no Codex sessions to show either.
-  if (missing && codex.length === 0) throw missing;
-  const sessions = [...(await withJournals(claude ?? [])), ...codex].sort((a, b) => b.lastActivity.localeCompare(a.lastActivity));
+  const lists = await Promise.all(
+    roots.map(({ adapter, root }) =>
+      adapter.summarize(root, { project, cacheDir }).catch((e: unknown) => {
+        if (!isRewindError(e) || e.code !== 'NOT_FOUND') throw e;
+        missing ??= e;
+        return [];
+      }),
+    ),
+  );
+  const sessions = lists.flat().sort((a, b) => b.lastActivity.localeCompare(a.lastActivity));
+  // A missing root is only an error when no other agent has sessions to show.
+  if (missing && sessions.length === 0) throw missing;
+  const root = roots[0]!.root;
   if (args.json) {
     io.out(JSON.stringify({ root, sessions }, null, 2));
     return 0;
   }
   if (sessions.length === 0) {
-    io.err(`No Claude Code or Codex sessions under ${root} or ${codexHome(io.env)}${args.project ? ` for ${args.project}` : ''}.`);
+    io.err(`No agent sessions under ${roots.map((r) => r.root).join(' or ')}${args.project ? ` for ${args.project}` : ''}.`);
     return 0;
   }
   for (const s of sessions) {
     const live = s.live ? '●' : ' ';
     const count = s.promptCount === null ? '?' : String(s.promptCount);
     const fork = s.forkOf ? `  (fork of ${s.forkOf.slice(0, 8)})` : '';
-    const agent = s.agent === 'codex' ? '  [Codex]' : '';
+    // The first agent is the default: only the others are tagged.
+    const agent = s.agent === roots[0]!.adapter.id ? '' : `  [${adapterFor(s.agent).badge}]`;
     io.out(`${live} ${s.id}  ${relTime(s.lastActivity).padStart(8)}  ${count.padStart(4)} prompts  ${tildify(s.cwd, io.env)}  ${truncate(s.title, 60)}${agent}${fork}`);
   }
   return 0;

@@ -1,7 +1,7 @@
-import { claudeConfigRoot } from '../../engine/claude/paths.js';
 import { resolveSessionFile, timelineOfFile } from '../../engine/session-files.js';
 import { RewindError } from '../../engine/errors.js';
 import { withMarkers } from '../../engine/store/checkpoint-markers.js';
+import { AGENT_PRIMARY, adapterFor } from '../../engine/agents/registry.js';
 import { formatCost, withCost } from '../../shared/insight/cost.js';
 import { loadPrices } from '../../engine/insight/load-prices.js';
 import type { Timeline } from '../../shared/session-schema.js';
@@ -16,10 +16,9 @@ export interface TimelineArgs {
 }
 
 export async function timelineCommand(args: TimelineArgs, io: CliIO): Promise<number> {
-  const root = args.claudeDir ?? claudeConfigRoot(io.env);
-  const file = await resolveSessionFile(args.session, { cwd: io.cwd, env: io.env, claudeRoot: root });
-  if (!file) throw new RewindError('NO_TRANSCRIPT', `no Claude Code or Codex session for ${io.cwd} (pass a session id or path)`);
-  const parsed = await timelineOfFile(file);
+  const found = await resolveSessionFile(args.session, { cwd: io.cwd, env: io.env, roots: { [AGENT_PRIMARY]: args.claudeDir } });
+  if (!found) throw new RewindError('NO_TRANSCRIPT', `no agent session for ${io.cwd} (pass a session id or path)`);
+  const parsed = await timelineOfFile(found.path);
   // Our checkpoints (◆) from the project's store, as the window shows them.
   const { book, notice } = await loadPrices(io.env);
   if (notice) io.err(`warning: ${notice}`);
@@ -33,8 +32,6 @@ export async function timelineCommand(args: TimelineArgs, io: CliIO): Promise<nu
   return 0;
 }
 
-const AGENT_NAME = { claude: 'Claude Code', codex: 'Codex CLI' } as const;
-
 function clock(iso: string | null): string {
   if (!iso) return '        ';
   const d = new Date(iso);
@@ -44,7 +41,7 @@ function clock(iso: string | null): string {
 export function renderTimeline(t: Timeline, env: NodeJS.ProcessEnv): string {
   const lines: string[] = [];
   const s = t.session;
-  lines.push(`${truncate(s.title, 70)} · ${AGENT_NAME[s.agent]} ${s.version ?? ''} · ${tildify(s.cwd, env)}`);
+  lines.push(`${truncate(s.title, 70)} · ${adapterFor(s.agent).displayName} ${s.version ?? ''} · ${tildify(s.cwd, env)}`);
   lines.push(
     `${s.id} · ${plural(t.stats.activePrompts, 'prompt')} on the live path` +
       (t.stats.deadPrompts ? `, ${t.stats.deadPrompts} on dead branches` : '') +
@@ -62,7 +59,7 @@ export function renderTimeline(t: Timeline, env: NodeJS.ProcessEnv): string {
     const num = p.active ? String(p.number).padStart(3) : '   ';
     const tools = p.turn.toolCalls.length ? ` · ${p.turn.toolCalls.length} tool${p.turn.toolCalls.length === 1 ? '' : 's'}` : '';
     const files = p.turn.filesTouched.length ? ` · ${p.turn.filesTouched.length} file${p.turn.filesTouched.length === 1 ? '' : 's'}` : '';
-    // ◆ ours (the whole project), else ◇ Claude's own (only the files it edited).
+    // ◆ ours (the whole project), else ◇ the agent's own (only the files it edited).
     const marker = p.checkpoint ? ' ◆' : p.nativeCheckpoint ? ' ◇' : '';
     const dead = p.active ? '' : '  (dead branch)';
     const c = t.cost?.prompts[p.uuid]?.turn;

@@ -19,6 +19,12 @@ export interface PromptComparison {
   b: CompareSide;
 }
 
+/** The session a timeline is: a Claude fork keeps its original's id inside, so its file name says. */
+export function sessionIdOf(t: Timeline): string {
+  const base = t.session.transcriptPath.split(/[\\/]/).pop()?.replace(/\.jsonl$/, '') ?? '';
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(base) ? base : t.session.id;
+}
+
 const samePrompt = (x: TimelinePrompt, y: TimelinePrompt) => x.uuid === y.uuid || (x.text === y.text && x.timestamp !== null && x.timestamp === y.timestamp);
 
 /**
@@ -41,7 +47,7 @@ export function comparePrompts(ta: Timeline, aUuid: string, tb: Timeline, bUuid:
   const oneLine = shared === upA.length || shared === upB.length;
   const side = (t: Timeline, up: TimelinePrompt[], pick: TimelinePrompt, parents: Map<string, string | null>): CompareSide => {
     const prompts = oneLine ? up.slice(shared) : [...up.slice(shared, -1), ...pathToEnd(t, pick.uuid, parents)];
-    return { sessionId: t.session.id, picked: pick, prompts, end: prompts[prompts.length - 1] ?? (shared ? up[shared - 1]! : null) };
+    return { sessionId: sessionIdOf(t), picked: pick, prompts, end: prompts[prompts.length - 1] ?? (shared ? up[shared - 1]! : null) };
   };
   return { ancestor: shared ? upA[shared - 1]! : null, a: side(ta, upA, pickA, pa), b: side(tb, upB, pickB, pb) };
 }

@@ -3,14 +3,16 @@ import { readFile } from 'node:fs/promises';
 import type { Timeline } from '../../shared/session-schema.js';
 import type { AgentTreeBefore } from './compare-code.js';
 import { RewindError } from '../errors.js';
-import { resolveSessionFile, timelineOfFile, agentOfFile } from '../session-files.js';
+import { resolveSessionFile, timelineOfFile } from '../session-files.js';
+import { AGENT_PRIMARY, adapterOfFile } from '../agents/registry.js';
 import { withCost } from '../../shared/insight/cost.js';
 import { loadPrices } from './load-prices.js';
 import type { ExportItem } from './export.js';
 
 /** A session read for insight: its file, its timeline with costs, and a notice from the price table. */
 export async function insightTimeline(ref: string | undefined, opts: { cwd: string; env: NodeJS.ProcessEnv; claudeRoot?: string }): Promise<{ file: string; timeline: Timeline; notice: string | null }> {
-  const file = await resolveSessionFile(ref, opts);
+  const found = await resolveSessionFile(ref, { cwd: opts.cwd, env: opts.env, roots: { [AGENT_PRIMARY]: opts.claudeRoot } });
+  const file = found?.path;
   if (!file) throw new RewindError('NO_TRANSCRIPT', `no session for ${opts.cwd} (pass a session id or path)`);
   const { book, notice } = await loadPrices(opts.env);
   return { file, timeline: withCost(await timelineOfFile(file), book), notice };
@@ -22,23 +24,16 @@ export async function insightTimeline(ref: string | undefined, opts: { cwd: stri
  */
 export async function readTurns(file: string, timeline: Timeline, uuids: string[]): Promise<Map<string, ExportItem[]>> {
   const out = new Map<string, ExportItem[]>();
-  if ((await agentOfFile(file)) === 'codex') {
-    const { codexTurn } = await import('../codex/turn.js');
-    for (const u of uuids) out.set(u, (await codexTurn(timeline, u)).items);
-    return out;
-  }
-  const { parseTranscriptFile } = await import('../claude/parse-transcript.js');
-  const { turnDetail } = await import('../../main/service/turn-detail.js');
-  const model = await parseTranscriptFile(file, { withSubagents: true });
-  for (const u of uuids) out.set(u, (await turnDetail(model, u)).items);
+  const adapter = await adapterOfFile(file);
+  for (const u of uuids) if (timeline.prompts.some((p) => p.uuid === u)) out.set(u, (await adapter.turn(file, u)).items);
   return out;
 }
 
 /** The agent's own file history as a tree before a prompt (Claude Code's file-history), if it keeps one. */
 export async function agentTreeBefore(file: string, claudeRoot: string, projectRoot: string): Promise<AgentTreeBefore | undefined> {
-  if ((await agentOfFile(file)) !== 'claude') return undefined;
-  const { parseTranscriptFile } = await import('../claude/parse-transcript.js');
-  const { nativeTarget } = await import('../claude/native-restore.js');
+  if (!(await adapterOfFile(file)).fileHistory) return undefined;
+  const { parseTranscriptFile } = await import('../agents/claude/parse-transcript.js');
+  const { nativeTarget } = await import('../agents/claude/native-restore.js');
   const parsed = await parseTranscriptFile(file);
   // Paths the agent tracked are relative to the session's folder; when that folder is not on this
   // machine (a copied session), the project given stands in for it.

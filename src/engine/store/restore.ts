@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { RewindError } from '../errors.js';
-import type { SessionModel } from '../claude/model.js';
-import { nativeTarget } from '../claude/native-restore.js';
+import type { SessionModel } from '../agents/claude/model.js';
+import { nativeTarget } from '../agents/claude/native-restore.js';
 import { readAgentWrites } from './agent-writes.js';
 import { objectStore, takeCheckpoint } from './checkpoint.js';
 import { latestManifest, listCheckpointIds, listCheckpoints, readManifest, type CheckpointSummary, type Manifest } from './manifest.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BRANCHED, BUILT_CLI, CODEX_SYNTHETIC, LINEAR, copyClaudeHome, inCopy, runBuiltCli, tempDir } from '../../../test/fixtures.js';
 import type { RewindEvent } from '../../shared/contract.js';
 import type { Timeline } from '../../shared/session-schema.js';
-import { encodeProjectDir } from '../../engine/claude/paths.js';
+import { encodeProjectDir } from '../../engine/agents/claude/paths.js';
 import { handleHook } from '../../engine/hooks/handle-hook.js';
 import { OPERATION_NAMES } from '../../shared/operations.js';
 import { startRuntime, type Runtime } from '../app-runtime.js';
@@ -88,7 +88,7 @@ describe('doors', () => {
     root = await copyClaudeHome();
     branched = inCopy(root, BRANCHED);
     codexHome = join(root, '..', 'no-codex');
-    service = new RewindService({ claudeRoot: root, cli: { node: process.execPath, script: CLI }, codexHome });
+    service = new RewindService({ claudeRoot: root, cli: { node: process.execPath, script: CLI }, roots: { codex: codexHome } });
     await service.start();
     service.onEvent((e) => events.push(e));
     door = await startHttpDoor(service, { rendererDir: null });
@@ -244,13 +244,13 @@ describe('doors', () => {
 });
 
 describe('Codex CLI sessions', () => {
-  it('are listed and read, refused for rewinding with a clear error, and follow appends', async () => {
+  it('are listed and read, forked through their adapter (resumed with codex resume), and follow appends', async () => {
     const home = await tempDir('rewind-codex-');
     const rollout = join(home, 'sessions', '2026', '01', '02', 'rollout-2026-01-02T03-04-05-11111111-1111-4111-8111-111111111111.jsonl');
     await mkdir(dirname(rollout), { recursive: true });
     await copyFile(CODEX_SYNTHETIC, rollout);
     await writeFile(join(home, 'session_index.jsonl'), `${JSON.stringify({ id: '11111111-1111-4111-8111-111111111111', thread_name: 'synthetic files', updated_at: '2026-01-02T03:05:00Z' })}\n`);
-    const svc = new RewindService({ claudeRoot: join(home, 'no-claude'), codexHome: home });
+    const svc = new RewindService({ claudeRoot: join(home, 'no-claude'), roots: { codex: home } });
     await svc.start();
     const events: RewindEvent[] = [];
     svc.onEvent((e) => events.push(e));
@@ -266,10 +266,15 @@ describe('Codex CLI sessions', () => {
       const items = (turn as { ok: true; value: { items: { kind: string; title: string; body: string }[] } }).value.items;
       expect(items.map((i) => `${i.kind} ${i.title}`)).toEqual(['thinking reasoning', 'tool-call exec_command find . -maxdepth 1 -type f', 'tool-result result', 'tool-call apply_patch gamma.txt', 'tool-result result', 'tool-call mcp__synthetic__lookup {"query":"fixture"}', 'tool-result result', 'text Codex']);
       expect(JSON.stringify(items)).not.toContain('SYNTHETIC_ENCRYPTED_CONTENT');
-      const fork = await svc.handle('previewRewind', { session: rollout, promptUuid: timeline.prompts[0]!.uuid, mode: 'fork', withCode: false });
-      expect(fork).toMatchObject({ ok: false, error: { code: 'UNSUPPORTED', message: expect.stringContaining('Codex CLI session') } });
+      expect(timeline.session.readOnly).toBeNull();
+      const preview = await svc.handle('previewRewind', { session: rollout, promptUuid: timeline.prompts[0]!.uuid, mode: 'fork', withCode: true });
+      expect(preview).toMatchObject({ ok: true, value: { chat: { prompts: [{ text: 'List the synthetic files.' }] }, code: null, codeNote: expect.stringContaining('only the chat') } });
+      const fork = await svc.handle('applyRewind', { session: rollout, promptUuid: timeline.prompts[0]!.uuid, mode: 'fork', withCode: false });
+      const made = (fork as { ok: true; value: { forkSessionId: string; forkPath: string; resumeCommand: string } }).value;
+      expect(made.resumeCommand).toBe(`codex resume ${made.forkSessionId}`);
+      expect(made.forkPath.startsWith(join(home, 'sessions'))).toBe(true);
       // The user goes on in Codex: the open timeline follows.
-      await appendFile(rollout, `${JSON.stringify({ timestamp: new Date().toISOString(), type: 'event_msg', payload: { type: 'user_message', message: 'and the hidden ones?' } })}\n`);
+      await appendFile(rollout, `${JSON.stringify({ timestamp: new Date().toISOString(), type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'and the hidden ones?' }] } })}\n`);
       await vi.waitFor(
         () => {
           const e = events.find((x) => x.type === 'timelineChanged' && x.session === rollout);
@@ -281,7 +286,7 @@ describe('Codex CLI sessions', () => {
       const found = await svc.handle('searchPrompts', { query: 'HIDDEN' });
       const matches = (found as { ok: true; value: { matches: { transcriptPath: string; promptUuid: string; snippet: string }[] } }).value.matches;
       const again = (await svc.handle('getTimeline', { session: rollout })) as { ok: true; value: Timeline };
-      expect(matches).toEqual([{ transcriptPath: rollout, sessionId: '11111111-1111-4111-8111-111111111111', promptUuid: again.value.prompts[1]!.uuid, snippet: 'and the hidden ones?' }]);
+      expect(matches.filter((m) => m.transcriptPath === rollout)).toEqual([{ transcriptPath: rollout, sessionId: '11111111-1111-4111-8111-111111111111', promptUuid: again.value.prompts[1]!.uuid, snippet: 'and the hidden ones?' }]);
     } finally {
       await svc.close();
     }
@@ -296,7 +301,7 @@ describe('terminal door: the CLI forwards to a running app', () => {
     if (!spawnSync(process.execPath, [CLI, '--version']).stdout) throw new Error('build the CLI first (npm run build)');
     root = await copyClaudeHome();
     sock = join(await tempDir('rewind-sock-'), 'rewind.sock');
-    rt = await startRuntime({ claudeRoot: root, watch: false, http: null, env: { REWIND_SOCKET: sock }, codexHome: join(root, '..', 'no-codex') });
+    rt = await startRuntime({ claudeRoot: root, watch: false, http: null, env: { REWIND_SOCKET: sock }, roots: { codex: join(root, '..', 'no-codex') } });
   });
   afterAll(async () => {
     await rt.close();

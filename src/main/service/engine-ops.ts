@@ -1,7 +1,9 @@
 import { readLines } from '../../engine/io/read-lines.js';
-import { rewindTranscript, type RewindOptions } from '../../engine/claude/rewind/rewind.js';
-import { SessionBuilder } from '../../engine/claude/session-builder.js';
-import type { SessionModel } from '../../engine/claude/model.js';
+import type { RewindRequest } from '../../engine/agents/adapter.js';
+import { adapterFor, type AgentId } from '../../engine/agents/registry.js';
+import { RewindError } from '../../engine/errors.js';
+import { SessionBuilder } from '../../engine/agents/claude/session-builder.js';
+import type { SessionModel } from '../../engine/agents/claude/model.js';
 import { takeCheckpoint, type CheckpointOptions } from '../../engine/store/checkpoint.js';
 import { previewRestore, restore, type RestoreTarget } from '../../engine/store/restore.js';
 import { undoLatest } from '../../engine/undo.js';
@@ -16,7 +18,11 @@ export const ENGINE_OPS = {
     const res = await readLines(a.path, (line) => builder.addLine(line));
     return { builder, endOffset: res.endOffset, lineCount: res.lineCount, size: res.size, partial: res.partial !== null };
   },
-  rewind: async (a: Omit<RewindOptions, 'now' | 'beforeRevalidate'>) => rewindTranscript(a),
+  rewind: async (a: RewindRequest & { agent: AgentId }) => {
+    const adapter = adapterFor(a.agent);
+    if (!adapter.rewind) throw new RewindError('UNSUPPORTED', `${adapter.displayName} sessions are shown, not rewound, for now`);
+    return adapter.rewind(a);
+  },
   checkpoint: async (a: Omit<CheckpointOptions, 'now' | 'fromState'>) => {
     const r = await takeCheckpoint(a);
     return { id: r.manifest.id, files: r.manifest.entries.filter((e) => e[1] !== 'd').length, hashed: r.hashed, skipped: r.manifest.skipped.length };

@@ -3,13 +3,11 @@ import { runCompare, runExport, type InsightSession } from '../../engine/insight
 import { withCost } from '../../shared/insight/cost.js';
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { listSessions, PromptCountCache } from '../../engine/claude/discover.js';
-import type { SessionModel } from '../../engine/claude/model.js';
-import { claudeConfigRoot, claudeRootFor, claudeRootOfTranscript } from '../../engine/claude/paths.js';
-import type { RewindResult } from '../../engine/claude/rewind/rewind.js';
+import type { SessionModel } from '../../engine/agents/claude/model.js';
+import { claudeRootFor } from '../../engine/agents/claude/paths.js';
+import type { RewindOutcome as RewindResult } from '../../engine/agents/adapter.js';
 import { materializeDemo } from '../../engine/demo.js';
 import { describeError, RewindError } from '../../engine/errors.js';
-import { withJournals } from '../../engine/session-journals.js';
 import { hookCommand, hooksStatus, installHooks, settingsPath, type Scope } from '../../engine/hooks/settings.js';
 import { listCheckpoints } from '../../engine/store/manifest.js';
 import { resolveRestoreTarget, targetForRewind, type RestorePreview, type RestoreTarget } from '../../engine/store/restore.js';
@@ -17,15 +15,14 @@ import { CONTRACT, type CodePlan, type ParsedRequestOf, type ResponseOf, type Re
 import type { OperationName } from '../../shared/operations.js';
 import type { Timeline } from '../../shared/session-schema.js';
 import { LiveSessions } from './live-sessions.js';
-import { turnDetail } from './turn-detail.js';
 import { InlineRunner, WorkerRunner, type TaskRunner } from './task-runner.js';
 import { Watcher } from './watcher.js';
 import { plural, restoredSummary, statementLines } from '../../shared/wording.js';
-import { markersFor } from '../../engine/store/checkpoint-markers.js';
-import { codexHome } from '../../engine/codex/discover.js';
-import { CodexSessions } from './codex-sessions.js';
-import { findSessionFile } from '../../engine/session-files.js';
 import { DEAD_RESTORE_REASON } from '../../shared/eligibility.js';
+import { markersFor } from '../../engine/store/checkpoint-markers.js';
+import type { AgentAdapter } from '../../engine/agents/adapter.js';
+import { AGENT_PRIMARY, adapterFor, agentInfo, findSessionAcross, rootsFor, type AgentRoots } from '../../engine/agents/registry.js';
+import { WholeSessions } from './whole-sessions.js';
 
 export interface ServiceOptions {
   claudeRoot?: string;
@@ -40,8 +37,8 @@ export interface ServiceOptions {
   /** Built engine worker script: long work runs there, off the main thread. */
   workerScript?: string;
   workerExecArgv?: string[];
-  /** Codex CLI's home (default `$CODEX_HOME` or `~/.codex` of `env`); its sessions are shown, not rewound. */
-  codexHome?: string;
+  /** Other agents' roots (the registry's ids); default from `env`. null leaves an agent out. */
+  roots?: AgentRoots;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -58,13 +55,15 @@ export class RewindService {
   private readonly listeners = new Set<(e: RewindEvent) => void>();
   readonly live: LiveSessions;
   private watcher: Watcher | null = null;
-  private readonly counts = new PromptCountCache(null);
+  private readonly whole = new WholeSessions();
+  /** Which agent wrote each session file (asked once per path). */
+  private readonly agentOf = new Map<string, AgentAdapter>();
   private opCounter = 0;
   private readonly demoDirs: string[] = [];
   readonly runner: TaskRunner;
 
   constructor(private readonly opts: ServiceOptions = {}) {
-    this.claudeRoot = opts.claudeRoot ?? claudeConfigRoot();
+    this.claudeRoot = adapterFor(AGENT_PRIMARY).root(opts.env ?? process.env, opts.claudeRoot);
     this.runner = opts.workerScript ? new WorkerRunner(opts.workerScript, opts.workerExecArgv) : new InlineRunner();
     // A marker that cannot be read must not cost the update itself (nor, unhandled, the process).
     this.live = new LiveSessions(
@@ -116,7 +115,7 @@ export class RewindService {
 
   /** Picks the data source (demo when asked or when there is no Claude data) and starts watching. */
   async start(): Promise<void> {
-    const hasData = !!(await stat(join(this.claudeRoot, 'projects')).catch(() => null)) || (await this.codex.hasAny());
+    const hasData = !!(await stat(join(this.claudeRoot, 'projects')).catch(() => null)) || (await this.anySessions());
     if ((this.opts.demo || (!hasData && !this.opts.claudeRoot)) && this.opts.resourcesDir) await this.useDemo();
     if (this.opts.watch !== false) await this.startWatching();
   }
@@ -133,22 +132,18 @@ export class RewindService {
     this.watcher = new Watcher({
       onTranscript: (p) => {
         if (this.live.has(p)) void this.live.refresh(p);
+        else
+          void this.whole.changed(p).then((timeline) => {
+            if (timeline) this.emit({ type: 'timelineChanged', session: p, kind: 'reread', upserts: [], timeline, stats: timeline.stats });
+          });
       },
       onSessions: () => this.emit({ type: 'sessionsChanged' }),
       onStore: (root) => {
         this.emit({ type: 'sessionsChanged' });
         this.remark(root).catch(() => undefined);
       },
-      onRollout: (p) => {
-        this.emit({ type: 'sessionsChanged' });
-        void this.codex.changed(p).then((timeline) => {
-          if (timeline) this.emit({ type: 'timelineChanged', session: p, kind: 'reread', upserts: [], timeline, stats: timeline.stats });
-        });
-      },
     });
-    await this.watcher.watchClaudeRoot(this.claudeRoot).catch(() => undefined);
-    const home = this.codexHomeDir();
-    if (home) await this.watcher.watchCodexHome(home).catch(() => undefined);
+    for (const { adapter, root } of this.roots()) await this.watcher.watchSessions(adapter.id, adapter.watch(root)).catch(() => undefined);
   }
 
   async close(): Promise<void> {
@@ -191,29 +186,50 @@ export class RewindService {
     }
   }
 
-  private transcriptOf(session: string): Promise<string> {
-    return findSessionFile(session, this.claudeRoot, this.codex.homeDir);
+  /** Each agent's root now: the first agent's is the settable one (and the demo's); the demo shows only it. */
+  private roots(): { adapter: AgentAdapter; root: string }[] {
+    const primary = AGENT_PRIMARY;
+    const overrides: AgentRoots = { ...this.opts.roots, [primary]: this.claudeRoot };
+    if (this.demo) for (const a of rootsFor(this.env)) if (a.adapter.id !== primary) overrides[a.adapter.id] = null;
+    return rootsFor(this.env, overrides);
   }
 
-  /** Codex sessions are read from here; none while the demo is shown. */
-  private codexHomeDir(): string | null {
-    return this.demo ? null : (this.opts.codexHome ?? codexHome(this.opts.env ?? process.env));
+  private get env(): NodeJS.ProcessEnv {
+    return this.opts.env ?? process.env;
   }
 
-  readonly codex = new CodexSessions(() => this.codexHomeDir());
+  private async anySessions(): Promise<boolean> {
+    for (const { adapter, root } of this.roots()) if ((await adapter.sessionFiles(root).catch(() => [])).length > 0) return true;
+    return false;
+  }
 
-  /** A Claude session's model (restoring to one of a Codex session's prompts is refused). */
+  private async transcriptOf(session: string): Promise<{ adapter: AgentAdapter; path: string }> {
+    const found = await findSessionAcross(session, this.roots());
+    const known = this.agentOf.get(found.path);
+    if (known) return { adapter: known, path: found.path };
+    this.agentOf.set(found.path, found.adapter);
+    return found;
+  }
+
+  /** A session's agent, refusing what it cannot rewind with its own reason. */
+  private async rewindable(adapter: AgentAdapter, path: string): Promise<NonNullable<AgentAdapter['rewind']>> {
+    const reason = adapter.rewind ? ((await adapter.readOnlyReason?.(path)) ?? null) : `${adapter.displayName} sessions are shown, not rewound, for now`;
+    if (reason || !adapter.rewind) throw new RewindError('UNSUPPORTED', reason ?? `${adapter.displayName} sessions are shown, not rewound, for now`);
+    return adapter.rewind.bind(adapter);
+  }
+
+  /** The incremental model of a session whose agent keeps one (restore from the agent's own history needs it). */
   private async sessionModel(session: string): Promise<SessionModel> {
-    const path = await this.transcriptOf(session);
-    await this.codex.refuse(path);
+    const { adapter, path } = await this.transcriptOf(session);
+    if (!adapter.incremental) throw new RewindError('UNSUPPORTED', `restoring code to a prompt of a ${adapter.displayName} session needs a Rewind checkpoint: pass a checkpoint id, without --session`);
     return (await this.live.get(path)).model;
   }
 
   /** The project a session ran in: its cwd, when that folder exists here. */
-  private async projectOf(model: SessionModel): Promise<string | null> {
-    if (!model.cwd) return null;
-    const st = await stat(model.cwd).catch(() => null);
-    return st?.isDirectory() ? model.cwd : null;
+  private async projectOf(cwd: string | null): Promise<string | null> {
+    if (!cwd) return null;
+    const st = await stat(cwd).catch(() => null);
+    return st?.isDirectory() ? cwd : null;
   }
 
   private codePlanDoc(p: RestorePreview, projectRoot: string): CodePlan {
@@ -252,69 +268,103 @@ export class RewindService {
       resultSize: r.resultSize,
       droppedMessages: r.droppedMessages,
       prompts: r.prompts.map((p) => ({ uuid: p.uuid, text: p.text, images: p.images, timestamp: p.timestamp })),
-      statement: r.statement,
-      sizeAtPlan: r.size,
+      statement: r.statement ?? null,
+      sizeAtPlan: r.size ?? null,
       backupPath: r.backupPath,
       warnings: r.warnings,
     };
   }
 
-  private async codeTarget(model: SessionModel, projectRoot: string | null, chat: RewindResult): Promise<{ target: RestoreTarget | null; note: string | null }> {
-    if (!projectRoot) return { target: null, note: `The project folder ${model.cwd ?? '(unknown)'} is not on this machine: only the chat can be rewound.` };
+  /** What a rewind of a session needs: its agent (refusing what it cannot rewind), model and project. */
+  private async rewindContext(session: string): Promise<{ adapter: AgentAdapter; path: string; model: SessionModel | null; projectRoot: string | null; agentRoot: string | null; timeline: Timeline }> {
+    const { adapter, path } = await this.transcriptOf(session);
+    await this.rewindable(adapter, path);
+    const agentRoot = this.roots().find((r) => r.adapter === adapter)?.root ?? null;
+    if (adapter.incremental) {
+      const { model, timeline } = await this.live.get(path);
+      return { adapter, path, model, projectRoot: await this.projectOf(model.cwd), agentRoot, timeline };
+    }
+    const t = await this.whole.timeline(adapter, path);
+    return { adapter, path, model: null, projectRoot: await this.projectOf(t.session.cwd), agentRoot, timeline: t };
+  }
+
+  /** Claude's own file history covers the live path only: a dead prompt's code needs a Rewind checkpoint. */
+  private async refuseDeadRestore(model: SessionModel | null, target: RestoreTarget | null): Promise<void> {
+    if (!model || !target || target.source !== 'claude' || !target.promptUuid) return;
+    const { timeline } = await this.live.get(model.transcriptPath);
+    const p = timeline.prompts.find((x) => x.uuid === target.promptUuid);
+    if (p && !p.active) throw new RewindError('NO_CHECKPOINT', DEAD_RESTORE_REASON);
+  }
+
+  /** Why a session of this agent is read only (null: it can be rewound). */
+  private async readOnly(adapter: AgentAdapter, path: string): Promise<string | null> {
+    return this.rewindable(adapter, path).then(
+      () => null,
+      (e: unknown) => (e instanceof Error ? e.message : String(e)),
+    );
+  }
+
+  private async codeTarget(adapter: AgentAdapter, model: SessionModel | null, projectRoot: string | null, chat: RewindResult): Promise<{ target: RestoreTarget | null; note: string | null }> {
+    if (!projectRoot) return { target: null, note: `The project folder ${model?.cwd ?? '(unknown)'} is not on this machine: only the chat can be rewound.` };
+    if (!model) return { target: null, note: `Restoring code with a ${adapter.displayName} rewind comes later: only the chat is rewound.` };
     const target = await targetForRewind(projectRoot, model, chat.prompts[0]!.uuid, chat.boundaryOffset);
     return { target, note: target ? null : 'No checkpoint covers this prompt: install the hooks so every prompt gets one.' };
   }
 
   /** The rewind statement's words (the CLI's dry run says the same), and the files when the code goes too. */
   private summary(chat: RewindResult, files: number | null): string {
-    const said = statementLines(chat.statement).join(' ');
+    const n = chat.prompts.length;
+    const said = chat.statement ? statementLines(chat.statement).join(' ') : `${chat.mode === 'fork' ? 'Fork before this prompt' : 'Rewrite in place'}: ${plural(n, 'prompt')} left out.`;
     return files === null ? said : `${said} Restores ${plural(files, 'file')}.`;
   }
 
   /** A session with its costs, as compare and export read it. */
   private async insightSession(ref: string): Promise<InsightSession> {
-    const file = await this.transcriptOf(ref);
-    const timeline = (await this.codex.isCodex(file)) ? await this.codex.timeline(file, true) : (await this.live.get(file)).timeline;
+    const { adapter, path: file } = await this.transcriptOf(ref);
+    const timeline = adapter.incremental ? (await this.live.get(file)).timeline : await this.whole.timeline(adapter, file, true);
     return { file, timeline: withCost(timeline, (await loadPrices()).book) };
   }
 
   private readonly handlers: { [K in OperationName]: Handler<K> } = {
     listSessions: async (req) => {
-      const codex = await this.codex.list(req.project);
       const exists = !!(await stat(join(this.claudeRoot, 'projects')).catch(() => null));
-      const claude = exists ? await withJournals(await listSessions({ root: this.claudeRoot, project: req.project, cache: this.counts })) : [];
-      return { root: this.claudeRoot, exists, sessions: [...claude, ...codex].sort((a, b) => b.lastActivity.localeCompare(a.lastActivity)) };
+      const lists = await Promise.all(this.roots().map(({ adapter, root }) => adapter.summarize(root, { project: req.project }).catch(() => [])));
+      return { root: this.claudeRoot, exists, agents: agentInfo(), sessions: lists.flat().sort((a, b) => b.lastActivity.localeCompare(a.lastActivity)) };
     },
     getTimeline: async (req) => {
-      const path = await this.transcriptOf(req.session);
-      if (await this.codex.isCodex(path)) return this.codex.timeline(path, true);
+      const { adapter, path } = await this.transcriptOf(req.session);
+      if (!adapter.incremental) {
+        const t = await this.whole.timeline(adapter, path, true);
+        return { ...t, session: { ...t.session, readOnly: await this.readOnly(adapter, path) } };
+      }
       const { model, timeline } = await this.live.get(path);
-      const root = await this.projectOf(model);
+      const root = await this.projectOf(model.cwd);
       if (root) this.watcher?.watchStore(root).catch(() => undefined);
       return this.decorate(timeline);
     },
     getTurn: async (req) => {
-      const path = await this.transcriptOf(req.session);
-      if (await this.codex.isCodex(path)) return this.codex.turn(path, req.promptUuid);
-      return turnDetail((await this.live.get(path)).model, req.promptUuid);
+      const { adapter, path } = await this.transcriptOf(req.session);
+      if (adapter.incremental) {
+        const { turnDetail } = await import('../../engine/agents/claude/turn-detail.js');
+        return turnDetail((await this.live.get(path)).model, req.promptUuid);
+      }
+      return adapter.turn(path, req.promptUuid);
     },
     searchPrompts: async (req) => {
-      const { listTranscriptFiles } = await import('../../engine/claude/discover.js');
-      const { searchPrompts } = await import('../../engine/claude/search.js');
-      const [claude, codex] = await Promise.all([searchPrompts(await listTranscriptFiles(this.claudeRoot).catch(() => []), req.query), this.codex.search(req.query)]);
-      return { matches: [...claude.matches, ...codex.matches], truncated: claude.truncated || codex.truncated };
+      const { searchPromptLines } = await import('../../engine/prompt-search.js');
+      const found = await Promise.all(
+        this.roots().map(async ({ adapter, root }) => searchPromptLines(await adapter.sessionFiles(root).catch(() => []), req.query, adapter.promptLines, { maxBytes: 512 * 1024 * 1024, maxMatches: 200, perSession: 3 })),
+      );
+      return { matches: found.flatMap((f) => f.matches), truncated: found.some((f) => f.truncated) };
     },
     previewRewind: async (req) => {
-      const path = await this.transcriptOf(req.session);
-      await this.codex.refuse(path);
-      const { model, timeline } = await this.live.get(path);
-      const projectRoot = await this.projectOf(model);
+      const { adapter, path, model, projectRoot, agentRoot, timeline } = await this.rewindContext(req.session);
       const livePromptCount = timeline.stats.activePrompts;
-      const chat = await this.runner.run('rewind', { transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, dryRun: true, projectRoot, claudeRoot: claudeRootOfTranscript(path), livePromptCount });
+      const chat = await this.runner.run('rewind', { agent: adapter.id, transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, dryRun: true, projectRoot, agentRoot, livePromptCount });
       let code: CodePlan | null = null;
       let codeNote: string | null = null;
       if (req.withCode) {
-        const t = await this.codeTarget(model, projectRoot, chat);
+        const t = await this.codeTarget(adapter, model, projectRoot, chat);
         await this.refuseDeadRestore(model, t.target);
         codeNote = t.note;
         if (t.target && projectRoot) {
@@ -326,16 +376,13 @@ export class RewindService {
     },
     applyRewind: async (req) => {
       const id = `op-${++this.opCounter}`;
-      const path = await this.transcriptOf(req.session);
-      await this.codex.refuse(path);
-      const { model, timeline } = await this.live.get(path);
-      const projectRoot = await this.projectOf(model);
+      const { adapter, path, model, projectRoot, agentRoot, timeline } = await this.rewindContext(req.session);
       const claudeRoot = claudeRootFor(path, this.claudeRoot);
       const livePromptCount = timeline.stats.activePrompts;
-      const dry = await this.runner.run('rewind', { transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, dryRun: true, projectRoot, claudeRoot, livePromptCount, expectSize: req.expectSize });
+      const dry = await this.runner.run('rewind', { agent: adapter.id, transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, dryRun: true, projectRoot, agentRoot, livePromptCount, expectSize: req.expectSize });
       let target: RestoreTarget | null = null;
       if (req.withCode) {
-        target = (await this.codeTarget(model, projectRoot, dry)).target;
+        target = (await this.codeTarget(adapter, model, projectRoot, dry)).target;
         await this.refuseDeadRestore(model, target);
         if (target && projectRoot && !req.force) {
           const preview = await this.runner.run('previewRestore', { projectRoot, target, session: this.sessionFor(target, model), claudeRoot, withDiffs: false });
@@ -345,7 +392,7 @@ export class RewindService {
       this.emit({ type: 'operationProgress', id, message: req.mode === 'fork' ? 'Writing the fork…' : 'Rewriting the transcript…', fraction: null });
       // One user action, one journal group: a single Undo reverts the chat and the code together.
       const journalGroup = target && projectRoot ? (await import('node:crypto')).randomUUID() : undefined;
-      const chat = await this.runner.run('rewind', { transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, force: req.force, projectRoot, claudeRoot, livePromptCount, expectSize: req.expectSize, journalGroup });
+      const chat = await this.runner.run('rewind', { agent: adapter.id, transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, force: req.force, projectRoot, agentRoot, livePromptCount, expectSize: req.expectSize, journalGroup });
       let code: ResponseOf<'applyRewind'>['code'] = null;
       if (target && projectRoot) {
         this.emit({ type: 'operationProgress', id, message: 'Restoring files…', fraction: null });
@@ -355,18 +402,25 @@ export class RewindService {
         } catch (e) {
           // Both or neither: the chat part is taken back before the error is reported.
           await this.runner.run('undo', { projectRoot, force: true }).catch(() => undefined);
-          if (req.mode === 'in-place') this.live.forget(path);
+          if (req.mode === 'in-place') {
+            this.live.forget(path);
+            this.whole.forget(path);
+          }
           const d = describeError(e);
           throw new RewindError(d.code, `${d.message} (the chat was put back as it was: nothing changed)`);
         }
         code = { written: r.applied?.written ?? 0, deleted: r.applied?.deleted ?? 0, checkpointId: target.checkpoint?.id ?? null };
       }
-      if (req.mode === 'in-place') this.live.forget(path);
+      if (req.mode === 'in-place') {
+        this.live.forget(path);
+        this.whole.forget(path);
+      }
       const summary =
         req.mode === 'fork' ? `Fork created: ${chat.forkSessionId}` : `Chat rewritten in place (backup: ${chat.backupPath})`;
       this.emit({ type: 'operationFinished', id, operation: 'applyRewind', ok: true, summary });
       this.emit({ type: 'sessionsChanged' });
-      return { chat: this.chatDoc(chat), forkSessionId: chat.forkSessionId, forkPath: chat.forkPath, backupPath: chat.backupPath, code, projectRoot, summary };
+      const resumeCommand = adapter.resumeCommand(chat.forkSessionId ?? chat.sessionId);
+      return { chat: this.chatDoc(chat), forkSessionId: chat.forkSessionId, forkPath: chat.forkPath, backupPath: chat.backupPath, code, projectRoot, summary, resumeCommand };
     },
     listCheckpoints: async (req) => ({ projectRoot: req.project, checkpoints: await listCheckpoints(req.project) }),
     takeCheckpoint: async (req) => this.runner.run('checkpoint', { projectRoot: req.project, trigger: 'manual', label: req.label ?? null }),
@@ -389,7 +443,10 @@ export class RewindService {
     undo: async (req) => {
       const r = await this.runner.run('undo', { projectRoot: req.project, dryRun: req.dryRun, force: req.force });
       if (!r.dryRun) {
-        for (const p of r.parts ?? [r.undone]) if (p.kind === 'in-place') this.live.forget(p.transcript);
+        for (const p of r.parts ?? [r.undone]) if (p.kind === 'in-place') {
+          this.live.forget(p.transcript);
+          this.whole.forget(p.transcript);
+        }
         this.emit({ type: 'operationFinished', id: `op-${++this.opCounter}`, operation: 'undo', ok: true, summary: r.summary });
         this.emit({ type: 'sessionsChanged' });
       }
@@ -423,14 +480,6 @@ export class RewindService {
       return { claudeRoot: this.claudeRoot, demo: this.demo, version: this.opts.version ?? 'dev' };
     },
   };
-
-  /** Claude's own file history covers the live path only: a dead prompt's code needs a Rewind checkpoint. */
-  private async refuseDeadRestore(model: SessionModel | null, target: RestoreTarget | null): Promise<void> {
-    if (!model || !target || target.source !== 'claude' || !target.promptUuid) return;
-    const { timeline } = await this.live.get(model.transcriptPath);
-    const p = timeline.prompts.find((x) => x.uuid === target.promptUuid);
-    if (p && !p.active) throw new RewindError('NO_CHECKPOINT', DEAD_RESTORE_REASON);
-  }
 
   /** Only a restore from Claude's own history needs the session (a large value to send to the worker). */
   private sessionFor(target: RestoreTarget, model: SessionModel | null): SessionModel | null {

@@ -25,8 +25,8 @@ describe('the service on its engine worker thread', () => {
 
   it('parses, previews and forks off the main thread, with the same answers as inline', async () => {
     const root = await copyClaudeHome();
-    const onWorker = new RewindService({ claudeRoot: root, watch: false, workerScript: await workerShim(), codexHome: join(root, '..', 'no-codex') });
-    const inline = new RewindService({ claudeRoot: root, watch: false, codexHome: join(root, '..', 'no-codex') });
+    const onWorker = new RewindService({ claudeRoot: root, watch: false, workerScript: await workerShim(), roots: { codex: join(root, '..', 'no-codex') } });
+    const inline = new RewindService({ claudeRoot: root, watch: false, roots: { codex: join(root, '..', 'no-codex') } });
     services.push(onWorker, inline);
     expect(onWorker.runner.offThread).toBe(true);
     const a = await onWorker.handle('getTimeline', { session: inCopy(root, BRANCHED) });

@@ -2,6 +2,7 @@ import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../../../test/fixtures.js';
+import { ADAPTERS } from '../../engine/agents/registry.js';
 import { Watcher } from './watcher.js';
 
 describe('watcher', () => {
@@ -14,17 +15,16 @@ describe('watcher', () => {
     const base = await tempDir('rewind-watch-');
     const claude = join(base, '.claude');
     await mkdir(claude);
-    const seen = { transcripts: [] as string[], sessions: 0, stores: [] as string[], rollouts: [] as string[] };
+    const seen = { transcripts: [] as string[], sessions: 0, stores: [] as string[] };
     w = new Watcher({
       onTranscript: (p) => seen.transcripts.push(p),
       onSessions: () => seen.sessions++,
       onStore: (r) => seen.stores.push(r),
-      onRollout: (p) => seen.rollouts.push(p),
     });
     const project = join(base, 'project');
     await mkdir(project);
-    await w.watchClaudeRoot(claude);
-    await w.watchCodexHome(join(base, '.codex'));
+    await w.watchSessions('claude', ADAPTERS.claude.watch(claude));
+    await w.watchSessions('codex', ADAPTERS.codex.watch(join(base, '.codex')));
     await w.watchStore(project);
     // Claude Code's first session on this machine: projects/ does not exist until now.
     const transcript = join(claude, 'projects', '-project', 'a.jsonl');
@@ -41,7 +41,7 @@ describe('watcher', () => {
       () => {
         expect(seen.transcripts).toContain(transcript);
         expect(seen.sessions).toBeGreaterThan(0);
-        expect(seen.rollouts).toContain(rollout);
+        expect(seen.transcripts).toContain(rollout);
         expect(seen.stores).toContain(project);
       },
       { timeout: 5000, interval: 20 },
@@ -50,6 +50,6 @@ describe('watcher', () => {
     seen.transcripts.length = 0;
     await appendFile(transcript, '{}\n');
     await vi.waitFor(() => expect(seen.transcripts).toEqual([transcript]), { timeout: 5000, interval: 20 });
-    expect([...seen.transcripts, ...seen.rollouts].every((p) => p.endsWith('.jsonl'))).toBe(true);
+    expect(seen.transcripts.every((p) => p.endsWith('.jsonl'))).toBe(true);
   });
 });

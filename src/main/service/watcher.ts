@@ -26,24 +26,28 @@ function watchDown(target: string, levels: number, skip?: (path: string, isFile:
 const ready = (w: FSWatcher) => new Promise<void>((resolve) => w.once('ready', () => resolve()));
 
 export interface WatchHandlers {
-  /** A transcript was added or grew. */
+  /** A session file was added or grew. */
   onTranscript(path: string): void;
   /** The set of sessions (or their order) may have changed. */
   onSessions(): void;
   /** Something in a project's store changed (a checkpoint was taken). */
   onStore(projectRoot: string): void;
-  /** A Codex rollout was added or grew. */
-  onRollout?(path: string): void;
+}
+
+/** Where one agent keeps its sessions (an adapter's `watch`). */
+export interface SessionWatch {
+  dirs: string[];
+  depth: number;
+  isSessionFile(path: string): boolean;
 }
 
 /**
- * Watches the Claude config root's `projects/` (directories, two levels: project folders and the
- * transcripts in them) and the `.agent/rewind/checkpoints` of open projects. Bursts are debounced per
- * path; nothing is polled.
+ * Watches each agent's session folders (as its adapter describes them, whether or not they exist
+ * yet) and the `.agent/rewind/checkpoints` of open projects. Bursts are debounced per path;
+ * nothing is polled.
  */
 export class Watcher {
-  private root: FSWatcher | null = null;
-  private codex: FSWatcher | null = null;
+  private agents = new Map<string, FSWatcher[]>();
   private stores = new Map<string, FSWatcher>();
   private timers = new Map<string, NodeJS.Timeout>();
 
@@ -65,35 +69,25 @@ export class Watcher {
     );
   }
 
-  async watchClaudeRoot(claudeRoot: string): Promise<void> {
-    await this.root?.close();
-    // Project folders and the transcripts in them; subagent folders and tool-results are not sessions.
-    const { w, inside } = watchDown(join(claudeRoot, 'projects'), 1, (p, isFile) => isFile && !p.endsWith('.jsonl'));
+  /** One agent's sessions, under `key` (its id): a second call for the same key replaces the first. */
+  async watchSessions(key: string, spec: SessionWatch): Promise<void> {
+    for (const w of this.agents.get(key) ?? []) await w.close();
     const sessions = () => this.debounce('sessions', this.sessionsDebounceMs, () => this.handlers.onSessions());
-    const onFile = (p: string) => {
-      if (!inside(p) || !p.endsWith('.jsonl')) return;
-      this.debounce(p, this.debounceMs, () => this.handlers.onTranscript(p));
-      sessions();
-    };
-    w.on('add', onFile).on('change', onFile).on('unlink', (p) => inside(p) && sessions());
-    w.on('addDir', (p) => inside(p) && sessions());
-    this.root = w;
-    await ready(w);
-  }
-
-  /** Codex's `sessions/YYYY/MM/DD/rollout-*.jsonl`. */
-  async watchCodexHome(home: string): Promise<void> {
-    await this.codex?.close();
-    const { w, inside } = watchDown(join(home, 'sessions'), 4, (p, isFile) => isFile && !p.endsWith('.jsonl'));
-    const onFile = (p: string) => inside(p) && this.onRollout(p);
-    w.on('add', onFile).on('change', onFile);
-    this.codex = w;
-    await ready(w);
-  }
-
-  private onRollout(p: string): void {
-    if (!p.endsWith('.jsonl')) return;
-    this.debounce(p, this.debounceMs, () => this.handlers.onRollout?.(p));
+    const ws: FSWatcher[] = [];
+    for (const dir of spec.dirs) {
+      // Folders down to the session files; other files inside (tool results, ...) are not sessions.
+      const { w, inside } = watchDown(dir, spec.depth, (p, isFile) => isFile && !spec.isSessionFile(p));
+      const onFile = (p: string) => {
+        if (!inside(p) || !spec.isSessionFile(p)) return;
+        this.debounce(p, this.debounceMs, () => this.handlers.onTranscript(p));
+        sessions();
+      };
+      w.on('add', onFile).on('change', onFile).on('unlink', (p) => inside(p) && sessions());
+      w.on('addDir', (p) => inside(p) && sessions());
+      ws.push(w);
+    }
+    this.agents.set(key, ws);
+    await Promise.all(ws.map(ready));
   }
 
   async watchStore(projectRoot: string): Promise<void> {
@@ -111,8 +105,8 @@ export class Watcher {
   async close(): Promise<void> {
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
-    await this.root?.close();
-    await this.codex?.close();
+    for (const ws of this.agents.values()) for (const w of ws) await w.close();
+    this.agents.clear();
     for (const w of this.stores.values()) await w.close();
     this.stores.clear();
   }

@@ -18,7 +18,7 @@ export function EmptyState() {
             {exists ? ' and found no session transcripts.' : ', which does not exist.'}
           </p>
         )}
-        <p>Sessions appear here as soon as you use Claude Code. To read another folder, start Rewind with <span className="mono">CLAUDE_CONFIG_DIR=/path/to/.claude</span> or <span className="mono">rewind-app --claude-dir /path</span>. Codex CLI sessions (read only) come from <span className="mono">$CODEX_HOME</span> or <span className="mono">~/.codex</span>.</p>
+        <p>Sessions appear here as soon as you use Claude Code. To read another folder, start Rewind with <span className="mono">CLAUDE_CONFIG_DIR=/path/to/.claude</span> or <span className="mono">rewind-app --claude-dir /path</span>. Codex CLI sessions come from <span className="mono">$CODEX_HOME</span> or <span className="mono">~/.codex</span>.</p>
         <button type="button" className="button primary" onClick={() => void openDemo()}>
           Open the demo
         </button>

@@ -56,11 +56,15 @@ export function RowCost({ uuid }: { uuid: string }) {
 /** Compare and export, for the selected prompt. */
 export function InsightActions({ uuid }: { uuid: string }) {
   const startCompare = useStore((s) => s.startCompare);
+  const label = useStore((s) => {
+    const p = s.timeline?.prompts.find((x) => x.uuid === uuid);
+    return p ? `${p.number ? `#${p.number}` : 'the abandoned prompt'} “${firstLine(p.text, 40)}”` : '';
+  });
   const exportSession = useStore((s) => s.exportSession);
   const message = useStore((s) => s.exportMessage);
   return (
     <div className="insight-actions" role="group" aria-label="Compare and export">
-      <button type="button" className="button" title="Pick another prompt to see both side by side, with their code" onClick={() => startCompare(uuid)}>
+      <button type="button" className="button" title="Pick another prompt to see both side by side, with their code" onClick={() => startCompare(uuid, label)}>
         Compare with…
       </button>
       <button type="button" className="button" title="This prompt's branch as Markdown (secrets redacted)" onClick={() => void exportSession('md', uuid)}>
@@ -78,23 +82,27 @@ export function InsightActions({ uuid }: { uuid: string }) {
   );
 }
 
-/** While a first prompt is picked: say so, and compare as soon as a second one is selected. */
+/** While a first prompt is picked: pick the second (here, or in another session such as a fork). */
 export function CompareBanner() {
   const from = useStore((s) => s.compareFrom);
-  const selected = useStore((s) => s.selectedPrompt);
-  const label = useStore((s) => {
-    const p = s.timeline?.prompts.find((x) => x.uuid === s.compareFrom);
-    return p ? `${p.number ? `#${p.number}` : 'the abandoned prompt'} “${firstLine(p.text, 40)}”` : '';
+  // Strings, not an object: a selector must return the same value while nothing changed.
+  const targetUuid = useStore((s) => (s.selectedPrompt && !(s.selectedPrompt === s.compareFrom?.uuid && s.selectedSession === s.compareFrom?.session) ? s.selectedPrompt : null));
+  const targetLabel = useStore((s) => {
+    const p = s.timeline?.prompts.find((x) => x.uuid === targetUuid);
+    return p ? `${p.number ? `#${p.number}` : 'the abandoned prompt'} “${firstLine(p.text, 30)}”` : null;
   });
+  const target = targetUuid && targetLabel ? { uuid: targetUuid, label: targetLabel } : null;
   const compareWith = useStore((s) => s.compareWith);
   const cancel = useStore((s) => s.cancelCompare);
-  useEffect(() => {
-    if (from && selected && selected !== from) void compareWith(selected);
-  }, [from, selected, compareWith]);
   if (!from) return null;
   return (
-    <div className="compare-banner" role="status">
-      Select a second prompt to compare with {label}.
+    <div className="compare-banner" role="status" aria-label="Compare">
+      <span>
+        Comparing from {from.label}. Select a prompt here or in another session (a fork, its original), then:
+      </span>
+      <button type="button" className="button small primary" disabled={!target} onClick={() => target && void compareWith(target.uuid)}>
+        {target ? `Compare with ${target.label}` : 'Compare with…'}
+      </button>
       <button type="button" className="button small" onClick={cancel}>
         Cancel
       </button>

@@ -132,8 +132,12 @@ export function PreviewSheet() {
   const title = ACTION_LABEL[preview.action];
   const verb = VERB[preview.action];
   let button = title;
+  const st = r?.chat.statement ?? null;
+  // An agent whose rewind cannot state the result yet: the prompts it leaves out, listed.
+  const lines = r ? (st ? statementLines(st) : [`${preview.action === 'rewrite' ? 'Dropped from this session' : 'Left out of the new session'}: ${plural(r.chat.prompts.length, 'prompt')}.`]) : [];
+  const handed = st ? st.handedBack : (r?.chat.prompts ?? []).map((p) => ({ ...p, number: null as number | null }));
   if (r) {
-    const lost = r.chat.statement.droppedLive.length + r.chat.statement.droppedBranch.length;
+    const lost = st ? st.droppedLive.length + st.droppedBranch.length : r.chat.prompts.length;
     button = preview.action === 'rewrite' ? `Rewrite: leave out ${plural(lost, 'prompt')}` : 'Fork before this prompt';
     if (r.code) button += ` and restore ${plural(r.code.changes.length, 'file')}`;
   } else if (preview.restore) button = `Restore ${plural(preview.restore.changes.length, 'file')}`;
@@ -194,19 +198,19 @@ export function PreviewSheet() {
             <section aria-label="Chat" className="statement-part">
               <h3>Chat</h3>
               <div id="sheet-statement" className="statement">
-                {statementLines(r.chat.statement).map((line) => (
+                {lines.map((line) => (
                   <p key={line}>{line}</p>
                 ))}
               </div>
-              {r.chat.statement.handedBack.length > 1 && (
+              {(handed.length > 1 || !st) && (
                 <ol className="dropped" aria-label="Handed back to edit">
-                  {r.chat.statement.handedBack.slice(0, 8).map((p) => (
+                  {handed.slice(0, 8).map((p) => (
                     <li key={p.uuid}>
                       {p.number !== null && <span className="muted">#{p.number} </span>}
                       {firstLine(p.text, 120)}
                     </li>
                   ))}
-                  {r.chat.statement.handedBack.length > 8 && <li className="muted">… and {r.chat.statement.handedBack.length - 8} more</li>}
+                  {handed.length > 8 && <li className="muted">… and {handed.length - 8} more</li>}
                 </ol>
               )}
             </section>
@@ -227,7 +231,7 @@ export function PreviewSheet() {
                     <dd className="mono">{r.chat.transcript}</dd>
                     <dt>Cut</dt>
                     <dd>
-                      at byte {r.chat.boundaryOffset.toLocaleString()} of {r.chat.sizeAtPlan.toLocaleString()}; the result is {bytes(r.chat.resultSize)}
+                      at byte {r.chat.boundaryOffset.toLocaleString()}{r.chat.sizeAtPlan !== null && ` of ${r.chat.sizeAtPlan.toLocaleString()}`}; the result is {bytes(r.chat.resultSize)}
                     </dd>
                     {r.chat.droppedMessages > 0 && (
                       <>

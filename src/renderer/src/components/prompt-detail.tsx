@@ -39,7 +39,7 @@ function TurnItems({ uuid }: { uuid: string }) {
 export function PromptDetail() {
   const uuid = useStore((s) => s.selectedPrompt);
   const prompt = useStore((s) => s.timeline?.prompts.find((p) => p.uuid === uuid) ?? null);
-  const codex = useStore((s) => s.timeline?.session.agent === 'codex');
+  const readOnly = useStore((s) => s.timeline?.session.readOnly ?? null);
   const now = useNow();
   if (!prompt) return <aside className="detail empty-detail muted">Select a prompt to see what happened and to go back to it.</aside>;
   const t = prompt.turn;
@@ -52,9 +52,9 @@ export function PromptDetail() {
         <p className="detail-prompt">{prompt.text || '[image]'}</p>
         {prompt.images > 0 && <p className="muted small">+ {plural(prompt.images, 'image')}</p>}
       </header>
-      <ActionButtons uuid={prompt.uuid} disabled={codex} />
+      <ActionButtons uuid={prompt.uuid} disabled={!!readOnly} />
       <InsightActions uuid={prompt.uuid} />
-      {codex && <p className="small muted">Codex sessions are shown here; going back in them (fork, rewrite, restore) comes next. Claude Code sessions have all four.</p>}
+      {readOnly && <p className="small muted">{readOnly}</p>}
       <section className="turn">
         <h2>
           Turn <span className="muted small">{[plural(t.toolCalls.length, 'tool call'), t.durationMs ? duration(t.durationMs) : null, t.inputTokens + t.outputTokens ? `${tokens(t.inputTokens + t.outputTokens)} tokens` : null].filter(Boolean).join(' · ')}</span>

@@ -66,7 +66,7 @@ export function ResultBar() {
   const undo = useStore((s) => s.undo);
   const dismiss = useStore((s) => s.dismissResult);
   if (!result) return null;
-  const resume = result.resumeSessionId ? `claude --resume ${result.resumeSessionId}` : null;
+  const resume = result.resumeCommand;
   const showPrompts = result.handedBack.length > 0 && !result.undone;
   const err = result.error ? windowError(result.error.code, result.error.message, 'Undo') : null;
   return (

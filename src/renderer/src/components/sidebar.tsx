@@ -5,6 +5,7 @@ import { useNow } from './use-now.js';
 
 export function Sidebar() {
   const sessions = useStore((s) => s.sessions);
+  const agents = useStore((s) => s.agents);
   const selected = useStore((s) => s.selectedSession);
   const select = useStore((s) => s.selectSession);
   const filter = useStore((s) => s.filter);
@@ -57,9 +58,9 @@ export function Sidebar() {
                       {firstLine(s.title, 60)}
                     </span>
                     <span className="session-meta">
-                      {s.agent === 'codex' && <span className="agent-tag">Codex · </span>}
+                      {s.agent !== agents[0]?.id && <span className="agent-tag">{agents.find((a) => a.id === s.agent)?.badge ?? s.agent} · </span>}
                       {s.forkOf && (
-                        <span className="fork-tag" title={s.agent === 'codex' ? `Forked in Codex from ${s.forkOf}` : `Forked by Rewind from ${s.forkOf}`}>
+                        <span className="fork-tag" title={`Forked from ${s.forkOf}`}>
                           fork of {s.forkOf.slice(0, 8)} ·{' '}
                         </span>
                       )}

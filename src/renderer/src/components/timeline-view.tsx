@@ -9,6 +9,7 @@ import { useNow } from './use-now.js';
 
 export function TimelineView() {
   const timeline = useStore((s) => s.timeline);
+  const agents = useStore((s) => s.agents);
   const layout = useStore((s) => s.layout);
   const error = useStore((s) => s.timelineError);
   const selected = useStore((s) => s.selectedPrompt);
@@ -53,7 +54,7 @@ export function TimelineView() {
       <header className="timeline-header">
         <h1 title={session.title}>{session.title}</h1>
         <p className="muted">
-          {session.agent === 'codex' ? 'Codex CLI' : 'Claude Code'} {session.version ?? ''} · <span className="mono">{session.cwd ?? 'unknown folder'}</span>
+          {agents.find((a) => a.id === session.agent)?.displayName ?? session.agent} {session.version ?? ''} · <span className="mono">{session.cwd ?? 'unknown folder'}</span>
         </p>
         <p className="stats">
           <span>{plural(stats.activePrompts, 'prompt')}</span>
@@ -69,7 +70,7 @@ export function TimelineView() {
           )}
         </p>
       </header>
-      {session.agent === 'claude' && <HooksBanner />}
+      {agents.find((a) => a.id === session.agent)?.hooks && <HooksBanner />}
       <CompareBanner />
       <div className="rows" ref={scroller} onScroll={onScroll} role="listbox" aria-label="Prompts" tabIndex={-1}>
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>

@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { ResponseOf } from '../../../shared/contract.js';
-import { eligibility, type Eligibility, type PromptFacts } from '../../../shared/eligibility.js';
+import { CODE_LATER_REASON, eligibility, type Eligibility, type PromptFacts } from '../../../shared/eligibility.js';
 import type { Timeline, TimelinePrompt } from '../../../shared/session-schema.js';
 import { getApi } from '../api/client.js';
 import type { Store } from './store.js';
@@ -29,8 +29,8 @@ export interface Preview {
 export interface ActionResult {
   title: string;
   forkSessionId: string | null;
-  /** The session to resume: the fork, or the rewritten session itself. */
-  resumeSessionId: string | null;
+  /** How to continue the session in the agent's own CLI (from the service: the renderer names no agent). */
+  resumeCommand: string | null;
   /** The prompts handed back to edit, oldest first: one box each. */
   handedBack: string[];
   projectRoot: string | null;
@@ -80,6 +80,8 @@ export function actionEligibility(s: Pick<Store, 'timeline' | 'sessions' | 'sele
   const p = t?.prompts.find((x) => x.uuid === uuid);
   if (!t || !p) return { enabled: false, reason: null };
   const sessionLive = s.sessions.some((x) => x.transcriptPath === s.selectedSession && x.live);
+  // Code goes back with Claude Code's checkpoints and file history only, for now.
+  if ((action === 'restore' || action === 'fork-restore') && t.session.agent !== 'claude') return { enabled: false, reason: CODE_LATER_REASON };
   return eligibility(action, promptFacts(t, p), { sessionLive });
 }
 
@@ -92,8 +94,8 @@ export const createActionSlice: StateCreator<Store, [], [], ActionSlice> = (set,
     const promptUuid = uuid ?? get().selectedPrompt;
     const session = get().selectedSession;
     const cwd = get().timeline?.session.cwd;
-    // Codex sessions are read-only here: the detail pane says so instead.
-    if (!promptUuid || !session || get().timeline?.session.agent === 'codex') return;
+    // A read-only session (its agent or format): the detail pane says why instead.
+    if (!promptUuid || !session || get().timeline?.session.readOnly) return;
     if (!actionEligibility(get(), action, promptUuid).enabled) return;
     set({ preview: { action, promptUuid, session, loading: true, error: null, rewind: null, restore: null, applying: false, stale: false } });
     const api = getApi();
@@ -128,11 +130,11 @@ export const createActionSlice: StateCreator<Store, [], [], ActionSlice> = (set,
     if (p.action === 'restore') {
       const r = await api.applyRestore({ project: cwd!, ref: p.promptUuid, session, force });
       if (!r.ok) return set({ preview: { ...get().preview!, applying: false, error: r.error } });
-      set({ preview: null, result: { title: r.value.summary, forkSessionId: null, resumeSessionId: null, handedBack: [], projectRoot: cwd, undoable: true, undone: null, error: null, sourceSession: session, promptUuid: p.promptUuid } });
+      set({ preview: null, result: { title: r.value.summary, forkSessionId: null, resumeCommand: null, handedBack: [], projectRoot: cwd, undoable: true, undone: null, error: null, sourceSession: session, promptUuid: p.promptUuid } });
       return;
     }
     // The size the preview was made at: a transcript that changed since is refused, not silently re-planned.
-    const expectSize = p.rewind?.chat.sizeAtPlan;
+    const expectSize = p.rewind?.chat.sizeAtPlan ?? undefined;
     const r = await api.applyRewind({ session, promptUuid: p.promptUuid, mode: modeOf(p.action), withCode: p.action === 'fork-restore', force, expectSize });
     if (!r.ok) return set({ preview: { ...get().preview!, applying: false, error: r.error } });
     const v = r.value;
@@ -143,8 +145,8 @@ export const createActionSlice: StateCreator<Store, [], [], ActionSlice> = (set,
       result: {
         title: v.forkSessionId ? `Fork created${files}` : `Chat rewritten in place${files}`,
         forkSessionId: v.forkSessionId,
-        resumeSessionId: v.forkSessionId ?? v.chat.sessionId,
-        handedBack: v.chat.statement.handedBack.map((x) => x.text),
+        resumeCommand: v.resumeCommand ?? null,
+        handedBack: v.chat.statement ? v.chat.statement.handedBack.map((x) => x.text) : v.chat.prompts.map((x) => x.text),
         projectRoot: v.projectRoot,
         undoable: !!v.projectRoot,
         undone: null,

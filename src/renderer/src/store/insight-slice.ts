@@ -16,12 +16,13 @@ export interface Comparison {
 
 export interface InsightSlice {
   prices: PriceBook | null;
-  /** A prompt picked with "Compare with…": the next prompt selected is compared with it. */
-  compareFrom: string | null;
+  /** A prompt picked with "Compare with…": the next prompt selected, in this or another session
+   * (a fork and its original), is compared with it. */
+  compareFrom: { session: string; uuid: string; label: string } | null;
   comparison: Comparison | null;
   exportMessage: string | null;
   loadPrices: () => Promise<void>;
-  startCompare: (uuid: string) => void;
+  startCompare: (uuid: string, label: string) => void;
   cancelCompare: () => void;
   compareWith: (uuid: string) => Promise<void>;
   closeComparison: () => void;
@@ -49,14 +50,18 @@ export const createInsightSlice: StateCreator<Store, [], [], InsightSlice> = (se
     const r = await getApi().getPrices({});
     set({ prices: r.ok ? { overrides: r.value.overrides, asOf: r.value.asOf, source: r.value.source } : DEFAULT_PRICE_BOOK });
   },
-  startCompare: (uuid) => set({ compareFrom: uuid, comparison: null }),
+  startCompare: (uuid, label) => {
+    const session = get().selectedSession;
+    if (session) set({ compareFrom: { session, uuid, label }, comparison: null });
+  },
   cancelCompare: () => set({ compareFrom: null }),
   compareWith: async (b) => {
-    const a = get().compareFrom;
+    const from = get().compareFrom;
     const session = get().selectedSession;
-    if (!a || !session || a === b) return;
+    if (!from || !session || (from.uuid === b && from.session === session)) return;
+    const a = from.uuid;
     set({ compareFrom: null, comparison: { a, b, loading: true, result: null, error: null } });
-    const r = await getApi().comparePrompts({ a: { session, promptUuid: a }, b: { session, promptUuid: b } });
+    const r = await getApi().comparePrompts({ a: { session: from.session, promptUuid: a }, b: { session, promptUuid: b } });
     if (get().comparison?.b !== b) return;
     set({ comparison: { a, b, loading: false, result: r.ok ? r.value : null, error: r.ok ? null : r.error.message } });
   },

@@ -1,10 +1,12 @@
 import type { StateCreator } from 'zustand';
-import type { SessionSummary } from '../../../shared/session-schema.js';
+import type { AgentInfo, SessionSummary } from '../../../shared/session-schema.js';
 import { getApi } from '../api/client.js';
 import type { Store } from './store.js';
 
 export interface SessionsSlice {
   sessions: SessionSummary[];
+  /** The agents the service reads, first = the default (untagged in the list). */
+  agents: AgentInfo[];
   sessionsLoaded: boolean;
   claudeRoot: string | null;
   rootExists: boolean;
@@ -24,6 +26,7 @@ let searchTimer: ReturnType<typeof setTimeout> | null = null;
 
 export const createSessionsSlice: StateCreator<Store, [], [], SessionsSlice> = (set, get) => ({
   sessions: [],
+  agents: [],
   sessionsLoaded: false,
   claudeRoot: null,
   rootExists: true,
@@ -36,7 +39,7 @@ export const createSessionsSlice: StateCreator<Store, [], [], SessionsSlice> = (
     const api = getApi();
     const [r, s] = await Promise.all([api.listSessions({}), api.getSettings({})]);
     if (!r.ok) return set({ sessionsError: r.error.message, sessionsLoaded: true });
-    set({ sessions: r.value.sessions, claudeRoot: r.value.root, rootExists: r.value.exists, sessionsError: null, sessionsLoaded: true, demo: s.ok ? s.value.demo : false });
+    set({ sessions: r.value.sessions, agents: r.value.agents, claudeRoot: r.value.root, rootExists: r.value.exists, sessionsError: null, sessionsLoaded: true, demo: s.ok ? s.value.demo : false });
     const selected = get().selectedSession;
     const first = r.value.sessions[0];
     if (!selected && first) get().selectSession(first.transcriptPath);

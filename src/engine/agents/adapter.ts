@@ -1,0 +1,197 @@
+import type { Agent, SessionSummary, Timeline } from '../../shared/session-schema.js';
+import type { PromptLines } from '../prompt-search.js';
+
+/**
+ * The one seam every coding agent sits behind. An agent lives in `src/engine/agents/<id>/` and is
+ * one line of `registry.ts`; the service, the CLI, the doors and the renderer reach it only through
+ * the registry. Members marked optional are capabilities: an agent without `rewind` is shown, read
+ * only, and every door says why.
+ *
+ * Everything here is plain data in and out (no classes cross it), so it can run on the engine's
+ * worker thread. Paths are absolute. An adapter module must be cheap to import: load parsers and
+ * writers lazily inside the methods (the CLI's `back` hot path imports the registry).
+ */
+export interface AgentAdapter {
+  /** Stable id, used in documents (`SessionSummary.agent`) and journals. */
+  readonly id: Agent;
+  /** What the window and the CLI call it: "Claude Code", "Codex CLI". */
+  readonly displayName: string;
+  /** Short tag next to a session in the list: "Claude", "Codex". */
+  readonly badge: string;
+
+  // ---- discover ----------------------------------------------------------------------------
+  /** Where this agent keeps its sessions on this machine: an override (a CLI flag), else env, else the default. */
+  root(env: NodeJS.ProcessEnv, override?: string | null): string;
+  /** What the watcher follows under `root`: folders (and how many levels down) holding session files. */
+  watch(root: string): WatchSpec;
+  /** Every session file under `root`, newest first (a missing root gives none). */
+  sessionFiles(root: string): Promise<SessionFile[]>;
+  /** Does this file belong to this agent? Decided from its path and first line (null: unreadable). */
+  owns(path: string, firstLine: Buffer | null): boolean;
+  /** A session by id or id prefix (paths are resolved by the registry); null when none matches. */
+  find(ref: string, root: string): Promise<string | null>;
+  /** The newest session that ran in `cwd`, else null. */
+  newestFor(cwd: string, root: string): Promise<string | null>;
+
+  // ---- read --------------------------------------------------------------------------------
+  /** Sessions as the list and the metadata index show them, newest first; cheap (heads, cached counts). */
+  summarize(root: string, opts?: SummarizeOptions): Promise<SessionSummary[]>;
+  /** The whole session in the shared model: prompts, turns, branches, compactions, subagents. */
+  timeline(path: string): Promise<Timeline>;
+  /** One prompt's turn, item by item, for the detail pane. */
+  turn(path: string, promptUuid: string): Promise<TurnDetail>;
+  /**
+   * The service follows this agent's sessions with its incremental reader (append-only transcripts
+   * of any size, read from the last offset; today Claude's model). Without it, the service reads
+   * `timeline` again on each change.
+   */
+  readonly incremental?: boolean;
+  /** How this agent's lines name a prompt: search reads only lines carrying `marker`. */
+  readonly promptLines: PromptLines;
+
+  // ---- rewind ------------------------------------------------------------------------------
+  /**
+   * Plans (`dryRun`) and writes a fork or an in-place rewrite before a prompt. Absent: sessions of
+   * this agent are read only. Must validate before writing, back up and journal what it replaces,
+   * write atomically and refuse while the agent holds the session (unless `force`).
+   */
+  rewind?(req: RewindRequest): Promise<RewindOutcome>;
+  /** Null when this file can be rewound; else the one-line reason (an unknown future format...). */
+  readOnlyReason?(path: string): Promise<string | null>;
+  /** How to continue a session in the agent's own CLI: `claude --resume <id>`. */
+  resumeCommand(sessionId: string): string;
+  /** `rewind-app hooks install` wires Rewind's checkpoints into this agent (the window offers it). */
+  readonly checkpointHooks?: boolean;
+  /** The agent's own file history (Claude's `file-history/`): restore `--source <id>` reads it. */
+  readonly fileHistory?: boolean;
+  /** Is the agent writing to (or holding) this session right now? */
+  isLive(path: string, opts?: { now?: number; windowMs?: number }): Promise<boolean>;
+}
+
+export interface WatchSpec {
+  /** Folders to watch (they may not exist yet). */
+  dirs: string[];
+  /** Levels of folders below each dir that hold session files (0: files directly inside). */
+  depth: number;
+  /** Is this path one of the agent's session files? */
+  isSessionFile(path: string): boolean;
+}
+
+export interface SessionFile {
+  path: string;
+  sessionId: string;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface SummarizeOptions {
+  /** Only sessions whose cwd is this directory. */
+  project?: string;
+  /** Bytes a call may read whole to count prompts of uncached files. */
+  countBudgetBytes?: number;
+  now?: number;
+  /** Where an agent may keep what it learned between runs (prompt counts); none: memory only. */
+  cacheDir?: string | null;
+}
+
+export interface TurnItem {
+  kind: 'text' | 'thinking' | 'tool-call' | 'tool-result' | 'subagent' | 'command' | 'other';
+  title: string;
+  body: string;
+  isError: boolean;
+}
+
+export interface TurnDetail {
+  promptUuid: string;
+  text: string;
+  items: TurnItem[];
+  truncated: boolean;
+}
+
+export type RewindMode = 'fork' | 'in-place';
+
+export interface RewindRequest {
+  transcriptPath: string;
+  /** How many prompts back along the live path, or the prompt to cut before. */
+  n?: number;
+  promptUuid?: string;
+  mode: RewindMode;
+  dryRun?: boolean;
+  force?: boolean;
+  /** Where backups and the journal go; null: the session's own cwd. */
+  projectRoot: string | null;
+  /** The agent's root (`root()`), when the caller knows it better than the file's location. */
+  agentRoot?: string | null;
+  /** An in-place rewrite of a session written this recently is refused without `force`. */
+  liveWindowMs?: number;
+  /** Prompts on the live path, when the caller parsed the session: the statement numbers prompts (#n). */
+  livePromptCount?: number | null;
+  /** The size the user's preview was made at: a session that changed since is refused. */
+  expectSize?: number;
+  /** Journal records of one user action share a group: one undo reverts them all. */
+  journalGroup?: string;
+}
+
+/** A prompt as the rewind statement names it. */
+export interface StatedPrompt {
+  uuid: string;
+  text: string;
+  images: number;
+  timestamp: string | null;
+  /** Its number on the current live path (#n), when known; null on an abandoned branch or when not counted. */
+  number: number | null;
+  /** On the current live path. */
+  live: boolean;
+}
+
+/**
+ * What a rewind does to the conversation, read off the plan (not predicted from the timeline): the
+ * CLI's dry run, its JSON and the window's preview all print it (wording.statementLines).
+ */
+export interface RewindStatement {
+  mode: RewindMode;
+  /** The last prompt that stays (the result resumes after its turn); null: nothing before it. */
+  keptEnd: StatedPrompt | null;
+  /** Prompts of the current live path the result no longer holds, oldest first. */
+  droppedLive: StatedPrompt[];
+  /** The target was on an abandoned branch: the prompts after it on that branch, also gone (the target excluded). */
+  droppedBranch: StatedPrompt[];
+  /** The prompt(s) handed back to edit and send again, oldest first. */
+  handedBack: StatedPrompt[];
+  /** The target is on the live path. */
+  targetLive: boolean;
+  /** Messages of an abandoned branch inside the kept part, left out so the resume lands where stated. */
+  leftOutMessages: number;
+}
+
+export interface RevertedPrompt {
+  uuid: string;
+  text: string;
+  images: number;
+  timestamp: string | null;
+  offset: number;
+}
+
+export interface RewindOutcome {
+  mode: RewindMode;
+  dryRun: boolean;
+  transcript: string;
+  sessionId: string;
+  /** Bytes of the original kept (the cut). */
+  boundaryOffset: number;
+  resultSize: number;
+  droppedMessages: number;
+  /** The prompts left out, oldest first. */
+  prompts: RevertedPrompt[];
+  forkSessionId: string | null;
+  forkPath: string | null;
+  backupPath: string | null;
+  projectRoot: string | null;
+  journalId: string | null;
+  bytesScanned: number;
+  warnings: string[];
+  /** What the result keeps, leaves out and hands back; agents that cannot say yet leave it out. */
+  statement?: RewindStatement | null;
+  /** The session's size when planned (a confirm compares it). */
+  size?: number;
+}

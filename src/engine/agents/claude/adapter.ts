@@ -1,0 +1,90 @@
+import { join } from 'node:path';
+import type { AgentAdapter, RewindOutcome } from '../adapter.js';
+import { isRewindError } from '../../errors.js';
+import type { PromptCountCache } from './discover.js';
+import type { SessionModel } from './model.js';
+import { claudeConfigRoot } from './paths.js';
+import { CLAUDE_PROMPTS } from './search.js';
+
+/** Claude Code: `<root>/projects/<project>/<session>.jsonl` trees of messages (FORMATS.md §1). */
+export const claude: AgentAdapter = {
+  id: 'claude',
+  displayName: 'Claude Code',
+  badge: 'Claude',
+  incremental: true,
+  fileHistory: true,
+  checkpointHooks: true,
+
+  root: (env, override) => override || claudeConfigRoot(env),
+  // Project folders and the transcripts in them (old-style `agent-*.jsonl` subagent files included: an open session reads them).
+  watch: (root) => ({ dirs: [join(root, 'projects')], depth: 1, isSessionFile: (p) => p.endsWith('.jsonl') }),
+  async sessionFiles(root) {
+    const { listTranscriptFiles } = await import('./discover.js');
+    const files = await listTranscriptFiles(root).catch((e: unknown) => {
+      if (isRewindError(e) && e.code === 'NOT_FOUND') return [];
+      throw e;
+    });
+    return files.map((f) => ({ path: f.path, sessionId: f.sessionId, size: f.size, mtimeMs: f.mtimeMs }));
+  },
+  // Claude's lines carry no header: any JSONL no other agent claims (the registry asks it last).
+  owns: () => true,
+  async find(ref, root) {
+    const { findSession } = await import('./discover.js');
+    try {
+      return (await findSession(ref, root)).path;
+    } catch (e) {
+      if (isRewindError(e) && e.code === 'NOT_FOUND') return null;
+      throw e;
+    }
+  },
+  async newestFor(cwd, root) {
+    const { newestSessionFor } = await import('./discover.js');
+    return (await newestSessionFor(cwd, root).catch(() => null))?.path ?? null;
+  },
+
+  async summarize(root, opts = {}) {
+    const { listSessions, PromptCountCache } = await import('./discover.js');
+    const { withJournals } = await import('../../session-journals.js');
+    const cache = opts.cacheDir ? await PromptCountCache.load(join(opts.cacheDir, 'prompt-counts.json')) : (countsInMemory ??= new PromptCountCache(null));
+    return withJournals(await listSessions({ root, project: opts.project, countBudgetBytes: opts.countBudgetBytes, now: opts.now, cache }));
+  },
+  async timeline(path) {
+    const { parseTranscriptFile } = await import('./parse-transcript.js');
+    const { toTimeline } = await import('./timeline.js');
+    return toTimeline(await parseTranscriptFile(path));
+  },
+  async turn(path, promptUuid) {
+    const { turnDetail } = await import('./turn-detail.js');
+    return turnDetail(await modelOf(path), promptUuid);
+  },
+  promptLines: CLAUDE_PROMPTS,
+
+  async rewind(req): Promise<RewindOutcome> {
+    const { rewindTranscript } = await import('./rewind/rewind.js');
+    return rewindTranscript({ ...req, claudeRoot: req.agentRoot ?? null });
+  },
+  resumeCommand: (id) => `claude --resume ${id}`,
+  async isLive(path, opts = {}) {
+    const { stat } = await import('node:fs/promises');
+    const { LIVE_WINDOW_MS } = await import('./discover.js');
+    const st = await stat(path).catch(() => null);
+    return !!st && (opts.now ?? Date.now()) - st.mtimeMs < (opts.windowMs ?? LIVE_WINDOW_MS);
+  },
+};
+
+/** The last session read for its turns, reused while its file is unchanged (an export reads many turns). */
+let lastModel: { path: string; size: number; mtimeMs: number; model: Promise<SessionModel> } | null = null;
+async function modelOf(path: string): Promise<SessionModel> {
+  const { stat } = await import('node:fs/promises');
+  const st = await stat(path);
+  if (lastModel && lastModel.path === path && lastModel.size === st.size && lastModel.mtimeMs === st.mtimeMs) return lastModel.model;
+  const { parseTranscriptFile } = await import('./parse-transcript.js');
+  lastModel = { path, size: st.size, mtimeMs: st.mtimeMs, model: parseTranscriptFile(path, { withSubagents: true }) };
+  return lastModel.model.catch((e: unknown) => {
+    lastModel = null;
+    throw e;
+  });
+}
+
+/** The service's counts, kept for the process (the CLI passes `cacheDir` to keep them on disk). */
+let countsInMemory: PromptCountCache | undefined;

@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import { RewindError } from '../../errors.js';
+import type { TreeState } from '../../store/tree-state.js';
+import type { NativeBackup, SessionModel } from './model.js';
+
+export interface NativeTarget {
+  /** Tracked files as they were before the prompt (absent: the file did not exist then). */
+  target: TreeState;
+  /** Every path Claude tracks on the live path: the only ones a native restore touches. */
+  coverage: Set<string>;
+  /** Tracked files outside the project root: Claude would restore them, we do not. */
+  outside: string[];
+  /** blob sha256 -> backup file, for reading contents. */
+  blobs: Map<string, string>;
+  promptUuid: string;
+}
+
+/**
+ * What `claude --resume <id> --rewind-files <prompt>` would put back, from Claude's own file
+ * history: for each file tracked on the live path, the backup recorded for that prompt; a file first
+ * tracked later gets its first backup; a null backup means the file did not exist (delete it).
+ */
+export async function nativeTarget(model: SessionModel, promptUuid: string, claudeRoot: string, projectRoot: string): Promise<NativeTarget> {
+  const live = model.prompts.filter((p) => model.active.has(p.uuid));
+  const at = live.findIndex((p) => p.uuid === promptUuid);
+  if (at === -1) {
+    const dead = model.prompts.some((p) => p.uuid === promptUuid);
+    throw new RewindError('NO_CHECKPOINT', dead ? `prompt ${promptUuid} is on a dead branch: Claude's file history only follows the live path` : `no prompt ${promptUuid} in this session`);
+  }
+  const stateAt = (uuid: string): Map<string, NativeBackup> => {
+    const snap = model.snapshots.get(uuid);
+    const m = new Map<string, NativeBackup>();
+    if (!snap) return m;
+    for (const [k, v] of snap.snapshot) m.set(k, v);
+    for (const [k, v] of snap.deltas) if (!m.has(k)) m.set(k, v);
+    return m;
+  };
+  // Each tracked file's first backup and where on the live path it was first tracked.
+  const first = new Map<string, { backup: NativeBackup; index: number }>();
+  live.forEach((p, index) => {
+    for (const [k, v] of stateAt(p.uuid)) if (!first.has(k)) first.set(k, { backup: v, index });
+  });
+  const atPrompt = stateAt(promptUuid);
+  const cwd = model.cwd ?? projectRoot;
+  const dir = join(claudeRoot, 'file-history', model.sessionId);
+  const target: TreeState = new Map();
+  const coverage = new Set<string>();
+  const outside: string[] = [];
+  const blobs = new Map<string, string>();
+  for (const [tracked, { backup: firstBackup, index }] of first) {
+    // Tracked before this prompt but not in its snapshot (tracking starts afresh after a
+    // compaction): Claude leaves such a file alone, and so do we.
+    if (!atPrompt.has(tracked) && index <= at) continue;
+    const abs = isAbsolute(tracked) ? tracked : join(cwd, tracked);
+    const rel = relative(projectRoot, abs).split(sep).join('/');
+    if (!rel || rel.startsWith('..') || isAbsolute(rel)) {
+      outside.push(abs);
+      continue;
+    }
+    coverage.add(rel);
+    const backup = atPrompt.get(tracked) ?? firstBackup;
+    if (backup.backupFileName === null) continue;
+    const file = join(dir, backup.backupFileName);
+    const data = await readFile(file).catch(() => {
+      throw new RewindError('NOT_FOUND', `Claude's backup ${backup.backupFileName} for ${tracked} is missing from ${dir}`);
+    });
+    const ref = createHash('sha256').update(data).digest('hex');
+    blobs.set(ref, file);
+    target.set(rel, { kind: 'f', ref, mode: 0o644, size: data.length });
+  }
+  return { target, coverage, outside, blobs, promptUuid };
+}

@@ -1,0 +1,65 @@
+import { stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { AgentAdapter } from '../adapter.js';
+import { isRolloutHead } from './rollout.js';
+import { CODEX_PROMPTS } from './search.js';
+
+/** Codex CLI: `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl`, linear logs (FORMATS.md §2). */
+export const codex: AgentAdapter = {
+  id: 'codex',
+  displayName: 'Codex CLI',
+  badge: 'Codex',
+
+  root: (env, override) => override || env.CODEX_HOME || join(env.HOME || homedir(), '.codex'),
+  watch: (root) => ({ dirs: [join(root, 'sessions')], depth: 4, isSessionFile: (p) => p.endsWith('.jsonl') }),
+  async sessionFiles(root) {
+    const { currentGenerations, listRolloutFiles, rolloutIdFromPath } = await import('./discover.js');
+    const files = await currentGenerations(await listRolloutFiles(root));
+    return files.sort((a, b) => b.mtimeMs - a.mtimeMs).map((f) => ({ ...f, sessionId: rolloutIdFromPath(f.path) }));
+  },
+  owns: (_path, first) => !!first && isRolloutHead(first),
+  async find(ref, root) {
+    const { findCodexSession } = await import('./discover.js');
+    return findCodexSession(ref, root);
+  },
+  async newestFor(cwd, root) {
+    const { listCodexSessions } = await import('./discover.js');
+    return (await listCodexSessions({ home: root, project: cwd }))[0]?.transcriptPath ?? null;
+  },
+
+  async summarize(root, opts = {}) {
+    const { listCodexSessions } = await import('./discover.js');
+    const { withJournals } = await import('../../session-journals.js');
+    // The journals of the sessions' projects name the forks Rewind made.
+    return withJournals(await listCodexSessions({ home: root, project: opts.project, now: opts.now, countBudgetBytes: opts.countBudgetBytes }));
+  },
+  async timeline(path) {
+    const { parseRollout } = await import('./rollout.js');
+    return parseRollout(path);
+  },
+  async turn(path, promptUuid) {
+    const { codexTurn } = await import('./turn.js');
+    return codexTurn(path, promptUuid);
+  },
+  promptLines: CODEX_PROMPTS,
+
+  async rewind(req) {
+    const { rewindRollout } = await import('./rewind.js');
+    return rewindRollout(req);
+  },
+  async readOnlyReason(path) {
+    const { readOnlyReason } = await import('./rewind.js');
+    return readOnlyReason(path);
+  },
+  resumeCommand: (id) => `codex resume ${id}`,
+  async isLive(path, opts = {}) {
+    const st = await stat(path).catch(() => null);
+    if (!st) return false;
+    if ((opts.now ?? Date.now()) - st.mtimeMs < (opts.windowMs ?? 10_000)) return true;
+    const { writerLock } = await import('./rewind.js');
+    const { rolloutName } = await import('./thread.js');
+    const id = rolloutName(path).threadId;
+    return !!id && !!(await writerLock(path, id));
+  },
+};

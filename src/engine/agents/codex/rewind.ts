@@ -1,0 +1,181 @@
+import { constants, copyFile, mkdir, stat, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { RevertedPrompt, RewindOutcome, RewindRequest } from '../adapter.js';
+import { RewindError } from '../../errors.js';
+import { writeFileAtomic } from '../../io/atomic-write.js';
+import { fingerprintFile } from '../../io/fingerprint.js';
+import { ensureStore } from '../../project.js';
+import { timelineOfThread } from './rollout.js';
+import { homeOfRollout, readThread, type Thread } from './thread.js';
+import { uuidv7 } from './uuid7.js';
+
+/**
+ * Going back in a Codex thread (FORMATS.md §2, judged by the real CLI in test/conformance):
+ * - fork: a new self-contained rollout holding the thread's history before the dropped turn's
+ *   `task_started` (inherited lines of a reference fork or revert included), with a new uuid v7 in
+ *   its name and its `session_meta`, under `sessions/YYYY/MM/DD/` so `codex resume <id>` finds it;
+ * - in-place: the thread's current file is replaced (atomically, after a backup) by the same
+ *   self-contained history under the same id and path, which `threads.rollout_path` already names.
+ * Both are journaled for `rewind-app undo`.
+ */
+
+export const DEFAULT_LIVE_WINDOW_MS = 5_000;
+/** The newest rollout layout checked against the real CLI; later ones are read, never rewritten. */
+const CHECKED = { major: 0, minor: 169 };
+const KNOWN_HISTORY_MODES = new Set([undefined, 'paginated']);
+const REFERENCE_KEYS = ['forked_from_id', 'forked_from_ordinal_exclusive', 'history_base'];
+
+/** Why this rollout must not be rewritten (a layout newer than the one we checked), else null. */
+export function unknownFormat(thread: Thread): string | null {
+  const meta = thread.meta;
+  if (!meta) return 'it has no session_meta line (not a rollout Codex can resume): shown, not rewritten';
+  const version = typeof meta.cli_version === 'string' ? meta.cli_version : null;
+  const m = version ? /^(\d+)\.(\d+)\./.exec(version) : null;
+  if (m && (Number(m[1]) > CHECKED.major || (Number(m[1]) === CHECKED.major && Number(m[2]) > CHECKED.minor))) {
+    return `written by Codex CLI ${version}, newer than the ${CHECKED.major}.${CHECKED.minor} whose rollouts Rewind was checked against: shown, not rewritten`;
+  }
+  if (!KNOWN_HISTORY_MODES.has(meta.history_mode as string | undefined)) return `its history_mode "${String(meta.history_mode)}" is unknown to Rewind: shown, not rewritten`;
+  return null;
+}
+
+export async function readOnlyReason(path: string): Promise<string | null> {
+  const reason = unknownFormat(await readThread(path));
+  return reason ? `This Codex session is read only: ${reason}` : null;
+}
+
+/** `rollout-2026-01-02T03-04-05-<id>.jsonl` under `sessions/YYYY/MM/DD/` of local time, as Codex names them. */
+function forkLocation(home: string, id: string, now: Date): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  const day = [String(now.getFullYear()), p(now.getMonth() + 1), p(now.getDate())];
+  const time = `${day.join('-')}T${p(now.getHours())}-${p(now.getMinutes())}-${p(now.getSeconds())}`;
+  return join(home, 'sessions', ...day, `rollout-${time}-${id}.jsonl`);
+}
+
+/** The first line of the new file: the thread's `session_meta` under `id`, no longer referencing another file. */
+function metaLine(thread: Thread, id: string, now: Date): string {
+  const payload: Record<string, unknown> = { ...(thread.rootMeta ?? {}), ...(thread.meta ?? {}), id, timestamp: now.toISOString() };
+  if ('session_id' in payload) payload.session_id = id;
+  for (const k of REFERENCE_KEYS) delete payload[k];
+  const ordinals = thread.lines.some((l) => typeof l.rec.ordinal === 'number');
+  return JSON.stringify(ordinals ? { timestamp: now.toISOString(), ordinal: 0, type: 'session_meta', payload } : { timestamp: now.toISOString(), type: 'session_meta', payload });
+}
+
+/**
+ * The lock Codex 0.169 keeps while a process holds a thread: `$CODEX_HOME/thread-writer-locks/<id>.lock`,
+ * removed when it exits (a crash can leave it: `--force` then).
+ */
+export async function writerLock(rollout: string, threadId: string): Promise<string | null> {
+  const home = homeOfRollout(rollout);
+  if (!home) return null;
+  const lock = join(home, 'thread-writer-locks', `${threadId}.lock`);
+  return (await stat(lock).catch(() => null)) ? lock : null;
+}
+
+function backupPathFor(projectRoot: string, sessionId: string, time: number): string {
+  const stamp = new Date(time).toISOString().replace(/[:.]/g, '-');
+  return join(projectRoot, '.agent', 'rewind', 'transcript-backup', `${sessionId}-${stamp}.jsonl`);
+}
+
+export async function rewindRollout(req: RewindRequest & { now?: () => number }): Promise<RewindOutcome> {
+  const now = req.now ?? Date.now;
+  const st = await stat(req.transcriptPath).catch(() => null);
+  if (!st?.isFile()) throw new RewindError('NO_TRANSCRIPT', `transcript not found: ${req.transcriptPath}`);
+  const thread = await readThread(req.transcriptPath);
+  const reason = unknownFormat(thread);
+  if (reason) throw new RewindError('UNSUPPORTED', `this Codex session is read only: ${reason}`);
+  const timeline = timelineOfThread(thread);
+  const prompts = timeline.prompts;
+  let at: number;
+  if (req.promptUuid) {
+    at = prompts.findIndex((p) => p.uuid === req.promptUuid);
+    if (at === -1) throw new RewindError('NOT_FOUND', `no prompt ${req.promptUuid} in this session`);
+  } else {
+    const n = req.n ?? 1;
+    if (n > prompts.length) throw new RewindError('NOT_ENOUGH_PROMPTS', `the session has ${prompts.length} prompt${prompts.length === 1 ? '' : 's'}, fewer than ${n}`);
+    at = prompts.length - n;
+  }
+  const cut = prompts[at]!.byteOffset;
+  const reverted: RevertedPrompt[] = prompts.slice(at).map((p) => ({ uuid: p.uuid, text: p.text, images: p.images, timestamp: p.timestamp, offset: p.byteOffset }));
+  const kept = thread.lines.filter((l) => l.vOffset < cut);
+  const sessionId = timeline.session.id;
+  // The session's folder holds the journal only when it exists here: never create a stranger's path.
+  const cwd = timeline.session.cwd;
+  const projectRoot = req.projectRoot ?? (cwd && (await stat(cwd).catch(() => null))?.isDirectory() ? cwd : null);
+  const warnings: string[] = [];
+  const stamp = new Date(now());
+  const newId = req.mode === 'fork' ? uuidv7(now()) : sessionId;
+  const header = metaLine(thread, newId, stamp);
+  const resultSize = Buffer.byteLength(header) + 1 + kept.reduce((s, l) => s + l.bytes.length + 1, 0);
+  const base = {
+    mode: req.mode,
+    dryRun: !!req.dryRun,
+    transcript: req.transcriptPath,
+    sessionId,
+    boundaryOffset: cut,
+    resultSize,
+    droppedMessages: 0,
+    prompts: reverted,
+    projectRoot,
+    bytesScanned: thread.chain.length === 1 ? thread.size : resultSize,
+    warnings,
+  };
+
+  if (req.mode === 'in-place') {
+    // Codex appends to the file it holds: rewriting under it would lose its next lines.
+    const lock = await writerLock(req.transcriptPath, sessionId);
+    if (lock && !req.force) {
+      const msg = `Codex holds this thread (${lock}): stop it first, or pass --force if no Codex is running`;
+      if (req.dryRun) warnings.push(msg);
+      else throw new RewindError('TRANSCRIPT_LIVE', msg);
+    }
+    const age = now() - st.mtimeMs;
+    const window = req.liveWindowMs ?? DEFAULT_LIVE_WINDOW_MS;
+    if (!req.force && age < window) {
+      const msg = `the rollout was written ${Math.max(0, Math.round(age / 1000))}s ago: Codex may still be running`;
+      if (req.dryRun) warnings.push(msg);
+      else throw new RewindError('TRANSCRIPT_LIVE', `${msg} (stop it first, or pass --force)`);
+    }
+  }
+  if (req.dryRun) {
+    const backupPath = req.mode === 'in-place' && projectRoot ? backupPathFor(projectRoot, sessionId, now()) : null;
+    return { ...base, forkSessionId: null, forkPath: null, backupPath, journalId: null };
+  }
+
+  const body = async (out: FileHandle): Promise<void> => {
+    const chunks: Buffer[] = [Buffer.from(`${header}\n`)];
+    for (const l of kept) chunks.push(l.bytes, Buffer.from('\n'));
+    await out.writeFile(Buffer.concat(chunks));
+    // Last look before the rename: the source rewritten (not only grown) while we read means a stale cut.
+    const now2 = await stat(req.transcriptPath).catch(() => null);
+    if (!now2 || now2.size < st.size || (req.mode === 'in-place' && now2.size !== st.size && !req.force)) {
+      throw new RewindError('TRANSCRIPT_CHANGED', 'the rollout changed while we worked: nothing was written, run again when Codex is idle');
+    }
+  };
+  const { randomUUID } = await import('node:crypto');
+  const journalId = randomUUID();
+  const { appendJournal } = await import('../../journal-append.js');
+
+  if (req.mode === 'fork') {
+    const home = homeOfRollout(req.transcriptPath) ?? req.agentRoot ?? dirname(req.transcriptPath);
+    const forkPath = homeOfRollout(req.transcriptPath) || req.agentRoot ? forkLocation(home, newId, stamp) : join(dirname(req.transcriptPath), basename(forkLocation(home, newId, stamp)));
+    await mkdir(dirname(forkPath), { recursive: true });
+    await writeFileAtomic(forkPath, body);
+    const result = await fingerprintFile(forkPath);
+    if (projectRoot) {
+      await appendJournal(projectRoot, { kind: 'fork', id: journalId, time: stamp.toISOString(), transcript: req.transcriptPath, sessionId, forkPath, forkSessionId: newId, fileHistoryDir: null, result, boundaryOffset: cut, prompts: reverted.map((p) => p.uuid) });
+    } else warnings.push('no project folder known: this fork is not in an undo journal');
+    return { ...base, forkSessionId: newId, forkPath, backupPath: null, journalId: projectRoot ? journalId : null };
+  }
+
+  if (!projectRoot) throw new RewindError('USAGE', 'no project folder for the backup: pass --project DIR');
+  const store = await ensureStore(projectRoot);
+  await mkdir(join(store, 'transcript-backup'), { recursive: true, mode: 0o700 });
+  const backupPath = backupPathFor(projectRoot, sessionId, now());
+  const original = await fingerprintFile(req.transcriptPath);
+  await copyFile(req.transcriptPath, backupPath, constants.COPYFILE_EXCL);
+  if ((await stat(backupPath)).size < st.size) throw new RewindError('IO', `backup is incomplete: ${backupPath}`);
+  await writeFileAtomic(req.transcriptPath, body);
+  const result = await fingerprintFile(req.transcriptPath);
+  await appendJournal(projectRoot, { kind: 'in-place', id: journalId, time: stamp.toISOString(), transcript: req.transcriptPath, sessionId, backupPath, original, result, boundaryOffset: cut, prompts: reverted.map((p) => p.uuid) });
+  return { ...base, forkSessionId: null, forkPath: null, backupPath, journalId };
+}

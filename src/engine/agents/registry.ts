@@ -1,0 +1,72 @@
+import { stat } from 'node:fs/promises';
+import { RewindError } from '../errors.js';
+import { readFirstLine } from '../io/first-line.js';
+import type { AgentAdapter } from './adapter.js';
+import { claude } from './claude/adapter.js';
+import { codex } from './codex/adapter.js';
+
+/**
+ * Every agent Rewind knows, in the order the tie-breaks (a bare id found under two agents, the
+ * newest session of a folder) prefer them. Adding an agent: a folder `agents/<id>/` whose
+ * `adapter.ts` exports an `AgentAdapter`, and one line here.
+ */
+export const ADAPTERS = {
+  claude,
+  codex,
+} as const;
+
+export type AgentId = keyof typeof ADAPTERS;
+export const AGENT_IDS = Object.keys(ADAPTERS) as [AgentId, ...AgentId[]];
+export const ALL_ADAPTERS: readonly AgentAdapter[] = Object.values(ADAPTERS);
+/** The first agent: its root is the one `--claude-dir`, the settings and the demo set. */
+export const AGENT_PRIMARY: AgentId = AGENT_IDS[0];
+
+export function adapterFor(id: string): AgentAdapter {
+  const a = (ADAPTERS as Record<string, AgentAdapter>)[id];
+  if (!a) throw new RewindError('UNSUPPORTED', `unknown agent "${id}"`);
+  return a;
+}
+
+/** What the window shows of each agent: the renderer names agents only through this. */
+export function agentInfo(): { id: AgentId; displayName: string; badge: string; hooks: boolean }[] {
+  return AGENT_IDS.map((id) => ({ id, displayName: ADAPTERS[id].displayName, badge: ADAPTERS[id].badge, hooks: !!ADAPTERS[id].checkpointHooks }));
+}
+
+/** Per-agent root overrides (a CLI flag, the demo); the rest come from env. */
+export type AgentRoots = Partial<Record<AgentId, string | null>>;
+
+/** Each agent's root; an explicit null leaves the agent out (the demo shows only its own data). */
+export function rootsFor(env: NodeJS.ProcessEnv, overrides: AgentRoots = {}): { adapter: AgentAdapter; root: string }[] {
+  const out: { adapter: AgentAdapter; root: string }[] = [];
+  for (const id of AGENT_IDS) {
+    const o = overrides[id];
+    if (o === null) continue;
+    out.push({ adapter: ADAPTERS[id], root: ADAPTERS[id].root(env, o) });
+  }
+  return out;
+}
+
+/** Which agent wrote a session file: decided by each adapter from its path and first line. */
+export async function adapterOfFile(path: string): Promise<AgentAdapter> {
+  const first = await readFirstLine(path).catch(() => null);
+  // The default (Claude Code) is the one whose files carry no header: asked last.
+  const ordered = [...ALL_ADAPTERS].sort((a, b) => Number(a.id === 'claude') - Number(b.id === 'claude'));
+  return ordered.find((a) => a.owns(path, first)) ?? ADAPTERS.claude;
+}
+
+const looksLikePath = (ref: string) => ref.includes('/') || ref.includes('\\') || ref.endsWith('.jsonl');
+
+/** A session by path, id or id prefix, across agents (first match in registry order). */
+export async function findSessionAcross(ref: string, roots: { adapter: AgentAdapter; root: string }[]): Promise<{ adapter: AgentAdapter; path: string }> {
+  if (looksLikePath(ref)) {
+    const st = await stat(ref).catch(() => null);
+    if (!st) throw new RewindError('NOT_FOUND', `transcript not found: ${ref}`);
+    if (!st.isFile()) throw new RewindError('INVALID_TRANSCRIPT', `not a transcript file: ${ref}`);
+    return { adapter: await adapterOfFile(ref), path: ref };
+  }
+  for (const { adapter, root } of roots) {
+    const path = await adapter.find(ref, root);
+    if (path) return { adapter, path };
+  }
+  throw new RewindError('NOT_FOUND', `no session "${ref}" under ${roots.map((r) => r.root).join(' or ')}`);
+}

@@ -1,0 +1,36 @@
+import type { AgentAdapter } from '../../engine/agents/adapter.js';
+import type { Timeline } from '../../shared/session-schema.js';
+
+/**
+ * Open sessions of agents the service does not follow incrementally: read whole by their adapter
+ * (rollouts are small next to Claude's transcripts) and read again when they change.
+ */
+export class WholeSessions {
+  private readonly timelines = new Map<string, { adapter: AgentAdapter; timeline: Timeline }>();
+
+  async timeline(adapter: AgentAdapter, path: string, fresh = false): Promise<Timeline> {
+    let t = fresh ? undefined : this.timelines.get(path)?.timeline;
+    if (!t) this.timelines.set(path, { adapter, timeline: (t = await adapter.timeline(path)) });
+    return t;
+  }
+
+  has(path: string): boolean {
+    return this.timelines.has(path);
+  }
+
+  forget(path: string): void {
+    this.timelines.delete(path);
+  }
+
+  /** A session file changed: its fresh timeline when it is open, else null. */
+  async changed(path: string): Promise<Timeline | null> {
+    const open = this.timelines.get(path);
+    if (!open) return null;
+    try {
+      return await this.timeline(open.adapter, path, true);
+    } catch {
+      this.timelines.delete(path);
+      return null;
+    }
+  }
+}

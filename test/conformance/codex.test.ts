@@ -1,0 +1,155 @@
+import { mkdir, mkdtemp, readFile, readdir, utimes } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findCodexSession } from '../../src/engine/agents/codex/discover.js';
+import { parseRollout } from '../../src/engine/agents/codex/rollout.js';
+import { startCodexApi, userText, type CodexApi } from './codex-api.js';
+import { codexHome, ensureCodex, runCodex, type CodexEnv } from './codex-cli.js';
+import { ensureCliBuilt, rewindApp } from './harness.js';
+
+/**
+ * The real Codex CLI 0.169.0 judges Codex rewinds: each fork and in-place rewrite Rewind makes is
+ * resumed with `codex exec resume <id> "probe"`; the model must receive exactly the kept prompts,
+ * and the resumed turn must land under the fork's id.
+ */
+
+const codex = ensureCodex();
+const run = 'bin' in codex;
+if (!run) {
+  const banner = `\n${'!'.repeat(78)}\n!! CODEX CONFORMANCE SKIPPED: ${codex.skip}\n${'!'.repeat(78)}\n`;
+  if (process.platform === 'linux' && process.arch === 'x64') throw new Error(`the Codex conformance tier must run on linux-x64: ${codex.skip}`);
+  console.warn(banner);
+}
+
+const LINEAR = ['WRITE notes/a.txt alpha-one', 'WRITE b.txt beta-two', 'BASH echo gamma-three >> notes/a.txt', 'plain question four'];
+
+let api: CodexApi;
+let base: string;
+
+interface Recorded {
+  env: CodexEnv;
+  cwd: string;
+  threadId: string;
+  rollout: string;
+}
+
+/** A fresh `$CODEX_HOME` and project, and a session of `prompts` recorded by the real CLI. */
+async function record(name: string, prompts: string[]): Promise<Recorded> {
+  const env: CodexEnv = { bin: (codex as { bin: string }).bin, apiUrl: api.url, home: await codexHome(join(base, name, 'codex-home'), api.url) };
+  const cwd = join(base, name, 'project');
+  await mkdir(cwd, { recursive: true });
+  let threadId: string | null = null;
+  for (const p of prompts) {
+    const r = await runCodex(env, cwd, threadId ? ['resume', threadId, p] : [p]);
+    expect(r.code, r.stderr).toBe(0);
+    threadId ??= r.threadId;
+  }
+  expect(threadId).not.toBeNull();
+  const rollout = (await findCodexSession(threadId!, env.home))!;
+  // Codex has exited: the session is idle, as it is when a user rewinds.
+  const past = new Date(Date.now() - 60_000);
+  await utimes(rollout, past, past);
+  return { env, cwd, threadId: threadId!, rollout };
+}
+
+/** The user prompts of the last request the model got. */
+function lastPrompts(): string[] {
+  return api.requests[api.requests.length - 1]!.input.map(userText).filter((t): t is string => t !== null);
+}
+
+/** Resumes `id` with a probe: the history the model received, and the thread the turn landed in. */
+async function probe(r: Recorded, id: string): Promise<{ prompts: string[]; threadId: string | null }> {
+  const first = api.requests.length;
+  const res = await runCodex(r.env, r.cwd, ['resume', id, 'probe']);
+  expect(res.code, res.stderr).toBe(0);
+  const firstRequest = api.requests[first]!;
+  return { prompts: firstRequest.input.map(userText).filter((t): t is string => t !== null), threadId: res.threadId };
+}
+
+function back(r: Recorded, args: string[]) {
+  return rewindApp(['back', ...args, '--transcript', r.rollout, '--project', r.cwd], { CODEX_HOME: r.env.home, HOME: r.env.home });
+}
+
+describe.runIf(run)('conformance with the real Codex CLI 0.169.0', () => {
+  let linear: Recorded;
+  beforeAll(async () => {
+    ensureCliBuilt();
+    api = await startCodexApi();
+    base = await mkdtemp(join(tmpdir(), 'rewind-codex-conf-'));
+    linear = await record('linear', LINEAR);
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it('the engine reads what the CLI wrote: four prompts, their shell calls, no injected context', async () => {
+    const t = await parseRollout(linear.rollout);
+    expect(t.session.id).toBe(linear.threadId);
+    expect(t.prompts.map((p) => p.text)).toEqual(LINEAR);
+    expect(t.prompts.map((p) => p.turn.toolCalls.map((c) => c.name))).toEqual([['exec_command'], ['exec_command'], ['exec_command'], []]);
+    expect(lastPrompts()).toEqual(LINEAR);
+  });
+
+  it('fork at every turn: resumed, the model gets exactly the kept prompts and the turn lands under the fork', async () => {
+    const original = await readFile(linear.rollout);
+    for (let n = 1; n <= LINEAR.length; n++) {
+      const r = back(linear, [String(n)]);
+      expect(r.code, r.stderr).toBe(0);
+      const id = /^Fork created: (\S+)$/m.exec(r.stdout)![1]!;
+      expect(r.stderr).toContain(`Resume it with: codex resume ${id}`);
+      const seen = await probe(linear, id);
+      expect(seen.prompts, `back ${n}`).toEqual([...LINEAR.slice(0, LINEAR.length - n), 'probe']);
+      expect(seen.threadId).toBe(id);
+      const fork = await parseRollout((await findCodexSession(id, linear.env.home))!);
+      expect(fork.prompts.map((p) => p.text)).toEqual([...LINEAR.slice(0, LINEAR.length - n), 'probe']);
+    }
+    expect(await readFile(linear.rollout)).toEqual(original);
+  });
+
+  it('in place at a turn: resumed under the same id with the kept prompts; undo puts the rollout back', async () => {
+    for (const n of [1, 3]) {
+      const r = await record(`in-place-${n}`, LINEAR);
+      const before = await readFile(r.rollout);
+      const res = back(r, [String(n), '--in-place']);
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stdout).toMatch(/^Backup: /m);
+      const seen = await probe(r, r.threadId);
+      expect(seen.prompts, `back ${n} --in-place`).toEqual([...LINEAR.slice(0, LINEAR.length - n), 'probe']);
+      expect(seen.threadId).toBe(r.threadId);
+      expect((await parseRollout(r.rollout)).prompts.map((p) => p.text)).toEqual([...LINEAR.slice(0, LINEAR.length - n), 'probe']);
+      // The resumed session went on: undo needs --force, and keeps what it replaces.
+      const undo = rewindApp(['undo', '--force', '--project', r.cwd], { CODEX_HOME: r.env.home });
+      expect(undo.code, undo.stderr).toBe(0);
+      expect(await readFile(r.rollout)).toEqual(before);
+    }
+  });
+
+  it("a fork of Codex's own reference fork carries the parent's prefix and resumes right", async () => {
+    const r = await record('codex-fork', LINEAR.slice(0, 2));
+    const f = await runCodex(r.env, r.cwd, ['fork', r.threadId, 'after codex fork']);
+    expect(f.code, f.stderr).toBe(0);
+    const forkRollout = (await findCodexSession(f.threadId!, r.env.home))!;
+    expect((await parseRollout(forkRollout)).prompts.map((p) => p.text)).toEqual([...LINEAR.slice(0, 2), 'after codex fork']);
+    const res = rewindApp(['back', '1', '--transcript', forkRollout, '--project', r.cwd], { CODEX_HOME: r.env.home });
+    expect(res.code, res.stderr).toBe(0);
+    const id = /^Fork created: (\S+)$/m.exec(res.stdout)![1]!;
+    const seen = await probe(r, id);
+    expect(seen.prompts).toEqual([...LINEAR.slice(0, 2), 'probe']);
+    expect(seen.threadId).toBe(id);
+    expect((await readdir(join(r.env.home, 'sessions'))).length).toBeGreaterThan(0);
+  });
+
+  it('in place is refused while Codex holds the thread (its writer lock), before anything is written', async () => {
+    const r = await record('held', LINEAR.slice(0, 1));
+    const running = runCodex(r.env, r.cwd, ['resume', r.threadId, 'BASH sleep 4']);
+    const lock = join(r.env.home, 'thread-writer-locks', `${r.threadId}.lock`);
+    for (let i = 0; i < 50 && !(await readdir(join(r.env.home, 'thread-writer-locks')).catch(() => [] as string[])).includes(`${r.threadId}.lock`); i++) await new Promise((res) => setTimeout(res, 100));
+    const before = await readFile(r.rollout);
+    const res = back(r, ['1', '--in-place']);
+    expect(res.code, res.stderr).toBe(5);
+    expect(res.stderr).toContain(`Codex holds this thread (${lock})`);
+    expect((await readFile(r.rollout)).subarray(0, before.length)).toEqual(before);
+    expect((await running).code).toBe(0);
+  });
+});
