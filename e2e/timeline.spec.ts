@@ -187,8 +187,9 @@ test('a Codex CLI session: listed with its agent, read turn by turn, forked from
   const sheet = page.getByRole('dialog');
   await expect(sheet).toContainText('Left out of the new session: 2 prompts');
   await sheet.getByRole('button', { name: /Fork before this prompt/ }).click();
-  await expect(page.getByRole('status', { name: 'Result' })).toContainText(/Fork created: [0-9a-f-]{36}/);
-  await expect(page.getByRole('button', { name: /Copy codex resume/ })).toBeVisible();
+  await expect(page.getByRole('status', { name: 'Result' })).toContainText('Fork created');
+  await expect(page.getByLabel('Resume command', { exact: true })).toHaveText(/^codex resume [0-9a-f-]{36}$/);
+  await expect(page.getByRole('button', { name: 'Copy the resume command' })).toBeVisible();
 });
 
 test('readable at 200% zoom: every action is still there and works', async ({ page }) => {
