@@ -98,7 +98,7 @@ test('restore code: the preview flags a file changed by hand, with its diff', as
   await expect(sheet.getByRole('alert')).toContainText('changed outside the agent');
   await expect(sheet.locator('.file').filter({ hasText: 'a.txt' })).toContainText('changed by hand');
   await sheet.locator('.file').filter({ hasText: 'a.txt' }).click();
-  await expect(sheet.locator('.diff')).toContainText('edited by hand');
+  await expect(sheet.getByLabel('Changes to a.txt')).toContainText('edited by hand');
   await expect(sheet.locator('.diff-line.add').filter({ hasText: 'version one' })).toHaveCount(1);
   await page.screenshot({ path: join(SHOTS, 'preview-light.png') });
   await page.emulateMedia({ colorScheme: 'dark' });
@@ -175,8 +175,11 @@ test('a Codex CLI session: listed with its agent, read turn by turn, forked from
   await expect(page.locator('.timeline-header')).toContainText('Codex CLI 0.0.0-test');
   await expect(promptRows(page)).toHaveCount(1);
   await expect(page.getByRole('note')).toHaveCount(0);
-  await page.getByRole('button', { name: /exec_command/ }).click();
-  await expect(page.locator('.turn-item.tool-call').first()).toContainText('find . -maxdepth 1 -type f');
+  // Codex's shell call is a terminal block with its output, like Claude's Bash.
+  await page.getByRole('button', { name: /Ran find \. -maxdepth 1 -type f/ }).click();
+  await expect(page.getByLabel('Terminal')).toContainText('$ find . -maxdepth 1 -type f');
+  await expect(page.getByLabel('Terminal')).toContainText('./alpha.txt');
+  await expect(page.getByLabel('Model and tokens')).toContainText('synthetic-model');
   await expect(page.locator('.turn')).not.toContainText('SYNTHETIC_ENCRYPTED_CONTENT');
   await page.screenshot({ path: join(SHOTS, 'codex-light.png') });
   await page.locator('.session').filter({ hasText: 'WRITE notes/a.txt alpha-one' }).filter({ hasText: '4 prompts' }).click();

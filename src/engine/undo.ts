@@ -7,6 +7,7 @@ import { fingerprintFile, sameFingerprint } from './io/fingerprint.js';
 import { appendJournal, latestAction, readJournal, type JournalRecord } from './journal.js';
 import { ensureStore } from './project.js';
 import { removeFileHistoryDir } from './agents/claude/file-history-links.js';
+import { plural } from '../shared/wording.js';
 
 export interface UndoResult {
   dryRun: boolean;
@@ -105,7 +106,7 @@ async function undoRecord(projectRoot: string, r: Undoable, opts: { dryRun?: boo
   if (opts.dryRun && plan.conflicts > 0 && !opts.force) {
     throw new RewindError('CONFLICT', `files changed since the restore: ${plan.changes.filter((c) => c.conflict).map((c) => c.path).slice(0, 5).join(', ')} (pass --force to undo anyway)`);
   }
-  if (opts.dryRun) return { dryRun: true, undone: r, summary: `Would undo the restore of ${r.checkpointId}: ${n} file${n === 1 ? '' : 's'} change back`, keptAt: null };
+  if (opts.dryRun) return { dryRun: true, undone: r, summary: `Would undo the restore of ${r.checkpointId}: ${plural(n, 'file')} change back`, keptAt: null };
   await appendJournal(projectRoot, { kind: 'undo', id: randomUUID(), time: new Date(now()).toISOString(), undoes: r.id });
-  return { dryRun: false, undone: r, summary: `Undid the restore of ${r.checkpointId}: ${n} file${n === 1 ? '' : 's'} put back`, keptAt: null };
+  return { dryRun: false, undone: r, summary: `Undid the restore of ${r.checkpointId}: ${plural(n, 'file')} put back`, keptAt: null };
 }

@@ -49,6 +49,8 @@ export const FileChangeSchema = z.object({
   sizeBefore: z.number().nullable(),
   sizeAfter: z.number().nullable(),
   patch: z.string().nullable(),
+  /** Instead of a patch for a text file too large to diff: "large file: N lines changed". */
+  note: z.string().nullable().optional(),
 });
 
 export const CodePlanSchema = z.object({
@@ -88,12 +90,56 @@ export const CheckpointSummarySchema = z.object({
   changed: z.object({ added: z.array(z.string()), modified: z.array(z.string()), deleted: z.array(z.string()) }),
 });
 
-export const TurnItemSchema = z.object({
-  kind: z.enum(['text', 'thinking', 'tool-call', 'tool-result', 'subagent', 'command', 'other']),
+/** An image in a prompt or a tool result; `data` (base64) is null past the size the pane shows. */
+export const TurnImageSchema = z.object({ mediaType: z.string(), data: z.string().nullable(), bytes: z.number().int() });
+
+/** A tool call as the details pane draws it: a file view, a diff, a terminal block, a search. */
+export const ToolViewSchema = z.object({
+  name: z.string(),
+  view: z.enum(['write', 'edit', 'bash', 'read', 'search', 'patch', 'other']),
+  /** Write/Edit/Read: the file; Grep/Glob: where it looked. */
+  path: z.string().nullable(),
+  /** Bash: the command; Grep/Glob: the pattern; apply_patch: the patch. */
+  command: z.string().nullable(),
+  description: z.string().nullable(),
+  /** Write: what it wrote. */
+  content: z.string().nullable(),
+  /** Edit/MultiEdit: each replacement. */
+  edits: z.array(z.object({ oldText: z.string(), newText: z.string() })),
+  /** Any other tool: its input as indented JSON. */
+  input: z.string().nullable(),
+  /** Its result, paired by call id. */
+  result: z.object({ text: z.string(), isError: z.boolean() }).nullable(),
+});
+export type ToolView = z.infer<typeof ToolViewSchema>;
+
+const TurnItemBaseSchema = z.object({
+  kind: z.enum(['prompt', 'text', 'thinking', 'tool-call', 'tool-result', 'subagent', 'command', 'image', 'other']),
   title: z.string(),
   body: z.string(),
   isError: z.boolean().default(false),
+  tool: ToolViewSchema.nullable().default(null),
+  images: z.array(TurnImageSchema).default([]),
 });
+
+export const TurnItemSchema = TurnItemBaseSchema.extend({
+  /** A subagent's run, from its own transcript: what it was asked and what it did, one level deep. */
+  subagent: z
+    .object({
+      agentType: z.string().nullable(),
+      description: z.string().nullable(),
+      model: z.string().nullable(),
+      messageCount: z.number().int(),
+      items: z.array(TurnItemBaseSchema),
+      truncated: z.boolean(),
+      /** Why its steps are not shown (inline sidechain, unreadable file); null when they are. */
+      note: z.string().nullable(),
+    })
+    .nullable()
+    .default(null),
+});
+export type TurnItem = z.output<typeof TurnItemSchema>;
+export type TurnItemBase = z.output<typeof TurnItemBaseSchema>;
 
 const HooksScopeSchema = z.object({ scope: z.enum(['user', 'project', 'local']), file: z.string(), events: z.array(z.string()), command: z.string().nullable() });
 
@@ -140,7 +186,15 @@ export const CONTRACT = {
   },
   getTurn: {
     request: z.object({ session: sessionRef, promptUuid: uuid }).strict(),
-    response: z.object({ promptUuid: z.string(), text: z.string(), items: z.array(TurnItemSchema), truncated: z.boolean() }),
+    response: z.object({
+      promptUuid: z.string(),
+      text: z.string(),
+      items: z.array(TurnItemSchema),
+      truncated: z.boolean(),
+      /** The model that answered (the last one named in the turn). */
+      model: z.string().nullable().default(null),
+      promptImages: z.array(TurnImageSchema).default([]),
+    }),
   },
   searchPrompts: {
     request: z.object({ query: z.string().min(1).max(200) }).strict(),

@@ -5,7 +5,7 @@ import type { SessionModel } from '../../engine/agents/claude/model.js';
 import { RewindError } from '../../engine/errors.js';
 import { resolveProjectRoot, resolveTranscript } from '../../engine/resolve-transcript.js';
 import { PROMPT_UUID, resolveRestoreTarget, restore, type RestoreResult, type RestoreSource } from '../../engine/store/restore.js';
-import { plural, restoredSummary } from '../../shared/wording.js';
+import { plural, restoredSummary, untouchedSentence } from '../../shared/wording.js';
 import type { CliIO } from '../io.js';
 
 export interface RestoreArgs {
@@ -74,7 +74,7 @@ export function printRestore(r: RestoreResult, args: { json: boolean; dryRun: bo
   }
   for (const s of r.preview.skipped) io.err(`untouched (too large to be in the checkpoint): ${s.path}`);
   for (const o of r.preview.outside) io.err(`untouched (outside the project): ${o}`);
-  if (plan.untouched.length) io.err(`${plural(plan.untouched.length, 'file')} Claude never edited ${plan.untouched.length === 1 ? 'is' : 'are'} left as ${plan.untouched.length === 1 ? 'it is' : 'they are'}`);
+  if (plan.untouched.length) io.err(untouchedSentence(plan.untouched));
   if (args.dryRun) io.out(`\nDry run: ${plural(plan.changes.length, 'file')} would change, nothing written`);
   else if (r.applied) io.out(`\n${restoredSummary(r.applied)}${args.undoHint === false ? '' : '. Undo with: rewind-app undo'}`);
 }

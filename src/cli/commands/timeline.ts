@@ -57,8 +57,8 @@ export function renderTimeline(t: Timeline, env: NodeJS.ProcessEnv): string {
   for (const p of t.prompts) {
     const mark = p.active ? '●' : `${'│ '.repeat(Math.max(p.lane - 1, 0))}└○`;
     const num = p.active ? String(p.number).padStart(3) : '   ';
-    const tools = p.turn.toolCalls.length ? ` · ${p.turn.toolCalls.length} tool${p.turn.toolCalls.length === 1 ? '' : 's'}` : '';
-    const files = p.turn.filesTouched.length ? ` · ${p.turn.filesTouched.length} file${p.turn.filesTouched.length === 1 ? '' : 's'}` : '';
+    const tools = p.turn.toolCalls.length ? ` · ${plural(p.turn.toolCalls.length, 'tool')}` : '';
+    const files = p.turn.filesTouched.length ? ` · ${plural(p.turn.filesTouched.length, 'file')}` : '';
     // ◆ ours (the whole project), else ◇ the agent's own (only the files it edited).
     const marker = p.checkpoint ? ' ◆' : p.nativeCheckpoint ? ' ◇' : '';
     const dead = p.active ? '' : '  (dead branch)';

@@ -1,5 +1,6 @@
 import type { Agent, SessionSummary, Timeline } from '../../shared/session-schema.js';
 import type { PromptLines } from '../prompt-search.js';
+import type { ResponseOf, TurnItem } from '../../shared/contract.js';
 
 /**
  * The one seam every coding agent sits behind. An agent lives in `src/engine/agents/<id>/` and is
@@ -94,19 +95,9 @@ export interface SummarizeOptions {
   cacheDir?: string | null;
 }
 
-export interface TurnItem {
-  kind: 'text' | 'thinking' | 'tool-call' | 'tool-result' | 'subagent' | 'command' | 'other';
-  title: string;
-  body: string;
-  isError: boolean;
-}
-
-export interface TurnDetail {
-  promptUuid: string;
-  text: string;
-  items: TurnItem[];
-  truncated: boolean;
-}
+/** One prompt's turn as the details pane draws it (the getTurn contract): items, model, images. */
+export type TurnDetail = ResponseOf<'getTurn'>;
+export type { TurnItem };
 
 export type RewindMode = 'fork' | 'in-place';
 

@@ -8,6 +8,7 @@ import { AGENT_PRIMARY, adapterOfFile } from '../agents/registry.js';
 import { withCost } from '../../shared/insight/cost.js';
 import { loadPrices } from './load-prices.js';
 import type { ExportItem } from './export.js';
+import { plainItems } from '../turn-plain.js';
 
 /** A session read for insight: its file, its timeline with costs, and a notice from the price table. */
 export async function insightTimeline(ref: string | undefined, opts: { cwd: string; env: NodeJS.ProcessEnv; claudeRoot?: string }): Promise<{ file: string; timeline: Timeline; notice: string | null }> {
@@ -25,7 +26,7 @@ export async function insightTimeline(ref: string | undefined, opts: { cwd: stri
 export async function readTurns(file: string, timeline: Timeline, uuids: string[]): Promise<Map<string, ExportItem[]>> {
   const out = new Map<string, ExportItem[]>();
   const adapter = await adapterOfFile(file);
-  for (const u of uuids) if (timeline.prompts.some((p) => p.uuid === u)) out.set(u, (await adapter.turn(file, u)).items);
+  for (const u of uuids) if (timeline.prompts.some((p) => p.uuid === u)) out.set(u, plainItems((await adapter.turn(file, u)).items));
   return out;
 }
 

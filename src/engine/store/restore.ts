@@ -9,6 +9,7 @@ import { applyPlan } from './restore-apply.js';
 import { diffChanges, type FileDiff } from './restore-diff.js';
 import { planRestore, type RestorePlan } from './restore-plan.js';
 import { currentTree, treeFromEntries, type TreeState } from './tree-state.js';
+import { plural } from '../../shared/wording.js';
 
 export type RestoreSource = 'rewind' | 'claude';
 
@@ -174,7 +175,7 @@ export async function restore(
   if (opts.dryRun) return { preview: ctx.preview, applied: null };
   if (plan.conflicts > 0 && !opts.force) {
     const list = plan.changes.filter((c) => c.conflict).map((c) => c.path);
-    throw new RewindError('CONFLICT', `${list.length} file${list.length > 1 ? 's' : ''} changed outside the agent would be overwritten: ${list.slice(0, 5).join(', ')}${list.length > 5 ? ', ...' : ''} (pass --force to restore anyway; a pre-restore checkpoint keeps them)`);
+    throw new RewindError('CONFLICT', `${plural(list.length, 'file')} changed outside the agent would be overwritten: ${list.slice(0, 5).join(', ')}${list.length > 5 ? ', ...' : ''} (pass --force to restore anyway; a pre-restore checkpoint keeps them)`);
   }
   const { validatePlanPaths } = await import('./restore-apply.js');
   await validatePlanPaths(projectRoot, plan);

@@ -5,7 +5,7 @@ import { request } from 'node:http';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BRANCHED, BUILT_CLI, CODEX_SYNTHETIC, LINEAR, copyClaudeHome, inCopy, runBuiltCli, tempDir } from '../../../test/fixtures.js';
-import type { RewindEvent } from '../../shared/contract.js';
+import type { ResponseOf, RewindEvent } from '../../shared/contract.js';
 import type { Timeline } from '../../shared/session-schema.js';
 import { encodeProjectDir } from '../../engine/agents/claude/paths.js';
 import { handleHook } from '../../engine/hooks/handle-hook.js';
@@ -263,8 +263,13 @@ describe('Codex CLI sessions', () => {
       expect(timeline.session).toMatchObject({ agent: 'codex', cwd: '/workspace/synthetic-project' });
       expect(timeline.prompts.map((p) => p.text)).toEqual(['List the synthetic files.']);
       const turn = await svc.handle('getTurn', { session: rollout, promptUuid: timeline.prompts[0]!.uuid });
-      const items = (turn as { ok: true; value: { items: { kind: string; title: string; body: string }[] } }).value.items;
-      expect(items.map((i) => `${i.kind} ${i.title}`)).toEqual(['thinking reasoning', 'tool-call exec_command find . -maxdepth 1 -type f', 'tool-result result', 'tool-call apply_patch gamma.txt', 'tool-result result', 'tool-call mcp__synthetic__lookup {"query":"fixture"}', 'tool-result result', 'text Codex']);
+      const detail = (turn as { ok: true; value: ResponseOf<'getTurn'> }).value;
+      const items = detail.items;
+      // Each call carries its own output (paired by call id): no bare "result" rows.
+      expect(items.map((i) => `${i.kind} ${i.title}`)).toEqual(['thinking Thinking', 'tool-call exec_command find . -maxdepth 1 -type f', 'tool-call apply_patch gamma.txt', 'tool-call mcp__synthetic__lookup fixture', 'text Said']);
+      expect(items[1]!.tool).toMatchObject({ view: 'bash', command: 'find . -maxdepth 1 -type f', result: { text: './alpha.txt\n./beta.txt' } });
+      expect(items[2]!.tool).toMatchObject({ view: 'patch', path: 'gamma.txt', result: { text: 'Done!' } });
+      expect(detail.model).toBe('synthetic-model');
       expect(JSON.stringify(items)).not.toContain('SYNTHETIC_ENCRYPTED_CONTENT');
       expect(timeline.session.readOnly).toBeNull();
       const preview = await svc.handle('previewRewind', { session: rollout, promptUuid: timeline.prompts[0]!.uuid, mode: 'fork', withCode: true });

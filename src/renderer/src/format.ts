@@ -12,13 +12,6 @@ export function relTime(iso: string | null, now: number): string {
   return d < 30 ? `${d} d ago` : new Date(t).toLocaleDateString();
 }
 
-export function bytes(n: number | null): string {
-  if (n === null) return '';
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
-}
-
 export function duration(ms: number | null): string {
   if (ms === null) return '';
   if (ms < 1000) return `${ms} ms`;
@@ -35,4 +28,4 @@ export function firstLine(text: string, max = 140): string {
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
-export { plural } from '../../shared/wording.js';
+export { bytes, plural } from '../../shared/wording.js';

@@ -2,16 +2,25 @@ import { open } from 'node:fs/promises';
 import { RewindError } from '../../errors.js';
 import type { SessionModel } from './model.js';
 import type { ResponseOf } from '../../../shared/contract.js';
-import { subagentOutline } from './subagent-outline.js';
-import { blocksText, clip, MAX_TURN_ITEMS } from '../../turn-text.js';
+import { imageBudget, imagesOf } from '../../turn-images.js';
+import { MAX_TURN_ITEMS } from '../../turn-text.js';
+import { MAX_SUBAGENT_STEPS, subagentConversation } from './subagent-outline.js';
+import { TurnItemsBuilder } from './turn-items.js';
 
-type Item = ResponseOf<'getTurn'>['items'][number];
-const MAX_ITEMS = MAX_TURN_ITEMS;
-const resultText = blocksText;
+async function readEntry(fh: Awaited<ReturnType<typeof open>>, offset: number, length: number): Promise<Record<string, unknown> | null> {
+  const buf = Buffer.alloc(length);
+  await fh.read(buf, 0, length, offset);
+  try {
+    return JSON.parse(buf.toString('utf8')) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+}
 
 /**
- * Everything a prompt's turn holds (assistant text, tool calls with their inputs, results), read
- * from the byte ranges the model recorded: the session is never kept in memory whole.
+ * Everything a prompt's turn holds (assistant text, thinking, tool calls with their results,
+ * images, subagents with their own steps, the model), read from the byte ranges the model
+ * recorded: the session is never kept in memory whole.
  */
 export async function turnDetail(model: SessionModel, promptUuid: string): Promise<ResponseOf<'getTurn'>> {
   const prompt = model.prompts.find((p) => p.uuid === promptUuid);
@@ -27,47 +36,34 @@ export async function turnDetail(model: SessionModel, promptUuid: string): Promi
     inTurn.add(n.uuid);
     if (n.type === 'assistant' || n.type === 'user') nodes.push(n);
   }
-  const items: Item[] = [];
-  let truncated = false;
+  const take = imageBudget();
+  // All of a turn's subagents share one budget of steps: a turn that fans out to 30 stays light.
+  let stepsLeft = MAX_SUBAGENT_STEPS * 4;
+  const b = new TurnItemsBuilder(MAX_TURN_ITEMS, take);
   const fh = await open(model.transcriptPath, 'r');
+  let promptImages: ResponseOf<'getTurn'>['promptImages'] = [];
   try {
+    if (prompt.images > 0) {
+      const e = await readEntry(fh, prompt.offset, prompt.length);
+      promptImages = imagesOf((e?.message as { content?: unknown } | undefined)?.content, take);
+    }
     for (const n of nodes) {
-      if (items.length >= MAX_ITEMS) {
-        truncated = true;
-        break;
-      }
-      const buf = Buffer.alloc(n.length);
-      await fh.read(buf, 0, n.length, n.offset);
-      let e: { message?: { content?: unknown } };
-      try {
-        e = JSON.parse(buf.toString('utf8'));
-      } catch {
-        continue;
-      }
-      const content = e.message?.content;
-      if (typeof content === 'string') {
-        if (n.type === 'user' && n.userKind === 'command') items.push({ kind: 'command', title: 'command', body: clip(content), isError: false });
-        continue;
-      }
-      if (!Array.isArray(content)) continue;
-      for (const b of content as Record<string, unknown>[]) {
-        if (b.type === 'text' && n.type === 'assistant') items.push({ kind: 'text', title: 'Claude', body: clip(String(b.text ?? '')), isError: false });
-        else if (b.type === 'thinking') items.push({ kind: 'thinking', title: 'thinking', body: clip(String(b.thinking ?? '')), isError: false });
-        else if (b.type === 'tool_use') {
-          const name = String(b.name ?? 'tool');
-          const input = (b.input ?? {}) as Record<string, unknown>;
-          const what = typeof input.file_path === 'string' ? input.file_path : typeof input.command === 'string' ? input.command : typeof input.description === 'string' ? input.description : '';
-          const run = name === 'Agent' || name === 'Task' ? model.subagents.find((r) => r.toolUseId === b.id) : undefined;
-          // A subagent's item shows what it did (its own transcript), then what it was asked.
-          const body = run ? `${await subagentOutline(run)}\n\nAsked:\n${JSON.stringify(input, null, 2)}` : JSON.stringify(input, null, 2);
-          items.push({ kind: name === 'Agent' || name === 'Task' ? 'subagent' : 'tool-call', title: `${name}${what ? ` ${what}` : ''}`, body: clip(body), isError: false });
-        } else if (b.type === 'tool_result') {
-          items.push({ kind: 'tool-result', title: b.is_error ? 'error' : 'result', body: clip(resultText(b.content)), isError: b.is_error === true });
-        }
-      }
+      if (b.truncated) break;
+      const e = await readEntry(fh, n.offset, n.length);
+      if (!e) continue;
+      await b.add(e, {
+        command: n.type === 'user' && n.userKind === 'command',
+        subagent: async (id) => {
+          const run = model.subagents.find((r) => r.toolUseId === id);
+          if (!run) return null;
+          const conv = await subagentConversation(run, Math.min(MAX_SUBAGENT_STEPS, stepsLeft));
+          stepsLeft -= conv.items.length;
+          return conv;
+        },
+      });
     }
   } finally {
     await fh.close();
   }
-  return { promptUuid, text: prompt.text, items, truncated };
+  return { promptUuid, text: prompt.text, items: b.items, truncated: b.truncated, model: b.model, promptImages };
 }

@@ -1,58 +1,104 @@
-import hljs from 'highlight.js/lib/core';
-import bash from 'highlight.js/lib/languages/bash';
-import css from 'highlight.js/lib/languages/css';
-import javascript from 'highlight.js/lib/languages/javascript';
-import json from 'highlight.js/lib/languages/json';
-import markdown from 'highlight.js/lib/languages/markdown';
-import python from 'highlight.js/lib/languages/python';
-import typescript from 'highlight.js/lib/languages/typescript';
-import xml from 'highlight.js/lib/languages/xml';
 import { useMemo } from 'react';
+import { highlightLines } from '../code/highlight.js';
+import { useLanguage } from '../code/use-language.js';
+import { capHunks, parseFilePatch, splitRows, type DiffLine, type Hunk, type ParsedPatch } from '../code/patch.js';
+import { plural } from '../format.js';
+import '../code-view.css';
 
-hljs.registerLanguage('typescript', typescript);
-hljs.registerLanguage('javascript', javascript);
-hljs.registerLanguage('json', json);
-hljs.registerLanguage('markdown', markdown);
-hljs.registerLanguage('python', python);
-hljs.registerLanguage('bash', bash);
-hljs.registerLanguage('css', css);
-hljs.registerLanguage('xml', xml);
+export type DiffLayout = 'unified' | 'split';
 
-const BY_EXT: Record<string, string> = { ts: 'typescript', tsx: 'typescript', mts: 'typescript', js: 'javascript', jsx: 'javascript', mjs: 'javascript', cjs: 'javascript', json: 'json', md: 'markdown', py: 'python', sh: 'bash', css: 'css', html: 'xml', xml: 'xml', svg: 'xml' };
-
-function highlight(line: string, lang: string | undefined): string {
-  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  if (!lang) return esc(line);
-  try {
-    return hljs.highlight(line, { language: lang, ignoreIllegals: true }).value;
-  } catch {
-    return esc(line);
-  }
+/**
+ * Each line's HTML. The two sides of a hunk are highlighted apart (current: context and removed
+ * lines; restored: context and added lines), each as one text, so multi-line constructs keep their colour.
+ */
+function useLineHtml(hunks: Hunk[], lang: string | null): Map<DiffLine, string> {
+  return useMemo(() => {
+    const html = new Map<DiffLine, string>();
+    for (const h of hunks) {
+      for (const side of ['del', 'add'] as const) {
+        const lines = h.lines.filter((l) => l.kind === side || l.kind === 'ctx');
+        const out = highlightLines(
+          lines.map((l) => l.text),
+          lang,
+        );
+        lines.forEach((l, i) => html.set(l, out[i]!));
+      }
+    }
+    return html;
+  }, [hunks, lang]);
 }
 
-/** A unified diff (current -> restored), syntax highlighted by file type. */
-export function DiffView({ path, patch }: { path: string; patch: string }) {
-  const lang = BY_EXT[path.split('.').pop()?.toLowerCase() ?? ''];
-  // Drop the file header (Index/===/---/+++): the file is named above; start at the first hunk.
-  const lines = useMemo(() => {
-    const all = patch.split('\n');
-    const first = all.findIndex((l) => l.startsWith('@@'));
-    return (first === -1 ? [] : all.slice(first)).filter((l, i, a) => !(i === a.length - 1 && l === ''));
-  }, [patch]);
+/** Past this, a diff is cut: drawing 100,000 rows would freeze the window. */
+const MAX_DRAWN_LINES = 5000;
+
+const SIGN = { add: '+', del: '−', ctx: ' ', note: ' ' } as const;
+
+function Code({ line, html }: { line: DiffLine; html: string | undefined }) {
+  if (line.kind === 'note') return <span className="code note">{line.text}</span>;
+  return <span className="code" dangerouslySetInnerHTML={{ __html: html || ' ' }} />;
+}
+
+function UnifiedLine({ line, html, numbers }: { line: DiffLine; html: string | undefined; numbers: boolean }) {
   return (
-    <pre className="diff mono" aria-label={`Changes to ${path}`}>
-      {lines.map((l, i) => {
-        const kind = l.startsWith('@@') ? 'hunk' : l.startsWith('+') ? 'add' : l.startsWith('-') ? 'del' : l.startsWith('\\') ? 'note' : 'ctx';
-        const body = kind === 'hunk' || kind === 'note' ? l : l.slice(1);
-        return (
-          <div key={i} className={`diff-line ${kind}`}>
-            <span className="sign" aria-hidden>
-              {kind === 'add' ? '+' : kind === 'del' ? '−' : ' '}
-            </span>
-            {kind === 'hunk' || kind === 'note' ? <span>{body}</span> : <span dangerouslySetInnerHTML={{ __html: highlight(body, lang) || ' ' }} />}
-          </div>
-        );
-      })}
-    </pre>
+    <div className={`diff-line ${line.kind}`}>
+      {numbers && (
+        <>
+          <span className="ln" aria-hidden>
+            {line.oldNo ?? ''}
+          </span>
+          <span className="ln" aria-hidden>
+            {line.newNo ?? ''}
+          </span>
+        </>
+      )}
+      <span className="sign" aria-hidden>
+        {SIGN[line.kind]}
+      </span>
+      <Code line={line} html={html} />
+    </div>
+  );
+}
+
+function Half({ line, side, html }: { line: DiffLine | null; side: 'old' | 'new'; html: string | undefined }) {
+  if (!line) return <div className="diff-half empty" />;
+  return (
+    <div className={`diff-half ${line.kind}`}>
+      <span className="ln" aria-hidden>
+        {side === 'old' ? line.oldNo : line.newNo}
+      </span>
+      <span className="sign" aria-hidden>
+        {SIGN[line.kind]}
+      </span>
+      <Code line={line} html={html} />
+    </div>
+  );
+}
+
+/**
+ * A file's hunks, stacked, current → restored: unified (one column) or side by side (current on
+ * the left, restored on the right), syntax highlighted by file type once its language is loaded.
+ */
+export function DiffView({ path, parsed: given, patch, layout = 'unified', numbers = true }: { path: string; parsed?: ParsedPatch; patch?: string; layout?: DiffLayout; numbers?: boolean }) {
+  const parsed = useMemo(() => given ?? parseFilePatch(patch ?? ''), [given, patch]);
+  const { hunks, hidden } = useMemo(() => capHunks(parsed.hunks, MAX_DRAWN_LINES), [parsed]);
+  const lang = useLanguage(path);
+  const html = useLineHtml(hunks, lang);
+  return (
+    <div className={`diff mono ${layout}${numbers ? '' : ' no-numbers'}`} aria-label={`Changes to ${path}`} data-highlighted={lang ? 'true' : 'false'}>
+      {hunks.map((h, i) => (
+        <div key={i} className="hunk">
+          {numbers && <div className="diff-line hunk-head">{h.header}</div>}
+          {layout === 'unified'
+            ? h.lines.map((l, j) => <UnifiedLine key={j} line={l} html={html.get(l)} numbers={numbers} />)
+            : splitRows(h.lines).map((r, j) => (
+                <div key={j} className="diff-row">
+                  <Half line={r.left} side="old" html={r.left ? html.get(r.left) : undefined} />
+                  <Half line={r.right} side="new" html={r.right ? html.get(r.right) : undefined} />
+                </div>
+              ))}
+        </div>
+      ))}
+      {hidden > 0 && <div className="diff-line hunk-head">… {plural(hidden, 'more line')} not drawn here</div>}
+    </div>
   );
 }

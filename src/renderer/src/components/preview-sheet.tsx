@@ -1,54 +1,29 @@
-import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { useEffect, useRef, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import type { CodePlan } from '../../../shared/contract.js';
 import { statementLines, windowError } from '../../../shared/wording.js';
 import { getApi } from '../api/client.js';
 import { bytes, firstLine, plural } from '../format.js';
 import { ACTION_LABEL, actionEligibility, type Action } from '../store/action-slice.js';
 import { useStore } from '../store/store.js';
-import { DiffView } from './diff-view.js';
+import { CodeChanges } from './code-changes.js';
 import './preview-sheet.css';
 
-const BADGE = { create: 'A', modify: 'M', delete: 'D', unchanged: '' } as const;
 const VERB: Record<Action, string> = { fork: 'Fork', rewrite: 'Rewrite', restore: 'Restore', 'fork-restore': 'Fork and restore' };
 /** Actions that change or drop something the user has now (the confirm is red). */
 const DESTRUCTIVE: Record<Action, boolean> = { fork: false, rewrite: true, restore: true, 'fork-restore': true };
 
 function CodePart({ plan, note }: { plan: CodePlan | null; note: string | null }) {
-  const [open, setOpen] = useState<string | null>(null);
   if (!plan) return <p className="muted">{note ?? 'No code change.'}</p>;
-  const visible = open ?? plan.changes.find((c) => c.patch)?.path ?? null;
   return (
     <div className="code-part">
+      <p className="small muted">{plan.note}</p>
       {plan.conflicts > 0 && (
         <p className="warning" role="alert">
           {plural(plan.conflicts, 'file')} changed outside the agent since the last checkpoint. Restoring overwrites {plan.conflicts === 1 ? 'it' : 'them'} (a checkpoint of the current state is taken first, so Undo brings {plan.conflicts === 1 ? 'it' : 'them'} back).
         </p>
       )}
-      {plan.changes.length === 0 ? (
-        <p className="muted">The files already match: nothing to restore.</p>
-      ) : (
-        <ul className="file-list" aria-label="Files that will change">
-          {plan.changes.map((c) => (
-            <li key={c.path}>
-              <button type="button" className={`file${visible === c.path ? ' open' : ''}`} onClick={() => setOpen(c.path)} aria-pressed={visible === c.path}>
-                <span className={`fbadge ${c.action}`} aria-label={c.action}>
-                  {BADGE[c.action]}
-                </span>
-                <span className="mono">{c.path}</span>
-                {c.binary && <span className="muted small">binary · {bytes(c.sizeBefore)} → {bytes(c.sizeAfter)}</span>}
-                {c.conflict && (
-                  <span className="conflict" title={c.conflict}>
-                    changed by hand
-                  </span>
-                )}
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-      {visible && plan.changes.find((c) => c.path === visible)?.patch && <DiffView path={visible} patch={plan.changes.find((c) => c.path === visible)!.patch!} />}
-      {plan.untouched.length > 0 && <p className="small muted">{plan.untouched.length === 1 ? `${plan.untouched[0]} was never edited by Claude and stays as it is.` : `${plural(plan.untouched.length, 'file')} Claude never edited stay as they are.`}</p>}
-      {plan.skipped.length > 0 && <p className="small muted">Too large to be in the checkpoint, left as they are: {plan.skipped.map((s) => s.path).join(', ')}</p>}
+      {plan.changes.length === 0 && <p className="muted">The files already match: nothing to restore.</p>}
+      <CodeChanges plan={plan} />
     </div>
   );
 }

@@ -1,39 +1,33 @@
-import { useState } from 'react';
-import { ActionButtons } from './action-buttons.js';
 import { useStore } from '../store/store.js';
 import { duration, plural, relTime, tokens } from '../format.js';
+import { ActionButtons } from './action-buttons.js';
 import { InsightActions } from './insight.js';
+import { Images, TurnView } from './turn-view.js';
 import { useNow } from './use-now.js';
 
-function TurnItems({ uuid }: { uuid: string }) {
-  const turn = useStore((s) => s.turns[uuid]);
-  const [open, setOpen] = useState<Record<number, boolean>>({});
-  if (!turn || turn === 'loading') return <p className="muted">Loading the turn…</p>;
-  if ('error' in turn) return <p className="error-text">{turn.error}</p>;
-  if (turn.items.length === 0) return <p className="muted">No reply yet.</p>;
+/** The model and the turn's counts in one line: "claude-opus-5-5 · 2 tool calls · 12s · 1.2k in · 340 out". */
+function TurnMeta({ uuid }: { uuid: string }) {
+  const t = useStore((s) => s.timeline?.prompts.find((p) => p.uuid === uuid)?.turn);
+  const detail = useStore((s) => s.turns[uuid]);
+  const model = t?.model ?? (detail && detail !== 'loading' && !('error' in detail) ? detail.model : null);
+  if (!t) return null;
+  const parts = [
+    model,
+    plural(t.toolCalls.length, 'tool call'),
+    t.durationMs ? duration(t.durationMs) : null,
+    t.inputTokens + t.outputTokens ? `${tokens(t.inputTokens)} tokens in · ${tokens(t.outputTokens)} out` : null,
+  ];
   return (
-    <ol className="turn-items">
-      {turn.items.map((it, i) => {
-        const collapsible = it.kind !== 'text';
-        const isOpen = !collapsible || open[i];
-        return (
-          <li key={i} className={`turn-item ${it.kind}${it.isError ? ' error' : ''}`}>
-            {collapsible ? (
-              <button type="button" className="item-head" aria-expanded={!!isOpen} onClick={() => setOpen({ ...open, [i]: !isOpen })}>
-                <span className="caret" aria-hidden>
-                  {isOpen ? '▾' : '▸'}
-                </span>
-                <span className="item-kind">{it.kind === 'tool-call' ? 'tool' : it.kind}</span>
-                <span className="item-title">{it.title}</span>
-              </button>
-            ) : null}
-            {isOpen && <pre className={collapsible ? 'item-body mono' : 'item-text'}>{it.body}</pre>}
-          </li>
-        );
-      })}
-      {turn.truncated && <li className="muted">… more in the transcript</li>}
-    </ol>
+    <span className="turn-meta muted small" aria-label="Model and tokens">
+      {parts.filter(Boolean).join(' · ')}
+    </span>
   );
+}
+
+function PromptImages({ uuid }: { uuid: string }) {
+  const detail = useStore((s) => s.turns[uuid]);
+  if (!detail || detail === 'loading' || 'error' in detail) return null;
+  return <Images images={detail.promptImages} />;
 }
 
 export function PromptDetail() {
@@ -51,20 +45,21 @@ export function PromptDetail() {
         </div>
         <p className="detail-prompt">{prompt.text || '[image]'}</p>
         {prompt.images > 0 && <p className="muted small">+ {plural(prompt.images, 'image')}</p>}
+        <PromptImages uuid={prompt.uuid} />
       </header>
       <ActionButtons uuid={prompt.uuid} disabled={!!readOnly} />
       <InsightActions uuid={prompt.uuid} />
       {readOnly && <p className="small muted">{readOnly}</p>}
       <section className="turn">
         <h2>
-          Turn <span className="muted small">{[plural(t.toolCalls.length, 'tool call'), t.durationMs ? duration(t.durationMs) : null, t.inputTokens + t.outputTokens ? `${tokens(t.inputTokens + t.outputTokens)} tokens` : null].filter(Boolean).join(' · ')}</span>
+          Turn <TurnMeta uuid={prompt.uuid} />
         </h2>
         {t.filesTouched.length > 0 && (
           <p className="small">
             Edited: <span className="mono">{t.filesTouched.join(', ')}</span>
           </p>
         )}
-        <TurnItems uuid={prompt.uuid} />
+        <TurnView uuid={prompt.uuid} />
       </section>
     </aside>
   );

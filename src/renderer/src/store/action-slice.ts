@@ -4,6 +4,7 @@ import { CODE_LATER_REASON, eligibility, type Eligibility, type PromptFacts } fr
 import type { Timeline, TimelinePrompt } from '../../../shared/session-schema.js';
 import { getApi } from '../api/client.js';
 import type { Store } from './store.js';
+import { plural } from '../../../shared/wording.js';
 
 export type Action = 'fork' | 'rewrite' | 'restore' | 'fork-restore';
 
@@ -138,8 +139,7 @@ export const createActionSlice: StateCreator<Store, [], [], ActionSlice> = (set,
     const r = await api.applyRewind({ session, promptUuid: p.promptUuid, mode: modeOf(p.action), withCode: p.action === 'fork-restore', force, expectSize });
     if (!r.ok) return set({ preview: { ...get().preview!, applying: false, error: r.error } });
     const v = r.value;
-    const n = v.code ? v.code.written + v.code.deleted : 0;
-    const files = v.code ? ` · ${n} file${n === 1 ? '' : 's'} restored` : '';
+    const files = v.code ? ` · ${plural(v.code.written + v.code.deleted, 'file')} restored` : '';
     set({
       preview: null,
       result: {

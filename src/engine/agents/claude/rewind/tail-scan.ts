@@ -3,6 +3,7 @@ import { RewindError } from '../../../errors.js';
 import { ReverseLineReader } from '../../../io/reverse-lines.js';
 import { classifyUser, readUserContent, str, type Json } from '../classify.js';
 import { parseJsonLine } from '../../../io/json-line.js';
+import { plural } from '../../../../shared/wording.js';
 
 const LEAF_TYPES = new Set(['user', 'assistant', 'system', 'attachment']);
 const MESSAGE_TYPES = new Set(['user', 'assistant', 'system', 'attachment', 'progress']);
@@ -191,7 +192,7 @@ export async function scanTail(fh: FileHandle, size: number, target: number | Sc
   }
   if (targetUuid && !targetFound) throw new RewindError('NOT_FOUND', `no prompt ${targetUuid} in this transcript`);
   if (!done && !targetUuid && prompts.length < n) {
-    const what = prompts.length === 0 ? 'no prompts' : `only ${prompts.length} prompt${prompts.length === 1 ? '' : 's'}`;
+    const what = prompts.length === 0 ? 'no prompts' : `only ${plural(prompts.length, 'prompt')}`;
     throw new RewindError('NOT_ENOUGH_PROMPTS', `cannot go back ${n}: the live path has ${what}`);
   }
   lines.reverse();
