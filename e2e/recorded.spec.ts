@@ -39,7 +39,7 @@ test('real Claude Code session: install hooks from the banner, new prompts arriv
   await expect(rows.locator('.marker.native')).toHaveCount(2);
   await expect(rows.locator('.marker.ours')).toHaveCount(0);
 
-  await expect(page.getByRole('note')).toContainText('Rewind checkpoints are off here');
+  await expect(page.getByRole('note')).toContainText('Rewind checkpoints are off');
   await page.getByRole('button', { name: 'Install hooks' }).click();
   await expect(page.getByRole('note')).toHaveCount(0);
   expect(await readFile(join(sc.project, '.claude', 'settings.local.json'), 'utf8')).toContain('UserPromptSubmit');

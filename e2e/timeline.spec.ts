@@ -33,9 +33,6 @@ test('pick a session and see its prompts, the dead branch dimmed but there', asy
   await expect(page.locator('.prompt-row.dead')).toHaveCount(2);
   await expect(page.locator('.prompt-row.dead').first()).toContainText('BASH echo bashmade > c.txt');
   await expect(page.locator('.timeline-header')).toContainText('2 branches');
-  await page.screenshot({ path: join(SHOTS, 'timeline-light.png') });
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.screenshot({ path: join(SHOTS, 'timeline-dark.png') });
 });
 
 test('fork at a prompt through the preview; the new session shows up in the sidebar', async ({ page }) => {
@@ -51,7 +48,8 @@ test('fork at a prompt through the preview; the new session shows up in the side
   await expect(page.getByRole('status', { name: 'Result' })).toContainText('Fork created');
   await expect(page.getByLabel('Resume command', { exact: true })).toHaveText(/^claude --resume [0-9a-f-]{36}$/);
   await expect(page.locator('.session')).toHaveCount(4);
-  await expect(page.locator('.session.selected')).toContainText('fork of 2ea8980a');
+  await expect(page.locator('.session.selected')).toContainText('↳ fork at #4 of WRITE a.txt version one');
+  await expect(page.locator('.session.selected')).toHaveAttribute('title', /Forked from .*2ea8980a/);
   // Just written, but by us: no agent is writing it.
   await expect(page.locator('.session.selected .live-dot')).toHaveCount(0);
   await expect(promptRows(page)).toHaveCount(3);
@@ -59,9 +57,6 @@ test('fork at a prompt through the preview; the new session shows up in the side
   await expect(page.locator('#reverted-prompt-0')).toHaveValue('EDIT notes.md alpha gamma');
   await expect(page.locator('#reverted-prompt-1')).toHaveValue('WRITE b.txt bee');
   await expect(page.getByRole('button', { name: 'Copy the resume command' })).toBeVisible();
-  await page.screenshot({ path: join(SHOTS, 'result-light.png') });
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.screenshot({ path: join(SHOTS, 'result-dark.png') });
 });
 
 test('rewrite in place, then undo it', async ({ page }) => {
@@ -100,9 +95,6 @@ test('restore code: the preview flags a file changed by hand, with its diff', as
   await sheet.locator('.file').filter({ hasText: 'a.txt' }).click();
   await expect(sheet.getByLabel('Changes to a.txt')).toContainText('edited by hand');
   await expect(sheet.locator('.diff-line.add').filter({ hasText: 'version one' })).toHaveCount(1);
-  await page.screenshot({ path: join(SHOTS, 'preview-light.png') });
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.screenshot({ path: join(SHOTS, 'preview-dark.png') });
   await sheet.getByRole('button', { name: /anyway/ }).click();
   await expect(page.getByRole('status', { name: 'Result' })).toContainText(/Restored \d+ file/);
   expect(await readFile(join(project, 'a.txt'), 'utf8')).toBe('version one\n');
@@ -154,9 +146,6 @@ test('empty state teaches, and opens the demo', async ({ page }) => {
   s = await serve({ empty: true });
   await open(page);
   await expect(page.getByRole('heading', { name: 'No Claude Code sessions yet' })).toBeVisible();
-  await page.screenshot({ path: join(SHOTS, 'empty-light.png') });
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.screenshot({ path: join(SHOTS, 'empty-dark.png') });
   await page.getByRole('button', { name: 'Open the demo' }).click();
   await expect(page.locator('.session')).toHaveCount(3);
 });
@@ -199,13 +188,15 @@ test('readable at 200% zoom: every action is still there and works', async ({ pa
   // 200% zoom of a 1280x800 window is a 640x400 CSS viewport.
   await page.setViewportSize({ width: 640, height: 400 });
   await open(page);
+  await page.getByRole('button', { name: /Sessions/ }).click();
   await page.locator('.group').filter({ hasText: 'linear' }).locator('.session').click();
+  // The details are a drawer here: picking a prompt opens it.
+  await promptRows(page).last().click();
   for (const name of ['Fork here', 'Rewrite here', 'Restore code to here', 'Fork + restore code']) {
     const b = page.getByRole('button', { name });
     await b.scrollIntoViewIfNeeded();
     await expect(b).toBeVisible();
   }
   await page.getByRole('button', { name: 'Fork here' }).click();
-  await expect(page.getByRole('dialog')).toContainText('The new session will end after');
-  await page.screenshot({ path: join(SHOTS, 'zoom-200.png') });
+  await expect(page.getByRole('dialog', { name: 'Fork here' })).toContainText('The new session will end after');
 });

@@ -20,6 +20,8 @@ export const JournalRecordSchema = z.discriminatedUnion('kind', [
     result: FingerprintSchema,
     boundaryOffset: z.number(),
     prompts: z.array(z.string()),
+    /** The live-path number of the prompt cut before, when the caller knew it (the window does). */
+    promptNumber: z.number().int().positive().optional(),
   }),
   z.object({
     kind: z.literal('in-place'),

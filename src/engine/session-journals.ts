@@ -8,10 +8,12 @@ import { readJournal, type JournalRecord } from './journal.js';
  */
 export function annotateSessions(sessions: SessionSummary[], records: JournalRecord[]): SessionSummary[] {
   const forkOf = new Map<string, string>();
+  const forkAt = new Map<string, number>();
   const ourSize = new Map<string, number>();
   for (const r of records) {
     if (r.kind === 'fork') {
       forkOf.set(r.forkSessionId, r.sessionId);
+      if (r.promptNumber) forkAt.set(r.forkSessionId, r.promptNumber);
       ourSize.set(r.forkPath, r.result.size);
     } else if (r.kind === 'in-place') ourSize.set(r.transcript, r.result.size);
     else if (r.kind === 'undo') {
@@ -19,7 +21,7 @@ export function annotateSessions(sessions: SessionSummary[], records: JournalRec
       if (undone?.kind === 'in-place') ourSize.set(undone.transcript, undone.original.size);
     }
   }
-  return sessions.map((s) => ({ ...s, forkOf: forkOf.get(s.id) ?? s.forkOf, live: s.live && ourSize.get(s.transcriptPath) !== s.sizeBytes }));
+  return sessions.map((s) => ({ ...s, forkOf: forkOf.get(s.id) ?? s.forkOf, forkAt: forkAt.get(s.id) ?? s.forkAt ?? null, live: s.live && ourSize.get(s.transcriptPath) !== s.sizeBytes }));
 }
 
 /** The journals of every project the sessions belong to, read and applied. */

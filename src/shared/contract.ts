@@ -122,6 +122,8 @@ const TurnItemBaseSchema = z.object({
   images: z.array(TurnImageSchema).default([]),
 });
 
+const UiPrefs = z.object({ names: z.record(z.string(), z.string()), hiddenHooksNotice: z.array(z.string()) });
+
 export const TurnItemSchema = TurnItemBaseSchema.extend({
   /** A subagent's run, from its own transcript: what it was asked and what it did, one level deep. */
   subagent: z
@@ -178,7 +180,15 @@ export type CompareResult = z.infer<typeof CompareResultSchema>;
 export const CONTRACT = {
   listSessions: {
     request: z.object({ project: path.optional() }).strict(),
-    response: z.object({ root: z.string(), exists: z.boolean(), sessions: z.array(SessionSummarySchema), agents: z.array(AgentInfoSchema).default([]) }),
+    response: z.object({
+      root: z.string(),
+      /** `root`/projects exists. */
+      exists: z.boolean(),
+      /** The Claude folder itself: missing, there with nothing in it, or there with something. */
+      rootState: z.enum(['missing', 'empty', 'present']).default('present'),
+      sessions: z.array(SessionSummarySchema),
+      agents: z.array(AgentInfoSchema).default([]),
+    }),
   },
   getTimeline: {
     request: z.object({ session: sessionRef }).strict(),
@@ -256,6 +266,19 @@ export const CONTRACT = {
   setSettings: {
     request: z.object({ claudeRoot: path.optional(), demo: z.boolean().optional() }).strict(),
     response: z.object({ claudeRoot: z.string(), demo: z.boolean(), version: z.string() }),
+  },
+  getPrefs: {
+    request: z.object({}).strict(),
+    response: UiPrefs,
+  },
+  /** A name shown by Rewind for a session (kept in Rewind's prefs, not in the transcript); null or empty clears it. */
+  renameSession: {
+    request: z.object({ sessionId: z.string().min(1).max(200), name: z.string().max(500).nullable() }).strict(),
+    response: UiPrefs,
+  },
+  dismissHooksNotice: {
+    request: z.object({ project: path }).strict(),
+    response: UiPrefs,
   },
   getPrices: {
     request: z.object({}).strict(),

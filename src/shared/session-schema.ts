@@ -31,6 +31,8 @@ export const SessionSummarySchema = z.object({
   live: z.boolean(),
   /** When Rewind made this session as a fork: the session it came from. */
   forkOf: z.string().nullable().default(null),
+  /** A fork made from the window: the number of the prompt it was cut before (its label says "fork at #n"). */
+  forkAt: z.number().int().positive().nullable().optional(),
 });
 export type SessionSummary = z.infer<typeof SessionSummarySchema>;
 

@@ -106,6 +106,8 @@ export interface RewindRequest {
   /** How many prompts back along the live path, or the prompt to cut before. */
   n?: number;
   promptUuid?: string;
+  /** The number the timeline shows for that prompt: a fork's journal record keeps it for its label ("fork at #n"). */
+  promptNumber?: number;
   mode: RewindMode;
   dryRun?: boolean;
   force?: boolean;

@@ -1,7 +1,7 @@
 import { loadPrices } from '../../engine/insight/load-prices.js';
 import { runCompare, runExport, type InsightSession } from '../../engine/insight/run.js';
 import { withCost } from '../../shared/insight/cost.js';
-import { rm, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SessionModel } from '../../engine/agents/claude/model.js';
 import { claudeRootFor } from '../../engine/agents/claude/paths.js';
@@ -23,6 +23,7 @@ import { markersFor } from '../../engine/store/checkpoint-markers.js';
 import type { AgentAdapter } from '../../engine/agents/adapter.js';
 import { AGENT_PRIMARY, adapterFor, agentInfo, findSessionAcross, rootsFor, type AgentRoots } from '../../engine/agents/registry.js';
 import { WholeSessions } from './whole-sessions.js';
+import { defaultPrefsFile, hideHooksNotice, readPrefs, renameSession } from '../../engine/ui-prefs.js';
 
 export interface ServiceOptions {
   claudeRoot?: string;
@@ -37,6 +38,8 @@ export interface ServiceOptions {
   /** Built engine worker script: long work runs there, off the main thread. */
   workerScript?: string;
   workerExecArgv?: string[];
+  /** Rewind's own prefs file (session names, dismissed notices); default under the user's config dir. */
+  prefsFile?: string;
   /** Other agents' roots (the registry's ids); default from `env`. null leaves an agent out. */
   roots?: AgentRoots;
   env?: NodeJS.ProcessEnv;
@@ -61,9 +64,11 @@ export class RewindService {
   private opCounter = 0;
   private readonly demoDirs: string[] = [];
   readonly runner: TaskRunner;
+  private readonly prefsFile: string;
 
   constructor(private readonly opts: ServiceOptions = {}) {
     this.claudeRoot = adapterFor(AGENT_PRIMARY).root(opts.env ?? process.env, opts.claudeRoot);
+    this.prefsFile = opts.prefsFile ?? defaultPrefsFile(opts.env ?? process.env);
     this.runner = opts.workerScript ? new WorkerRunner(opts.workerScript, opts.workerExecArgv) : new InlineRunner();
     // A marker that cannot be read must not cost the update itself (nor, unhandled, the process).
     this.live = new LiveSessions(
@@ -329,7 +334,9 @@ export class RewindService {
     listSessions: async (req) => {
       const exists = !!(await stat(join(this.claudeRoot, 'projects')).catch(() => null));
       const lists = await Promise.all(this.roots().map(({ adapter, root }) => adapter.summarize(root, { project: req.project }).catch(() => [])));
-      return { root: this.claudeRoot, exists, agents: agentInfo(), sessions: lists.flat().sort((a, b) => b.lastActivity.localeCompare(a.lastActivity)) };
+      const entries = await readdir(this.claudeRoot).catch(() => null);
+      const rootState = entries === null ? 'missing' : entries.length === 0 ? 'empty' : 'present';
+      return { root: this.claudeRoot, exists, rootState, agents: agentInfo(), sessions: lists.flat().sort((a, b) => b.lastActivity.localeCompare(a.lastActivity)) };
     },
     getTimeline: async (req) => {
       const { adapter, path } = await this.transcriptOf(req.session);
@@ -379,6 +386,8 @@ export class RewindService {
       const { adapter, path, model, projectRoot, agentRoot, timeline } = await this.rewindContext(req.session);
       const claudeRoot = claudeRootFor(path, this.claudeRoot);
       const livePromptCount = timeline.stats.activePrompts;
+      // The number the timeline shows, for the fork's label ("fork at #n").
+      const promptNumber = timeline.prompts.find((p) => p.uuid === req.promptUuid)?.number ?? undefined;
       const dry = await this.runner.run('rewind', { agent: adapter.id, transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, dryRun: true, projectRoot, agentRoot, livePromptCount, expectSize: req.expectSize });
       let target: RestoreTarget | null = null;
       if (req.withCode) {
@@ -392,7 +401,7 @@ export class RewindService {
       this.emit({ type: 'operationProgress', id, message: req.mode === 'fork' ? 'Writing the fork…' : 'Rewriting the transcript…', fraction: null });
       // One user action, one journal group: a single Undo reverts the chat and the code together.
       const journalGroup = target && projectRoot ? (await import('node:crypto')).randomUUID() : undefined;
-      const chat = await this.runner.run('rewind', { agent: adapter.id, transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, force: req.force, projectRoot, agentRoot, livePromptCount, expectSize: req.expectSize, journalGroup });
+      const chat = await this.runner.run('rewind', { agent: adapter.id, transcriptPath: path, promptUuid: req.promptUuid, promptNumber, mode: req.mode, force: req.force, projectRoot, agentRoot, livePromptCount, expectSize: req.expectSize, journalGroup });
       let code: ResponseOf<'applyRewind'>['code'] = null;
       if (target && projectRoot) {
         this.emit({ type: 'operationProgress', id, message: 'Restoring files…', fraction: null });
@@ -457,6 +466,9 @@ export class RewindService {
       return { projectRoot: req.project, scopes, command: this.hookCommandLine() };
     },
     installHooks: async (req) => installHooks(settingsPath(req.scope, req.project, this.claudeRoot), this.hookCommandLine(), req.dryRun),
+    getPrefs: async () => readPrefs(this.prefsFile),
+    renameSession: async (req) => renameSession(this.prefsFile, req.sessionId, req.name),
+    dismissHooksNotice: async (req) => hideHooksNotice(this.prefsFile, req.project),
     getSettings: async () => ({ claudeRoot: this.claudeRoot, demo: this.demo, version: this.opts.version ?? 'dev' }),
     getPrices: async () => {
       const { book, notice } = await loadPrices();

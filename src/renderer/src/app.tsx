@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { getApi } from './api/client.js';
 import { EmptyState } from './components/empty-state.js';
 import { CompareSheet } from './components/insight.js';
@@ -7,6 +7,7 @@ import { PromptDetail } from './components/prompt-detail.js';
 import { ResultBar } from './components/result-bar.js';
 import { Sidebar } from './components/sidebar.js';
 import { TimelineView } from './components/timeline-view.js';
+import { useOpenSessionLabel } from './components/use-session-label.js';
 import { useStore } from './store/store.js';
 
 function useKeyboard() {
@@ -17,6 +18,7 @@ function useKeyboard() {
       if (e.key === 'Escape') {
         if (s.preview) s.closePreview();
         else if (typing) (e.target as HTMLElement).blur();
+        else if (s.detailsOpen || s.sidebarOpen) closeDrawers();
         return;
       }
       if (typing || e.metaKey || e.ctrlKey || e.altKey) return;
@@ -55,6 +57,50 @@ function useLiveEvents() {
   }, []);
 }
 
+const NARROW = '(max-width: 1000px)';
+
+/** True when the layout is the narrow one (styles.css uses the same query): drawers instead of columns. */
+function useNarrow(): boolean {
+  const [narrow, setNarrow] = useState(() => window.matchMedia(NARROW).matches);
+  useEffect(() => {
+    const mq = window.matchMedia(NARROW);
+    const on = () => setNarrow(mq.matches);
+    mq.addEventListener('change', on);
+    return () => mq.removeEventListener('change', on);
+  }, []);
+  return narrow;
+}
+
+function closeDrawers() {
+  const s = useStore.getState();
+  s.setSidebarOpen(false);
+  s.setDetailsOpen(false);
+}
+
+/** Narrow layouts: the sessions and details toggles, and the session's name. */
+function TopBar() {
+  const sidebarOpen = useStore((s) => s.sidebarOpen);
+  const detailsOpen = useStore((s) => s.detailsOpen);
+  const setSidebarOpen = useStore((s) => s.setSidebarOpen);
+  const setDetailsOpen = useStore((s) => s.setDetailsOpen);
+  const label = useOpenSessionLabel();
+  const title = label?.text ?? 'Rewind';
+  const hasPrompt = useStore((s) => !!s.selectedPrompt);
+  return (
+    <header className="topbar">
+      <button type="button" className="button small" aria-expanded={sidebarOpen} onClick={() => setSidebarOpen(!sidebarOpen)}>
+        ☰ Sessions
+      </button>
+      <span className="topbar-title" title={label?.hover ?? title}>
+        {title}
+      </span>
+      <button type="button" className="button small" aria-expanded={detailsOpen} disabled={!hasPrompt} onClick={() => setDetailsOpen(!detailsOpen)}>
+        Details ▸
+      </button>
+    </header>
+  );
+}
+
 export function App() {
   const loadSessions = useStore((s) => s.loadSessions);
   const loaded = useStore((s) => s.sessionsLoaded);
@@ -64,17 +110,56 @@ export function App() {
   useEffect(() => {
     void loadSessions();
   }, [loadSessions]);
+  const loadPrefs = useStore((s) => s.loadPrefs);
+  const narrow = useNarrow();
+  const sidebarOpen = useStore((s) => s.sidebarOpen);
+  const detailsOpen = useStore((s) => s.detailsOpen);
+  const session = useStore((s) => s.selectedSession);
+  useEffect(() => {
+    void loadPrefs();
+  }, [loadPrefs]);
+  // Narrow: picking a session closes the sessions drawer.
+  useEffect(() => closeDrawers(), [session]);
+  useEffect(() => {
+    if (!narrow) closeDrawers();
+  }, [narrow]);
+  const drawer = narrow && (sidebarOpen || detailsOpen);
+  // An opened drawer takes the focus (Esc or the backdrop closes it).
+  useEffect(() => {
+    if (narrow && detailsOpen) document.querySelector<HTMLElement>('.detail-slot')?.focus();
+  }, [narrow, detailsOpen]);
+  useEffect(() => {
+    if (narrow && sidebarOpen) document.getElementById('session-filter')?.focus();
+  }, [narrow, sidebarOpen]);
   return (
-    <div className="app" data-ready={loaded ? 'true' : 'false'}>
+    <div className={`app${narrow ? ' narrow' : ''}${sidebarOpen ? ' sidebar-open' : ''}${detailsOpen ? ' details-open' : ''}`} data-ready={loaded ? 'true' : 'false'}>
+      {narrow && <TopBar />}
       <Sidebar />
       {loaded && empty ? (
         <EmptyState />
       ) : (
-        <main className="main">
+        <main
+          className="main"
+          onClick={(e) => {
+            // Narrow: picking a prompt opens its details.
+            if (narrow && e.target instanceof Element && e.target.closest('.prompt-row')) useStore.getState().setDetailsOpen(true);
+          }}
+        >
           <TimelineView />
-          <PromptDetail />
+          <div className="detail-slot" role={narrow ? 'dialog' : undefined} aria-label={narrow ? 'Prompt details' : undefined} tabIndex={narrow ? -1 : undefined}>
+            {narrow && (
+              <div className="drawer-head">
+                <strong>Details</strong>
+                <button type="button" className="button ghost small" aria-label="Close details" onClick={closeDrawers}>
+                  ✕
+                </button>
+              </div>
+            )}
+            <PromptDetail />
+          </div>
         </main>
       )}
+      {drawer && <button type="button" className="drawer-backdrop" aria-label="Close" tabIndex={-1} onClick={closeDrawers} />}
       <ResultBar />
       <PreviewSheet />
       <CompareSheet />

@@ -1,3 +1,7 @@
+/**
+ * The one time format of the window: relative ("5 min ago", "3 d ago", "2 mo ago") in text, absolute
+ * (local date and time) on hover. Components render times through <When> (components/when.tsx).
+ */
 export function relTime(iso: string | null, now: number): string {
   if (!iso) return '';
   const t = Date.parse(iso);
@@ -9,7 +13,19 @@ export function relTime(iso: string | null, now: number): string {
   const h = Math.round(m / 60);
   if (h < 24) return `${h} h ago`;
   const d = Math.round(h / 24);
-  return d < 30 ? `${d} d ago` : new Date(t).toLocaleDateString();
+  if (d < 30) return `${d} d ago`;
+  const mo = Math.round(d / 30.44);
+  if (mo < 12) return `${mo} mo ago`;
+  return `${Math.max(1, Math.round(d / 365.25))} y ago`;
+}
+
+const ABSOLUTE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** The absolute local date and time, for the hover of a relative time. */
+export function absTime(iso: string | null): string {
+  if (!iso) return '';
+  const t = Date.parse(iso);
+  return Number.isFinite(t) ? ABSOLUTE.format(t) : '';
 }
 
 export function duration(ms: number | null): string {

@@ -162,7 +162,7 @@ export async function rewindRollout(req: RewindRequest & { now?: () => number })
     await writeFileAtomic(forkPath, body);
     const result = await fingerprintFile(forkPath);
     if (projectRoot) {
-      await appendJournal(projectRoot, { kind: 'fork', id: journalId, time: stamp.toISOString(), transcript: req.transcriptPath, sessionId, forkPath, forkSessionId: newId, fileHistoryDir: null, result, boundaryOffset: cut, prompts: reverted.map((p) => p.uuid) });
+      await appendJournal(projectRoot, { kind: 'fork', id: journalId, time: stamp.toISOString(), transcript: req.transcriptPath, sessionId, forkPath, forkSessionId: newId, fileHistoryDir: null, result, boundaryOffset: cut, prompts: reverted.map((p) => p.uuid), ...(req.promptNumber ? { promptNumber: req.promptNumber } : {}) });
     } else warnings.push('no project folder known: this fork is not in an undo journal');
     return { ...base, forkSessionId: newId, forkPath, backupPath: null, journalId: projectRoot ? journalId : null };
   }
@@ -176,6 +176,6 @@ export async function rewindRollout(req: RewindRequest & { now?: () => number })
   if ((await stat(backupPath)).size < st.size) throw new RewindError('IO', `backup is incomplete: ${backupPath}`);
   await writeFileAtomic(req.transcriptPath, body);
   const result = await fingerprintFile(req.transcriptPath);
-  await appendJournal(projectRoot, { kind: 'in-place', id: journalId, time: stamp.toISOString(), transcript: req.transcriptPath, sessionId, backupPath, original, result, boundaryOffset: cut, prompts: reverted.map((p) => p.uuid) });
+  await appendJournal(projectRoot, { kind: 'in-place', id: journalId, time: stamp.toISOString(), transcript: req.transcriptPath, sessionId, backupPath, original, result, boundaryOffset: cut, prompts: reverted.map((p) => p.uuid), ...(req.promptNumber ? { promptNumber: req.promptNumber } : {}) });
   return { ...base, forkSessionId: null, forkPath: null, backupPath, journalId };
 }

@@ -3,7 +3,7 @@ import { useStore } from '../store/store.js';
 /** No Claude data: say where we looked, how to point elsewhere, and offer the demo. */
 export function EmptyState() {
   const root = useStore((s) => s.claudeRoot);
-  const exists = useStore((s) => s.rootExists);
+  const state = useStore((s) => s.rootState);
   const openDemo = useStore((s) => s.openDemo);
   const error = useStore((s) => s.sessionsError);
   return (
@@ -15,7 +15,7 @@ export function EmptyState() {
         ) : (
           <p>
             Rewind looked in <span className="mono">{root ?? '~/.claude'}</span>
-            {exists ? ' and found no session transcripts.' : ', which does not exist.'}
+            {state === 'missing' ? ', which does not exist.' : state === 'empty' ? ', which is an empty folder.' : ' and found no session transcripts in it.'}
           </p>
         )}
         <p>Sessions appear here as soon as you use Claude Code. To read another folder, start Rewind with <span className="mono">CLAUDE_CONFIG_DIR=/path/to/.claude</span> or <span className="mono">rewind-app --claude-dir /path</span>. Codex CLI sessions come from <span className="mono">$CODEX_HOME</span> or <span className="mono">~/.codex</span>.</p>

@@ -6,11 +6,10 @@ import { bytes, firstLine, plural } from '../format.js';
 import { ACTION_LABEL, actionEligibility, type Action } from '../store/action-slice.js';
 import { useStore } from '../store/store.js';
 import { CodeChanges } from './code-changes.js';
+import { isDestructive } from '../destructive.js';
 import './preview-sheet.css';
 
 const VERB: Record<Action, string> = { fork: 'Fork', rewrite: 'Rewrite', restore: 'Restore', 'fork-restore': 'Fork and restore' };
-/** Actions that change or drop something the user has now (the confirm is red). */
-const DESTRUCTIVE: Record<Action, boolean> = { fork: false, rewrite: true, restore: true, 'fork-restore': true };
 
 function CodePart({ plan, note }: { plan: CodePlan | null; note: string | null }) {
   if (!plan) return <p className="muted">{note ?? 'No code change.'}</p>;
@@ -119,7 +118,7 @@ export function PreviewSheet() {
   const force = conflicts > 0;
   if (force) button += ' anyway';
   const err = preview.error ? windowError(preview.error.code, preview.error.message, verb) : null;
-  const destructive = DESTRUCTIVE[preview.action] || force;
+  const destructive = isDestructive({ action: preview.action, code, force });
   const runAction = (a: 'retry' | 'force' | 'review') => {
     if (a === 'review') void reviewAgain();
     else void confirm(a === 'force' || force);

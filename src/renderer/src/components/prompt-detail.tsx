@@ -1,9 +1,10 @@
 import { useStore } from '../store/store.js';
-import { duration, plural, relTime, tokens } from '../format.js';
+import { duration, plural, tokens } from '../format.js';
 import { ActionButtons } from './action-buttons.js';
 import { InsightActions } from './insight.js';
 import { Images, TurnView } from './turn-view.js';
 import { useNow } from './use-now.js';
+import { When } from './when.js';
 
 /** The model and the turn's counts in one line: "claude-opus-5-5 · 2 tool calls · 12s · 1.2k in · 340 out". */
 function TurnMeta({ uuid }: { uuid: string }) {
@@ -41,7 +42,9 @@ export function PromptDetail() {
     <aside className="detail" aria-label="Prompt details">
       <header>
         <div className="detail-title">
-          {prompt.number ? `#${prompt.number}` : 'Abandoned branch'} <span className="muted">· {relTime(prompt.timestamp, now)}</span>
+          {prompt.number ? `#${prompt.number}` : 'Abandoned branch'} <span className="muted">
+            · <When iso={prompt.timestamp} now={now} />
+          </span>
         </div>
         <p className="detail-prompt">{prompt.text || '[image]'}</p>
         {prompt.images > 0 && <p className="muted small">+ {plural(prompt.images, 'image')}</p>}

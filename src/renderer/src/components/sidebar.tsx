@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
-import { firstLine, plural, relTime } from '../format.js';
+import { sessionLabel } from '../session-label.js';
 import { useStore } from '../store/store.js';
+import { SessionRow } from './session-row.js';
 import { useNow } from './use-now.js';
 
 export function Sidebar() {
@@ -15,13 +16,15 @@ export function Sidebar() {
   const selectPrompt = useStore((s) => s.selectPrompt);
   const demo = useStore((s) => s.demo);
   const now = useNow();
+  const names = useStore((s) => s.prefs.names);
+  const byId = useMemo(() => new Map(sessions.map((s) => [s.id, s])), [sessions]);
   const groups = useMemo(() => {
     const q = filter.trim().toLowerCase();
     const matchedSessions = new Set(matches.map((m) => m.transcriptPath));
     const match = (s: (typeof sessions)[number]) => {
       if (!q) return true;
       if (matchedSessions.has(s.transcriptPath)) return true;
-      const hay = [s.title, s.firstPrompt ?? '', s.lastPrompt ?? '', s.cwd ?? '', s.id];
+      const hay = [names[s.id] ?? '', s.title, s.firstPrompt ?? '', s.lastPrompt ?? '', s.cwd ?? '', s.id];
       if (timeline && s.transcriptPath === timeline.session.transcriptPath) hay.push(...timeline.prompts.map((p) => p.text));
       return hay.some((h) => h.toLowerCase().includes(q));
     };
@@ -31,7 +34,7 @@ export function Sidebar() {
       byProject.set(key, [...(byProject.get(key) ?? []), s]);
     }
     return [...byProject];
-  }, [sessions, filter, timeline, matches]);
+  }, [sessions, filter, timeline, matches, names]);
   return (
     <aside className="sidebar" aria-label="Sessions">
       <div className="brand">
@@ -49,24 +52,17 @@ export function Sidebar() {
         {groups.map(([project, list]) => (
           <section key={project} className="group">
             <h2 title={project}>{project.split('/').filter(Boolean).slice(-2).join('/') || project}</h2>
-            <ul role="listbox" aria-label={`Sessions in ${project}`}>
+            <ul aria-label={`Sessions in ${project}`}>
               {list.map((s) => (
-                <li key={s.transcriptPath} role="option" aria-selected={s.transcriptPath === selected}>
-                  <button type="button" className={`session${s.transcriptPath === selected ? ' selected' : ''}`} onClick={() => select(s.transcriptPath)} title={s.title}>
-                    <span className="session-title">
-                      {s.live && <span className="live-dot" aria-label="agent is writing" />}
-                      {firstLine(s.title, 60)}
-                    </span>
-                    <span className="session-meta">
-                      {s.agent !== agents[0]?.id && <span className="agent-tag">{agents.find((a) => a.id === s.agent)?.badge ?? s.agent} · </span>}
-                      {s.forkOf && (
-                        <span className="fork-tag" title={`Forked from ${s.forkOf}`}>
-                          fork of {s.forkOf.slice(0, 8)} ·{' '}
-                        </span>
-                      )}
-                      {relTime(s.lastActivity, now)} · {s.promptCount === null ? '? prompts' : plural(s.promptCount, 'prompt')}
-                    </span>
-                  </button>
+                <li key={s.transcriptPath}>
+                  <SessionRow
+                    session={s}
+                    label={sessionLabel(s, names, byId)}
+                    badge={s.agent !== agents[0]?.id ? (agents.find((a) => a.id === s.agent)?.badge ?? s.agent) : null}
+                    selected={s.transcriptPath === selected}
+                    now={now}
+                    onSelect={select}
+                  />
                   {filter.trim() &&
                     matches
                       .filter((m) => m.transcriptPath === s.transcriptPath)

@@ -1,8 +1,9 @@
 import { RowCost } from './insight.js';
 import { memo } from 'react';
-import { duration, firstLine, plural, relTime, tokens } from '../format.js';
+import { duration, firstLine, plural, tokens } from '../format.js';
 import type { Layout, Row } from '../rows.js';
 import { LaneGraph } from './lane-graph.js';
+import { When } from './when.js';
 
 export const ROW_HEIGHT = 56;
 
@@ -57,7 +58,7 @@ export const TimelineRow = memo(function TimelineRow({ layout, index, row, selec
       <div className="prompt-main">
         <div className="prompt-text">{firstLine(p.text || (p.images ? '[image]' : ''), 160)}</div>
         <div className="prompt-meta">
-          <span title={p.timestamp ?? ''}>{relTime(p.timestamp, now)}</span>
+          <When iso={p.timestamp} now={now} />
           {tools > 0 && <span>{plural(tools, 'tool')}</span>}
           {files > 0 && <span title={p.turn.filesTouched.join('\n')}>{plural(files, 'file')}</span>}
           {subagents > 0 && <span className="chip">{plural(subagents, 'subagent')}</span>}

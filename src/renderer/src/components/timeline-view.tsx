@@ -3,9 +3,11 @@ import { useCallback, useEffect, useRef } from 'react';
 import { plural } from '../format.js';
 import { useStore } from '../store/store.js';
 import { HooksBanner } from './hooks-banner.js';
+import { Legend } from './legend.js';
 import { CompareBanner, CostSummary } from './insight.js';
 import { ROW_HEIGHT, TimelineRow } from './timeline-row.js';
 import { useNow } from './use-now.js';
+import { useOpenSessionLabel } from './use-session-label.js';
 
 export function TimelineView() {
   const timeline = useStore((s) => s.timeline);
@@ -17,6 +19,7 @@ export function TimelineView() {
   const openPreview = useStore((s) => s.openPreview);
   const live = useStore((s) => s.sessions.some((x) => x.transcriptPath === s.timeline?.session.transcriptPath && x.live));
   const now = useNow();
+  const label = useOpenSessionLabel();
   const scroller = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
   const rows = layout?.rows ?? [];
@@ -52,7 +55,7 @@ export function TimelineView() {
   return (
     <section className="timeline" aria-label="Timeline">
       <header className="timeline-header">
-        <h1 title={session.title}>{session.title}</h1>
+        <h1 title={label?.hover ?? session.title}>{label?.text ?? session.title}</h1>
         <p className="muted">
           {agents.find((a) => a.id === session.agent)?.displayName ?? session.agent} {session.version ?? ''} · <span className="mono">{session.cwd ?? 'unknown folder'}</span>
         </p>
@@ -69,10 +72,11 @@ export function TimelineView() {
             </span>
           )}
         </p>
+        <Legend />
       </header>
       {agents.find((a) => a.id === session.agent)?.hooks && <HooksBanner />}
       <CompareBanner />
-      <div className="rows" ref={scroller} onScroll={onScroll} role="listbox" aria-label="Prompts" tabIndex={-1}>
+      <div className="rows" ref={scroller} onScroll={onScroll} role="listbox" aria-label="Prompts" tabIndex={0}>
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((v) => (
             <div key={rows[v.index]!.key} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${v.start}px)` }}>

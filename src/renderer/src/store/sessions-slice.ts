@@ -10,6 +10,8 @@ export interface SessionsSlice {
   sessionsLoaded: boolean;
   claudeRoot: string | null;
   rootExists: boolean;
+  /** The Claude folder itself: missing, empty, or holding something (but maybe no sessions). */
+  rootState: 'missing' | 'empty' | 'present';
   demo: boolean;
   sessionsError: string | null;
   filter: string;
@@ -30,6 +32,7 @@ export const createSessionsSlice: StateCreator<Store, [], [], SessionsSlice> = (
   sessionsLoaded: false,
   claudeRoot: null,
   rootExists: true,
+  rootState: 'present',
   demo: false,
   sessionsError: null,
   filter: '',
@@ -39,7 +42,7 @@ export const createSessionsSlice: StateCreator<Store, [], [], SessionsSlice> = (
     const api = getApi();
     const [r, s] = await Promise.all([api.listSessions({}), api.getSettings({})]);
     if (!r.ok) return set({ sessionsError: r.error.message, sessionsLoaded: true });
-    set({ sessions: r.value.sessions, agents: r.value.agents, claudeRoot: r.value.root, rootExists: r.value.exists, sessionsError: null, sessionsLoaded: true, demo: s.ok ? s.value.demo : false });
+    set({ sessions: r.value.sessions, agents: r.value.agents, claudeRoot: r.value.root, rootExists: r.value.exists, rootState: r.value.rootState, sessionsError: null, sessionsLoaded: true, demo: s.ok ? s.value.demo : false });
     const selected = get().selectedSession;
     const first = r.value.sessions[0];
     if (!selected && first) get().selectSession(first.transcriptPath);

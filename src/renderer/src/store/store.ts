@@ -3,13 +3,15 @@ import { createActionSlice, type ActionSlice } from './action-slice.js';
 import { createInsightSlice, type InsightSlice } from './insight-slice.js';
 import { createSessionsSlice, type SessionsSlice } from './sessions-slice.js';
 import { createTimelineSlice, type TimelineSlice } from './timeline-slice.js';
+import { createUiSlice, type UiSlice } from './ui-slice.js';
 
-export type Store = SessionsSlice & TimelineSlice & ActionSlice & InsightSlice;
+export type Store = SessionsSlice & TimelineSlice & ActionSlice & InsightSlice & UiSlice;
 
 /** One store made of slices; components select the smallest piece they need. */
 export const useStore = create<Store>()((...a) => ({
   ...createSessionsSlice(...a),
   ...createTimelineSlice(...a),
   ...createActionSlice(...a),
+  ...createUiSlice(...a),
   ...createInsightSlice(...a),
 }));

@@ -19,6 +19,8 @@ export interface RewindOptions {
   /** How many prompts back along the live path, or a prompt to cut before (any branch). */
   n?: number;
   promptUuid?: string;
+  /** The number the timeline shows for that prompt, kept in the fork's journal record for its label. */
+  promptNumber?: number;
   mode: RewindMode;
   dryRun?: boolean;
   force?: boolean;
@@ -209,6 +211,7 @@ export async function rewindTranscript(opts: RewindOptions): Promise<RewindResul
           result,
           boundaryOffset: snap.plan.boundaryOffset,
           prompts: snap.plan.prompts.map((p) => p.uuid),
+          ...(opts.promptNumber ? { promptNumber: opts.promptNumber } : {}),
         });
       } else {
         warnings.push('no project folder known: this fork is not in an undo journal');

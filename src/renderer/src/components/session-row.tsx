@@ -1,0 +1,73 @@
+import { useState } from 'react';
+import type { SessionSummary } from '../../../shared/session-schema.js';
+import { plural } from '../format.js';
+import type { SessionLabel } from '../session-label.js';
+import { useStore } from '../store/store.js';
+import { When } from './when.js';
+
+interface Props {
+  session: SessionSummary;
+  label: SessionLabel;
+  /** Which agent, when not the primary one. */
+  badge: string | null;
+  selected: boolean;
+  now: number;
+  onSelect: (transcriptPath: string) => void;
+}
+
+/** One session in the sidebar: its label (ellipsized, full on hover), activity, and a rename in place. */
+export function SessionRow({ session: s, label, badge, selected, now, onSelect }: Props) {
+  const rename = useStore((st) => st.renameSession);
+  const [editing, setEditing] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  if (editing) {
+    const save = async (value: string | null) => {
+      setEditing(false);
+      if (value === null) return;
+      setError(await rename(s.id, value));
+    };
+    return (
+      <form
+        className="session-rename"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save(new FormData(e.currentTarget).get('name') as string);
+        }}
+      >
+        <input
+          name="name"
+          aria-label="Session name (empty: its own title)"
+          defaultValue={label.named ? label.text : ''}
+          placeholder={s.title}
+          maxLength={120}
+          autoFocus
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') {
+              e.stopPropagation();
+              void save(null);
+            }
+          }}
+          onBlur={(e) => void save(e.currentTarget.value)}
+        />
+      </form>
+    );
+  }
+  return (
+    <div className="session-row">
+      <button type="button" className={`session${selected ? ' selected' : ''}${s.forkOf ? ' is-fork' : ''}`} onClick={() => onSelect(s.transcriptPath)} title={label.hover} aria-current={selected ? 'true' : undefined}>
+        <span className="session-title">
+          {s.live && <span className="live-dot" aria-label="agent is writing" />}
+          <span className="session-title-text">{label.text}</span>
+        </span>
+        <span className="session-meta">
+          {badge && <span className="agent-tag">{badge} · </span>}
+          <When iso={s.lastActivity} now={now} /> · {s.promptCount === null ? '? prompts' : plural(s.promptCount, 'prompt')}
+        </span>
+        {error && <span className="session-meta error-text">{error}</span>}
+      </button>
+      <button type="button" className="rename-button" aria-label={`Rename ${label.text}`} title="Rename (kept in Rewind)" onClick={() => setEditing(true)}>
+        ✎
+      </button>
+    </div>
+  );
+}
