@@ -265,6 +265,157 @@ if (want('live')) {
   console.log(`live: append of a prompt to a 100 MiB transcript -> timeline event: median ${r.medianMs} ms, max ${r.maxMs} ms (target: median < 150 ms)`);
 }
 
+if (want('scale')) {
+  // A heavy user's history (bench/generate-history.ts). REWIND_BENCH_SCALE scales its bytes down
+  // (session counts stay 2,500); the figures say which scale ran.
+  const { generateHistory, PLANT_MANY, PLANT_BIG, PLANT_PHRASE, PLANT_ACCENT } = await import('./generate-history.js');
+  const scale = Number(process.env.REWIND_BENCH_SCALE ?? '0.25');
+  const root = join(dir, `history-${scale}`);
+  const t0 = performance.now();
+  const h = await generateHistory(root, scale);
+  console.log(`scale: history of ${h.sessions} sessions, ${(h.bytes / 1024 ** 3).toFixed(2)} GiB (scale ${scale}) ready in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  const cli = join(ROOT, 'out', 'cli', 'rewind-app.mjs');
+  const cache = join(dir, `history-cache-${scale}`);
+  const env = { ...process.env, CLAUDE_CONFIG_DIR: root, CODEX_HOME: join(dir, 'no-codex'), REWIND_CACHE_DIR: cache, HOME: dir };
+  const runCli = (args: string[]) => {
+    const a = performance.now();
+    const r = spawnSync(process.execPath, [cli, ...args], { env, encoding: 'utf8', maxBuffer: 1 << 28 });
+    return { ms: performance.now() - a, status: r.status, out: r.stdout, err: r.stderr };
+  };
+  const grep = (word: string) => {
+    const a = performance.now();
+    const r = spawnSync('grep', ['-rlF', word, join(root, 'projects')], { encoding: 'utf8', maxBuffer: 1 << 24 });
+    return { ms: performance.now() - a, files: r.stdout.trim().split('\n').filter(Boolean) };
+  };
+  // First search (the index is built) vs grep, both with the files in the page cache.
+  grep(PLANT_MANY);
+  const g = grep(PLANT_MANY);
+  await rm(cache, { recursive: true, force: true });
+  const first = runCli(['search', PLANT_MANY, '--json']);
+  if (first.status !== 0) throw new Error(`search failed: ${first.err}`);
+  const firstDoc = JSON.parse(first.out) as { totalHits: number; sessions: { transcriptPath: string }[]; notSearched: unknown[] };
+  const recall = (q: string, expected: number) => {
+    const r = runCli(['search', q, '--json']);
+    return r.status === 0 ? (JSON.parse(r.out) as { totalHits: number }).totalHits / expected : 0;
+  };
+  const recalls = {
+    [PLANT_MANY]: firstDoc.totalHits / h.planted[PLANT_MANY]!,
+    [PLANT_BIG]: recall(PLANT_BIG, 1),
+    [`"${PLANT_PHRASE}"`]: recall(`"${PLANT_PHRASE.toUpperCase()}"`, 3),
+    [PLANT_ACCENT]: recall(PLANT_ACCENT.toUpperCase().normalize('NFD').replace(/\p{M}/gu, ''), 2),
+  };
+  const sameFiles = JSON.stringify(firstDoc.sessions.map((s) => s.transcriptPath).sort()) === JSON.stringify([...g.files].sort());
+  // Warm search and sessions --json, interleaved with node -e ''.
+  const nodeRuns: number[] = [];
+  const warm: number[] = [];
+  const list: number[] = [];
+  let listed = { sessions: 0, counted: 0 };
+  for (let i = 0; i < 9; i++) {
+    nodeRuns.push(timeCmd(process.execPath, ['-e', ''], 1));
+    warm.push(runCli(['search', PLANT_MANY, '--json']).ms);
+    const l = runCli(['sessions', '--json']);
+    list.push(l.ms);
+    const doc = JSON.parse(l.out) as { sessions: { promptCount: number | null }[] };
+    listed = { sessions: doc.sessions.length, counted: doc.sessions.filter((s) => s.promptCount !== null).length };
+  }
+  // In the app: the service's searchPrompts (index on its engine worker when built; inline here).
+  const { RewindService } = await import('../src/main/service/rewind-service.js');
+  const svc = new RewindService({ claudeRoot: root, roots: { codex: join(dir, 'no-codex') }, cacheDir: cache });
+  await svc.start();
+  await svc.handle('searchPrompts', { query: PLANT_MANY });
+  const inApp: number[] = [];
+  for (let i = 0; i < 15; i++) {
+    const a = performance.now();
+    const r = await svc.handle('searchPrompts', { query: i % 2 ? PLANT_MANY : PLANT_PHRASE });
+    if (!r.ok) throw new Error(r.error.message);
+    inApp.push(performance.now() - a);
+  }
+  // Server memory after opening the four biggest sessions.
+  for (const f of h.biggest.slice(0, 4)) await svc.handle('getTimeline', { session: f });
+  const rssAfterBig = process.memoryUsage().rss;
+  await svc.close();
+  // Browser mode: launch to the first session list.
+  const { spawn } = await import('node:child_process');
+  const launches: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const a = performance.now();
+    const child = spawn(process.execPath, [cli, 'serve', '--port', '0'], { env: { ...env, REWIND_SOCKET: join(dir, `scale-${i}.sock`) }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const url = await new Promise<string>((res) => {
+      let out = '';
+      child.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /running at (\S+)/.exec(out);
+        if (m) res(m[1]!);
+      });
+    });
+    const u = new URL(url);
+    const r = await fetch(`${u.origin}/api/listSessions`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-rewind-token': u.searchParams.get('token')! }, body: '{}' });
+    const doc = (await r.json()) as { ok: boolean; value?: { sessions: unknown[] } };
+    if (!doc.ok || doc.value!.sessions.length !== h.sessions) throw new Error(`browser mode listed ${doc.value?.sessions.length} sessions`);
+    launches.push(performance.now() - a);
+    child.kill();
+  }
+  // Append to event: the 10k-message session and a small one, through the service's watcher.
+  const appendMs = async (file: string) => {
+    const { appendFile: append, readFile: read } = await import('node:fs/promises');
+    const s = new RewindService({ claudeRoot: root, roots: { codex: join(dir, 'no-codex') }, cacheDir: cache });
+    await s.start();
+    const t = await s.handle('getTimeline', { session: file });
+    if (!t.ok) throw new Error(t.error.message);
+    let leaf = (t.value as { activeLeaf: string }).activeLeaf;
+    const sid = JSON.parse((await read(file, 'utf8')).slice(0, 2000).split('\n').find((l) => l.includes('"sessionId"'))!).sessionId as string;
+    const lat: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      const uuid = `bench-scale-${i}-0000-4000-8000-${Date.now().toString().padStart(12, '0').slice(-12)}`;
+      const got = new Promise<number>((res) => {
+        const off = s.onEvent((e) => {
+          if (e.type === 'timelineChanged' && e.upserts.some((p) => p.uuid === uuid)) {
+            off();
+            res(performance.now());
+          }
+        });
+      });
+      const a = performance.now();
+      await append(file, `${JSON.stringify({ type: 'user', uuid, parentUuid: leaf, isSidechain: false, userType: 'external', sessionId: sid, timestamp: new Date().toISOString(), message: { role: 'user', content: `scale prompt ${i}` } })}\n`);
+      lat.push((await got) - a);
+      leaf = uuid;
+      await new Promise((r2) => setTimeout(r2, 50));
+    }
+    await s.close();
+    return median(lat);
+  };
+  const tenKMs = await appendMs(h.tenK);
+  const smallMs = await appendMs(h.small);
+  const nodeMs = median(nodeRuns);
+  const r = {
+    scale,
+    historyGiB: +(h.bytes / 1024 ** 3).toFixed(2),
+    sessions: h.sessions,
+    firstSearchMs: +first.ms.toFixed(0),
+    grepMs: +g.ms.toFixed(0),
+    firstVsGrep: +(first.ms / g.ms).toFixed(2),
+    recall: recalls,
+    sameSessionsAsGrep: sameFiles,
+    notSearched: firstDoc.notSearched.length,
+    warmSearchMs: +median(warm).toFixed(1),
+    nodeEmptyMs: +nodeMs.toFixed(1),
+    warmSearchVsNode: +(median(warm) / nodeMs).toFixed(2),
+    inAppSearchMs: +median(inApp).toFixed(1),
+    sessionsJsonMs: +median(list).toFixed(1),
+    sessionsJsonVsNode: +(median(list) / nodeMs).toFixed(2),
+    listed,
+    browserLaunchToListMs: +median(launches).toFixed(0),
+    serverRssAfterFourBiggestMiB: +mb(rssAfterBig).toFixed(0),
+    appendToEventMs: { tenK: +tenKMs.toFixed(1), small: +smallMs.toFixed(1), ratio: +(Math.max(tenKMs, smallMs) / Math.min(tenKMs, smallMs)).toFixed(2) },
+    targets: { firstVsGrep: '<= 3', recall: '1', warmSearchVsNode: '<= 3', inAppSearchMs: '< 50', sessionsJsonVsNode: '<= 6', browserLaunchToListMs: '< 1000', appendToEventMs: 'both < 50, ratio <= 2' },
+  };
+  results.scale = r;
+  console.log(`scale: first search (index build) ${r.firstSearchMs} ms vs grep -rlF ${r.grepMs} ms (${r.firstVsGrep}x, target <= 3x); recall ${JSON.stringify(r.recall)}; same sessions as grep: ${r.sameSessionsAsGrep}`);
+  console.log(`scale: warm search ${r.warmSearchMs} ms vs node -e '' ${r.nodeEmptyMs} ms (${r.warmSearchVsNode}x, target <= 3x); in-app search ${r.inAppSearchMs} ms (target < 50)`);
+  console.log(`scale: sessions --json ${r.sessionsJsonMs} ms (${r.sessionsJsonVsNode}x node, target <= 6x), ${listed.counted}/${listed.sessions} counted; browser launch to list ${r.browserLaunchToListMs} ms (target < 1000); RSS after the four biggest ${r.serverRssAfterFourBiggestMiB} MiB`);
+  console.log(`scale: append to event: 10k-message session ${r.appendToEventMs.tenK} ms, small ${r.appendToEventMs.small} ms (ratio ${r.appendToEventMs.ratio}; target both < 50, within 2x)`);
+}
+
 if (want('ui')) {
   const { chromium } = await import('@playwright/test');
   const { spawn } = await import('node:child_process');

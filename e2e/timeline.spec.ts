@@ -112,6 +112,25 @@ test('live: a prompt appended to the transcript appears without a reload', async
   await expect(promptRows(page).last()).toContainText('a prompt typed just now');
 });
 
+test('an append patches its one sidebar row (count, last activity) without listing all sessions again', async ({ page }) => {
+  const transcript = await transcriptOf(s.claudeRoot, '2ea8980a');
+  const lists: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/api/listSessions')) lists.push(r.url());
+  });
+  await open(page);
+  // Another session is open: the appended one is only a row in the list.
+  await page.locator('.group').filter({ hasText: 'branched' }).locator('.session').click();
+  const row = page.locator('.group').filter({ hasText: 'linear' }).locator('.session');
+  await expect(row).toContainText('5 prompts');
+  const before = lists.length;
+  const lines = (await readFile(transcript, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+  const last = [...lines].reverse().find((l) => l.type === 'assistant');
+  await appendFile(transcript, `${JSON.stringify({ ...lines.find((l) => l.type === 'user'), uuid: 'e2e-live-0002', parentUuid: last.uuid, promptId: 'e2e', timestamp: new Date().toISOString(), message: { role: 'user', content: 'counted at once' } })}\n`);
+  await expect(row).toContainText('6 prompts');
+  expect(lists.length).toBe(before);
+});
+
 test('filter and keyboard: / focuses the filter, arrows move, Enter previews, Esc closes', async ({ page }) => {
   await open(page);
   await page.keyboard.press('/');

@@ -6,6 +6,8 @@ export const EXIT = {
   error: 1,
   usage: 2,
   notEnoughPrompts: 3,
+  /** `search` found nothing (like grep's 1, but 1 is our error). */
+  noMatch: 3,
   noTranscript: 4,
   changedOrLive: 5,
   conflict: 6,

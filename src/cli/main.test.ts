@@ -1,7 +1,7 @@
-import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BRANCHED, CODEX_SYNTHETIC, LINEAR, copyClaudeHome, inCopy, tempDir } from '../../test/fixtures.js';
+import { BRANCHED, CODEX_SYNTHETIC, FIXTURES, LINEAR, copyClaudeHome, inCopy, tempDir } from '../../test/fixtures.js';
 import { encodeProjectDir } from '../engine/agents/claude/paths.js';
 import type { CliIO } from './io.js';
 import { run } from './main.js';
@@ -124,11 +124,19 @@ describe('Codex CLI sessions', () => {
     const inPlace = await cli(['back', '--transcript', rollout, '--in-place'], { env });
     expect(inPlace.code, inPlace.err).toBe(2);
     expect(inPlace.err.trim().split('\n').pop()).toMatch(/^rewind-app: no project folder for the backup: pass --project DIR$/);
+    // --to: a prompt by its number on the live path, in a real 0.169 session (and its reference fork).
+    await cp(join(FIXTURES, 'codex-0.169', 'sessions'), join(codex, 'sessions'), { recursive: true });
+    const forkFile = (await readdir(join(codex, 'sessions', '2026', '11', '23'))).find((f) => f.includes('01a20831-139a'))!;
+    const dry = await cli(['back', '--to', '#2', '--dry-run', '--json', '--transcript', join(codex, 'sessions', '2026', '11', '23', forkFile)], { env });
+    expect(dry.code, dry.err).toBe(0);
+    expect((JSON.parse(dry.out) as { prompts: { text: string }[] }).prompts.map((p) => p.text)).toEqual(['WRITE b.txt beta-two', 'after rpc fork']);
+    const missing = await cli(['back', '--to', '#9', '--transcript', join(codex, 'sessions', '2026', '11', '23', forkFile)], { env });
+    expect(missing.err.trim().split('\n').pop()).toBe('rewind-app: no prompt #9 on the live path: it has 3 prompts (#1 to #3)');
     // Only Codex data, no Claude config dir: still listed.
     const onlyCodex = await cli(['sessions', '--json'], { env: { HOME: '/nonexistent-home', CLAUDE_CONFIG_DIR: join(codex, 'no-claude'), CODEX_HOME: codex } });
     expect(onlyCodex.code, onlyCodex.err).toBe(0);
-    // The session and the fork made above.
-    expect(JSON.parse(onlyCodex.out).sessions).toHaveLength(2);
+    // The session, the fork made above and the five 0.169 threads (the reverted one once).
+    expect(JSON.parse(onlyCodex.out).sessions).toHaveLength(7);
   });
 });
 

@@ -7,7 +7,7 @@ import { USAGE } from './usage.js';
 declare const __APP_VERSION__: string;
 
 const BOOLEAN = ['json', 'in-place', 'both', 'copy', 'dry-run', 'force', 'help', 'version', 'demo', 'redact'];
-const STRING = ['to', 'transcript', 'project', 'claude-dir', 'label', 'source', 'scope', 'port', 'host', 'branch', 'format', 'out'];
+const STRING = ['to', 'transcript', 'project', 'claude-dir', 'label', 'source', 'scope', 'port', 'host', 'branch', 'format', 'out', 'agent', 'limit'];
 const KNOWN = new Set([...BOOLEAN, ...STRING, '_', 'h', 'v']);
 /** Commands that write: when the app runs, it performs them (a single writer, the window updates). */
 const FORWARDED = new Set(['back', 'restore', 'checkpoint', 'undo']);
@@ -58,6 +58,10 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
         noExtra(0);
         const { sessionsCommand } = await import('./commands/sessions.js');
         return await sessionsCommand({ project: single('project'), json: !!args.json, claudeDir }, io);
+      }
+      case 'search': {
+        const { searchCommand } = await import('./commands/search.js');
+        return await searchCommand({ query: rest.join(' '), json: !!args.json, project: single('project'), agent: single('agent'), limit: single('limit'), claudeDir }, io);
       }
       case 'timeline': {
         noExtra(1);

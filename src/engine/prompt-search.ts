@@ -12,8 +12,16 @@ export interface PromptMatch {
 export interface PromptLines {
   /** Bytes every prompt line contains: other lines are skipped unparsed. */
   marker: Buffer;
+  /** Bytes that only lines which are not prompts contain (Claude's tool results): such lines are never parsed. */
+  notPrompt?: Buffer;
   /** The prompt a parsed line holds (its id as the timeline names it, and its text), else null. */
-  prompt(line: Record<string, unknown>, offset: number): { uuid: string; text: string } | null;
+  prompt(line: Record<string, unknown>, offset: number): { uuid: string; text: string; timestamp?: string | null } | null;
+  /**
+   * Agents whose sessions are trees (Claude's native rewinds): a line's message id and its parent,
+   * read from the raw bytes without parsing the line (null: not a message of the main thread). The
+   * metadata index counts prompts on the live path with it. Absent: a session is one straight line.
+   */
+  link?(bytes: Buffer): { id: string; parent: string | null } | null;
 }
 
 /**

@@ -207,9 +207,15 @@ export const CONTRACT = {
     }),
   },
   searchPrompts: {
-    request: z.object({ query: z.string().min(1).max(200) }).strict(),
+    request: z.object({ query: z.string().min(1).max(200), limit: z.number().int().positive().max(10_000).optional() }).strict(),
     response: z.object({
-      matches: z.array(z.object({ transcriptPath: z.string(), sessionId: z.string(), promptUuid: z.string(), snippet: z.string() })),
+      /** The newest few matching prompts of each session, with a one-line snippet and the matched ranges in it ([start, end), UTF-16). */
+      matches: z.array(z.object({ transcriptPath: z.string(), sessionId: z.string(), promptUuid: z.string(), snippet: z.string(), highlights: z.array(z.tuple([z.number().int(), z.number().int()])).default([]) })),
+      /** Every matching session, newest first, with all its matching prompts. */
+      sessions: z.array(z.object({ transcriptPath: z.string(), sessionId: z.string(), count: z.number().int(), promptUuids: z.array(z.string()) })).default([]),
+      totalHits: z.number().int().default(0),
+      /** Session files not searched and why (not indexed yet, unreadable): empty means complete. */
+      notSearched: z.array(z.object({ path: z.string(), reason: z.string() })).default([]),
       truncated: z.boolean(),
     }),
   },
@@ -306,6 +312,8 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorPayloa
 
 export const EventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('sessionsChanged') }),
+  /** One session grew or changed: its new list entry (the list patches that row). */
+  z.object({ type: z.literal('sessionUpdated'), session: SessionSummarySchema }),
   z.object({
     type: z.literal('timelineChanged'),
     session: z.string(),

@@ -21,6 +21,8 @@ export const SessionSummarySchema = z.object({
   transcriptPath: z.string(),
   /** Human prompts in the file (all branches); null when not counted yet (large file, cold cache). */
   promptCount: z.number().int().nullable(),
+  /** Of those, the prompts on the path the agent would resume (the rest are on abandoned branches); null: not counted. */
+  livePromptCount: z.number().int().nullable().optional(),
   firstPrompt: z.string().nullable(),
   lastPrompt: z.string().nullable(),
   createdAt: z.string().nullable(),

@@ -1,7 +1,5 @@
 import { resolve } from 'node:path';
-import { defaultCacheDir } from '../../engine/agents/claude/discover.js';
 import { AGENT_PRIMARY, adapterFor, rootsFor } from '../../engine/agents/registry.js';
-import { isRewindError } from '../../engine/errors.js';
 import type { CliIO } from '../io.js';
 import { relTime, tildify, truncate } from '../io.js';
 
@@ -14,20 +12,16 @@ export interface SessionsArgs {
 export async function sessionsCommand(args: SessionsArgs, io: CliIO): Promise<number> {
   const roots = rootsFor(io.env, { [AGENT_PRIMARY]: args.claudeDir });
   const project = args.project ? resolve(io.cwd, args.project) : undefined;
-  const cacheDir = defaultCacheDir(io.env);
-  let missing: unknown = null;
-  const lists = await Promise.all(
-    roots.map(({ adapter, root }) =>
-      adapter.summarize(root, { project, cacheDir }).catch((e: unknown) => {
-        if (!isRewindError(e) || e.code !== 'NOT_FOUND') throw e;
-        missing ??= e;
-        return [];
-      }),
-    ),
-  );
-  const sessions = lists.flat().sort((a, b) => b.lastActivity.localeCompare(a.lastActivity));
-  // A missing root is only an error when no other agent has sessions to show.
-  if (missing && sessions.length === 0) throw missing;
+  // Every session with its counts, from the metadata index (only what changed since is read).
+  const { freshIndex } = await import('./search.js');
+  const { withJournals } = await import('../../engine/session-journals.js');
+  const ix = await freshIndex(io, args.claudeDir);
+  const sessions = await withJournals(ix.summaries({ project }));
+  // A missing root is only an error when no agent has sessions to show.
+  if (sessions.length === 0) {
+    // Says why when the first agent's folder is missing (and no other agent has sessions).
+    await roots[0]!.adapter.summarize(roots[0]!.root, { project });
+  }
   const root = roots[0]!.root;
   if (args.json) {
     io.out(JSON.stringify({ root, sessions }, null, 2));

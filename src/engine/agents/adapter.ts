@@ -37,6 +37,11 @@ export interface AgentAdapter {
   // ---- read --------------------------------------------------------------------------------
   /** Sessions as the list and the metadata index show them, newest first; cheap (heads, cached counts). */
   summarize(root: string, opts?: SummarizeOptions): Promise<SessionSummary[]>;
+  /**
+   * One session's list entry (title, cwd, first and last prompt; counts left null), for the metadata
+   * index, which asks only about files that changed. Absent: the index takes it from `summarize`.
+   */
+  summarizeFile?(file: SessionFile, now?: number): Promise<SessionSummary | null>;
   /** The whole session in the shared model: prompts, turns, branches, compactions, subagents. */
   timeline(path: string): Promise<Timeline>;
   /** One prompt's turn, item by item, for the detail pane. */

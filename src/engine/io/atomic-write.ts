@@ -106,3 +106,22 @@ export async function copyPrefixAtomic(
     durable,
   );
 }
+
+/**
+ * Temp file then rename, without fsync: for caches that are checked when read (a checksum) and
+ * rebuilt when damaged, so a power cut can cost a rebuild but never a wrong answer.
+ */
+export async function writeCacheFileAtomic(target: string, data: Buffer): Promise<void> {
+  await commitViaTemp(
+    target,
+    async (tmp) => {
+      const fh = await open(tmp, 'wx', 0o600);
+      try {
+        await fh.writeFile(data);
+      } finally {
+        await fh.close();
+      }
+    },
+    false,
+  );
+}

@@ -291,7 +291,7 @@ describe('Codex CLI sessions', () => {
       const found = await svc.handle('searchPrompts', { query: 'HIDDEN' });
       const matches = (found as { ok: true; value: { matches: { transcriptPath: string; promptUuid: string; snippet: string }[] } }).value.matches;
       const again = (await svc.handle('getTimeline', { session: rollout })) as { ok: true; value: Timeline };
-      expect(matches.filter((m) => m.transcriptPath === rollout)).toEqual([{ transcriptPath: rollout, sessionId: '11111111-1111-4111-8111-111111111111', promptUuid: again.value.prompts[1]!.uuid, snippet: 'and the hidden ones?' }]);
+      expect(matches.filter((m) => m.transcriptPath === rollout)).toEqual([{ transcriptPath: rollout, sessionId: '11111111-1111-4111-8111-111111111111', promptUuid: again.value.prompts[1]!.uuid, snippet: 'and the hidden ones?', highlights: [[8, 14]] }]);
     } finally {
       await svc.close();
     }

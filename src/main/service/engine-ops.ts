@@ -7,6 +7,7 @@ import type { SessionModel } from '../../engine/agents/claude/model.js';
 import { takeCheckpoint, type CheckpointOptions } from '../../engine/store/checkpoint.js';
 import { previewRestore, restore, type RestoreTarget } from '../../engine/store/restore.js';
 import { undoLatest } from '../../engine/undo.js';
+import { INDEX_OPS } from './index-ops.js';
 
 /**
  * The long-running engine work the service hands off the main thread. Arguments and results are
@@ -32,6 +33,7 @@ export const ENGINE_OPS = {
   restore: async (a: { projectRoot: string; target: RestoreTarget; session: SessionModel | null; claudeRoot: string; force?: boolean; journalGroup?: string }) =>
     restore(a.projectRoot, a.target, { session: a.session, claudeRoot: a.claudeRoot, force: a.force, journalGroup: a.journalGroup }),
   undo: async (a: { projectRoot: string; dryRun?: boolean; force?: boolean }) => undoLatest(a.projectRoot, { dryRun: a.dryRun, force: a.force }),
+  ...INDEX_OPS,
 };
 
 export type EngineOps = typeof ENGINE_OPS;

@@ -11,6 +11,8 @@ import type { RewindEvent } from '../../shared/contract.js';
 import type { Timeline, TimelinePrompt } from '../../shared/session-schema.js';
 
 const GUARD = 256;
+/** A parsed session takes about 0.2-0.6x its transcript in memory (bench parse): ~0.5 GiB at most for this. */
+const DEFAULT_BUDGET_BYTES = 1024 * 1024 * 1024;
 
 interface Live {
   path: string;
@@ -38,6 +40,8 @@ export class LiveSessions {
   constructor(
     private readonly emit: (e: RewindEvent) => void,
     private readonly runner: TaskRunner,
+    /** Open sessions are dropped least recently used first once their transcripts add up to more than this. */
+    private readonly budgetBytes = DEFAULT_BUDGET_BYTES,
   ) {}
 
   has(path: string): boolean {
@@ -50,11 +54,23 @@ export class LiveSessions {
 
   async get(path: string): Promise<{ model: SessionModel; timeline: Timeline }> {
     let l = this.live.get(path);
-    if (!l) {
-      l = await this.load(path);
-      this.live.set(path, l);
-    }
+    if (l) this.live.delete(path);
+    else l = await this.load(path);
+    // Map order is use order: the first entries are the least recently used.
+    this.live.set(path, l);
+    this.evict(path);
     return { model: l.model, timeline: l.timeline };
+  }
+
+  private evict(keep: string): void {
+    let total = 0;
+    for (const l of this.live.values()) total += l.endOffset;
+    for (const [p, l] of this.live) {
+      if (total <= this.budgetBytes) break;
+      if (p === keep) continue;
+      this.live.delete(p);
+      total -= l.endOffset;
+    }
   }
 
   forget(path: string): void {

@@ -21,7 +21,9 @@ import { plural, restoredSummary, statementLines } from '../../shared/wording.js
 import { DEAD_RESTORE_REASON } from '../../shared/eligibility.js';
 import { markersFor } from '../../engine/store/checkpoint-markers.js';
 import type { AgentAdapter } from '../../engine/agents/adapter.js';
-import { AGENT_PRIMARY, adapterFor, agentInfo, findSessionAcross, rootsFor, type AgentRoots } from '../../engine/agents/registry.js';
+import { AGENT_PRIMARY, adapterFor, adapterOfFile, agentInfo, findSessionAcross, rootsFor, type AgentId, type AgentRoots } from '../../engine/agents/registry.js';
+import { defaultCacheDir } from '../../engine/cache-dir.js';
+import { indexDir } from '../../engine/search-index/search-index.js';
 import { WholeSessions } from './whole-sessions.js';
 import { defaultPrefsFile, hideHooksNotice, readPrefs, renameSession } from '../../engine/ui-prefs.js';
 
@@ -43,7 +45,13 @@ export interface ServiceOptions {
   /** Other agents' roots (the registry's ids); default from `env`. null leaves an agent out. */
   roots?: AgentRoots;
   env?: NodeJS.ProcessEnv;
+  /** Where the search and metadata index lives; default the platform's cache folder. */
+  cacheDir?: string;
 }
+
+/** How long a list or a search may spend indexing before it answers with what it has (and says what is left). */
+const LIST_BUDGET_MS = 600;
+const SEARCH_BUDGET_MS = 1500;
 
 type Handler<K extends OperationName> = (req: ParsedRequestOf<K>) => Promise<ResponseOf<K>>;
 
@@ -118,6 +126,35 @@ export class RewindService {
     }
   }
 
+  private indexRoots(): { dir: string; roots: { agent: AgentId; root: string }[] } {
+    return { dir: indexDir(this.opts.cacheDir ?? defaultCacheDir(this.env)), roots: this.roots().map(({ adapter, root }) => ({ agent: adapter.id as AgentId, root })) };
+  }
+
+  private indexing: Promise<void> | null = null;
+  /** The index has every session and the watcher keeps it current: searches need no refresh first. */
+  private indexCurrent = false;
+
+  /** Finishes a first build in the background (on the worker), then has the window list again. */
+  private indexLater(): void {
+    this.indexing ??= this.runner
+      .run('indexSummaries', { ...this.indexRoots() })
+      .then(() => this.emit({ type: 'sessionsChanged' }), () => undefined)
+      .finally(() => (this.indexing = null));
+  }
+
+  /** A session file grew or changed: its one summary, from the index (appended bytes only), as one event. */
+  private sessionChanged(path: string): void {
+    void (async () => {
+      const adapter = this.agentOf.get(path) ?? (await adapterOfFile(path));
+      this.agentOf.set(path, adapter);
+      const root = this.roots().find((r) => r.adapter === adapter)?.root;
+      if (!root) return;
+      const summary = await this.runner.run('indexFile', { dir: this.indexRoots().dir, agent: adapter.id as AgentId, root, path });
+      if (summary) this.emit({ type: 'sessionUpdated', session: summary });
+      else this.emit({ type: 'sessionsChanged' });
+    })().catch(() => undefined);
+  }
+
   /** Picks the data source (demo when asked or when there is no Claude data) and starts watching. */
   async start(): Promise<void> {
     const hasData = !!(await stat(join(this.claudeRoot, 'projects')).catch(() => null)) || (await this.anySessions());
@@ -134,15 +171,20 @@ export class RewindService {
 
   private async startWatching(): Promise<void> {
     await this.watcher?.close();
+    this.indexCurrent = false;
     this.watcher = new Watcher({
       onTranscript: (p) => {
+        this.sessionChanged(p);
         if (this.live.has(p)) void this.live.refresh(p);
         else
           void this.whole.changed(p).then((timeline) => {
             if (timeline) this.emit({ type: 'timelineChanged', session: p, kind: 'reread', upserts: [], timeline, stats: timeline.stats });
           });
       },
-      onSessions: () => this.emit({ type: 'sessionsChanged' }),
+      onSessions: () => {
+        this.indexCurrent = false;
+        this.emit({ type: 'sessionsChanged' });
+      },
       onStore: (root) => {
         this.emit({ type: 'sessionsChanged' });
         this.remark(root).catch(() => undefined);
@@ -333,10 +375,15 @@ export class RewindService {
   private readonly handlers: { [K in OperationName]: Handler<K> } = {
     listSessions: async (req) => {
       const exists = !!(await stat(join(this.claudeRoot, 'projects')).catch(() => null));
-      const lists = await Promise.all(this.roots().map(({ adapter, root }) => adapter.summarize(root, { project: req.project }).catch(() => [])));
+      // From the metadata index on the worker: what is not indexed within the budget comes from its
+      // head (count unknown) and indexing goes on; a sessionsChanged follows when it is done.
+      const r = await this.runner.run('indexSummaries', { ...this.indexRoots(), project: req.project, budgetMs: LIST_BUDGET_MS });
+      if (r.pending > 0) this.indexLater();
+      else this.indexCurrent = !!this.watcher;
+      const { withJournals } = await import('../../engine/session-journals.js');
       const entries = await readdir(this.claudeRoot).catch(() => null);
       const rootState = entries === null ? 'missing' : entries.length === 0 ? 'empty' : 'present';
-      return { root: this.claudeRoot, exists, rootState, agents: agentInfo(), sessions: lists.flat().sort((a, b) => b.lastActivity.localeCompare(a.lastActivity)) };
+      return { root: this.claudeRoot, exists, rootState, agents: agentInfo(), sessions: await withJournals(r.sessions) };
     },
     getTimeline: async (req) => {
       const { adapter, path } = await this.transcriptOf(req.session);
@@ -358,11 +405,17 @@ export class RewindService {
       return adapter.turn(path, req.promptUuid);
     },
     searchPrompts: async (req) => {
-      const { searchPromptLines } = await import('../../engine/prompt-search.js');
-      const found = await Promise.all(
-        this.roots().map(async ({ adapter, root }) => searchPromptLines(await adapter.sessionFiles(root).catch(() => []), req.query, adapter.promptLines, { maxBytes: 512 * 1024 * 1024, maxMatches: 200, perSession: 3 })),
-      );
-      return { matches: found.flatMap((f) => f.matches), truncated: found.some((f) => f.truncated) };
+      const { result, pending } = await this.runner.run('indexSearch', { ...this.indexRoots(), query: req.query, opts: { limit: req.limit }, budgetMs: SEARCH_BUDGET_MS, refresh: !this.indexCurrent });
+      if (pending > 0) this.indexLater();
+      else this.indexCurrent = !!this.watcher;
+      const matches = result.sessions.flatMap((s) => s.prompts.filter((p) => p.snippet !== null).map((p) => ({ transcriptPath: s.transcriptPath, sessionId: s.sessionId, promptUuid: p.promptUuid, snippet: p.snippet!, highlights: p.highlights })));
+      return {
+        matches,
+        sessions: result.sessions.map((s) => ({ transcriptPath: s.transcriptPath, sessionId: s.sessionId, count: s.count, promptUuids: s.prompts.map((p) => p.promptUuid) })),
+        totalHits: result.totalHits,
+        notSearched: result.notSearched,
+        truncated: result.notSearched.length > 0 || result.moreSessions > 0,
+      };
     },
     previewRewind: async (req) => {
       const { adapter, path, model, projectRoot, agentRoot, timeline } = await this.rewindContext(req.session);

@@ -77,12 +77,13 @@ export class Watcher {
     for (const dir of spec.dirs) {
       // Folders down to the session files; other files inside (tool results, ...) are not sessions.
       const { w, inside } = watchDown(dir, spec.depth, (p, isFile) => isFile && !spec.isSessionFile(p));
-      const onFile = (p: string) => {
+      // A new session changes the list; a grown one only its own row (onTranscript).
+      const onFile = (p: string, added: boolean) => {
         if (!inside(p) || !spec.isSessionFile(p)) return;
         this.debounce(p, this.debounceMs, () => this.handlers.onTranscript(p));
-        sessions();
+        if (added) sessions();
       };
-      w.on('add', onFile).on('change', onFile).on('unlink', (p) => inside(p) && sessions());
+      w.on('add', (p) => onFile(p, true)).on('change', (p) => onFile(p, false)).on('unlink', (p) => inside(p) && sessions());
       w.on('addDir', (p) => inside(p) && sessions());
       ws.push(w);
     }

@@ -49,6 +49,7 @@ function useLiveEvents() {
     return getApi().onEvent((e) => {
       const s = useStore.getState();
       if (e.type === 'timelineChanged') s.applyEvent(e);
+      else if (e.type === 'sessionUpdated') s.patchSession(e.session);
       else if (e.type === 'sessionsChanged') {
         if (timer) clearTimeout(timer);
         timer = setTimeout(() => void useStore.getState().loadSessions(), 150);

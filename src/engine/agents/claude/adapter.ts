@@ -4,7 +4,7 @@ import { isRewindError } from '../../errors.js';
 import type { PromptCountCache } from './discover.js';
 import type { SessionModel } from './model.js';
 import { claudeConfigRoot } from './paths.js';
-import { CLAUDE_PROMPTS } from './search.js';
+import { CLAUDE_PROMPTS } from './prompt-lines.js';
 
 /** Claude Code: `<root>/projects/<project>/<session>.jsonl` trees of messages (FORMATS.md §1). */
 export const claude: AgentAdapter = {
@@ -47,6 +47,11 @@ export const claude: AgentAdapter = {
     const { withJournals } = await import('../../session-journals.js');
     const cache = opts.cacheDir ? await PromptCountCache.load(join(opts.cacheDir, 'prompt-counts.json')) : (countsInMemory ??= new PromptCountCache(null));
     return withJournals(await listSessions({ root, project: opts.project, countBudgetBytes: opts.countBudgetBytes, now: opts.now, cache }));
+  },
+  async summarizeFile(f, now) {
+    const { summarizeTranscript } = await import('./discover.js');
+    // The index has every prompt already (first, last): the ends only need to give cwd, version and titles.
+    return summarizeTranscript(f, now, 16 * 1024);
   },
   async timeline(path) {
     const { parseTranscriptFile } = await import('./parse-transcript.js');

@@ -1,6 +1,5 @@
 import { mkdir, readFile, readdir, stat } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { SessionSummary } from '../../../shared/session-schema.js';
 import { RewindError } from '../../errors.js';
 import { writeBufferAtomic } from '../../io/atomic-write.js';
@@ -60,11 +59,7 @@ interface CountCacheEntry {
   count: number;
 }
 
-export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.REWIND_CACHE_DIR) return env.REWIND_CACHE_DIR;
-  const base = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache');
-  return join(base, 'rewind');
-}
+export { defaultCacheDir } from '../../cache-dir.js';
 
 /** Prompt counts keyed by (path, size, mtime), so a repeated listing reads only what changed. */
 export class PromptCountCache {
@@ -133,9 +128,9 @@ export async function listSessions(opts: ListSessionsOptions = {}): Promise<Sess
   const out: SessionSummary[] = [];
   for (const f of files) {
     if (f.size === 0) continue;
-    const info = await readHeadTail(f.path, f.size).catch(() => null);
-    if (!info) continue;
-    if (opts.project && info.cwd && info.cwd !== opts.project) continue;
+    const summary = await summarizeTranscript(f, now).catch(() => null);
+    if (!summary) continue;
+    if (opts.project && summary.cwd && summary.cwd !== opts.project) continue;
     let promptCount = cache.get(f);
     if (promptCount === null && f.size <= budget) {
       promptCount = await countPrompts(f.path).catch(() => null);
@@ -144,27 +139,34 @@ export async function listSessions(opts: ListSessionsOptions = {}): Promise<Sess
         cache.set(f, promptCount);
       }
     }
-    const title = info.customTitle ?? info.aiTitle ?? info.summary ?? info.firstPrompt ?? info.firstCommand ?? '(no prompt yet)';
-    out.push({
-      id: info.sessionId && f.sessionId !== info.sessionId ? f.sessionId : (info.sessionId ?? f.sessionId),
-      agent: 'claude',
-      title,
-      cwd: info.cwd,
-      projectDir: f.projectDir,
-      transcriptPath: f.path,
-      promptCount,
-      firstPrompt: info.firstPrompt,
-      lastPrompt: info.lastPrompt,
-      createdAt: info.firstTimestamp,
-      lastActivity: new Date(f.mtimeMs).toISOString(),
-      sizeBytes: f.size,
-      version: info.version,
-      live: now - f.mtimeMs < LIVE_WINDOW_MS,
-      forkOf: null,
-    });
+    out.push({ ...summary, promptCount });
   }
   await cache.save();
   return out;
+}
+
+/** One transcript's list entry from its first and last 64 KiB (prompts not counted: null). */
+export async function summarizeTranscript(f: { path: string; sessionId: string; size: number; mtimeMs: number; projectDir?: string }, now = Date.now(), window?: number): Promise<SessionSummary> {
+  const info = await readHeadTail(f.path, f.size, window);
+  const title = info.customTitle ?? info.aiTitle ?? info.summary ?? info.firstPrompt ?? info.firstCommand ?? '(no prompt yet)';
+  return {
+    id: info.sessionId && f.sessionId !== info.sessionId ? f.sessionId : (info.sessionId ?? f.sessionId),
+    agent: 'claude',
+    title,
+    cwd: info.cwd,
+    projectDir: f.projectDir ?? dirname(f.path),
+    transcriptPath: f.path,
+    promptCount: null,
+    livePromptCount: null,
+    firstPrompt: info.firstPrompt,
+    lastPrompt: info.lastPrompt,
+    createdAt: info.firstTimestamp,
+    lastActivity: new Date(f.mtimeMs).toISOString(),
+    sizeBytes: f.size,
+    version: info.version,
+    live: now - f.mtimeMs < LIVE_WINDOW_MS,
+    forkOf: null,
+  };
 }
 
 /** Resolves an id, id prefix or path to a transcript file. */

@@ -2,8 +2,8 @@ import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentAdapter } from '../adapter.js';
-import { isRolloutHead } from './rollout.js';
-import { CODEX_PROMPTS } from './search.js';
+import { isRolloutHead } from './head.js';
+import { CODEX_PROMPTS } from './prompts.js';
 
 /** Codex CLI: `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl`, linear logs (FORMATS.md §2). */
 export const codex: AgentAdapter = {

@@ -158,6 +158,7 @@ export async function listCodexSessions(opts: { home: string; project?: string; 
       projectDir: dirname(f.path),
       transcriptPath: f.path,
       promptCount: full?.promptCount ?? null,
+      livePromptCount: full?.promptCount ?? null,
       firstPrompt,
       lastPrompt: full?.lastPrompt ?? null,
       createdAt: head.firstTimestamp,

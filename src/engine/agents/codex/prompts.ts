@@ -43,3 +43,12 @@ export function promptOfEvent(p: Payload | undefined): { text: string; images: n
   if (!p || p.type !== 'user_message' || typeof p.message !== 'string') return null;
   return { text: p.message, images: Array.isArray(p.images) ? p.images.length : 0 };
 }
+
+/** How search finds a prompt line: the history item (named, like the timeline names it, by where its line starts); an older rollout's duplicate `user_message` event is not matched twice. */
+export const CODEX_PROMPTS = {
+  marker: Buffer.from('"user"'),
+  prompt: (v: Record<string, unknown>, offset: number) => {
+    const p = v.type === 'response_item' ? promptOfItem(v.payload as Record<string, unknown> | undefined) : null;
+    return p ? { uuid: `codex:${offset}`, text: p.text } : null;
+  },
+};

@@ -2,9 +2,8 @@ import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Timeline, TimelinePrompt, TurnSummary } from '../../../shared/session-schema.js';
 import { RewindError } from '../../errors.js';
-import { parseJsonLine } from '../../io/json-line.js';
 import { promptOfEvent, promptOfItem } from './prompts.js';
-import { readThread, rolloutName, type Rec, type Thread, type ThreadLine } from './thread.js';
+import { readThread, rolloutName, type Thread, type ThreadLine } from './thread.js';
 
 /**
  * Codex CLI rollouts (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl`, FORMATS.md §2): a linear
@@ -16,13 +15,7 @@ import { readThread, rolloutName, type Rec, type Thread, type ThreadLine } from 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
-/** Is this first line a Codex rollout's `session_meta`? */
-export function isRolloutHead(firstLine: Buffer | string): boolean {
-  const parsed = parseJsonLine(typeof firstLine === 'string' ? Buffer.from(firstLine) : firstLine);
-  if (!parsed.ok) return false;
-  const e = parsed.value as Rec;
-  return e.type === 'session_meta' && !!e.payload && typeof e.payload === 'object';
-}
+export { isRolloutHead } from './head.js';
 
 function emptyTurn(): TurnSummary {
   return { assistantMessages: 0, toolCalls: [], filesTouched: [], inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, model: null, durationMs: null, messageCount: 0 };

@@ -1,16 +1,7 @@
 import { searchPromptLines, type PromptMatch } from '../../prompt-search.js';
 import { rolloutIdFromPath, type RolloutFile } from './discover.js';
-import { promptOfItem } from './prompts.js';
+import { CODEX_PROMPTS } from './prompts.js';
 
-export const CODEX_PROMPTS = {
-  marker: Buffer.from('"user"'),
-  prompt: (v: Record<string, unknown>, offset: number) => {
-    // The history item (what the timeline names a prompt by, where its line starts); an older
-    // rollout's duplicate `user_message` event is not matched twice.
-    const p = v.type === 'response_item' ? promptOfItem(v.payload as Record<string, unknown> | undefined) : null;
-    return p ? { uuid: `codex:${offset}`, text: p.text } : null;
-  },
-};
 
 /** Codex prompts containing `query` (case-insensitive), newest rollouts first. */
 export function searchRollouts(files: RolloutFile[], query: string, opts: { maxBytes?: number; perSession?: number } = {}): Promise<{ matches: PromptMatch[]; truncated: boolean }> {

@@ -16,12 +16,14 @@ export interface SessionsSlice {
   sessionsError: string | null;
   filter: string;
   /** Prompts matching the filter, across all sessions (from the service). */
-  promptMatches: { transcriptPath: string; promptUuid: string; snippet: string }[];
+  promptMatches: { transcriptPath: string; promptUuid: string; snippet: string; highlights?: [number, number][] }[];
   selectedSession: string | null;
   loadSessions: () => Promise<void>;
   selectSession: (transcriptPath: string) => void;
   setFilter: (f: string) => void;
   openDemo: () => Promise<void>;
+  /** One session grew or changed: its row is replaced (or added), nothing is listed again. */
+  patchSession: (s: SessionSummary) => void;
 }
 
 let searchTimer: ReturnType<typeof setTimeout> | null = null;
@@ -60,6 +62,13 @@ export const createSessionsSlice: StateCreator<Store, [], [], SessionsSlice> = (
       const r = await getApi().searchPrompts({ query: filter.trim() });
       if (get().filter === filter) set({ promptMatches: r.ok ? r.value.matches : [] });
     }, 200);
+  },
+  patchSession: (row) => {
+    const sessions = get().sessions.filter((s) => s.transcriptPath !== row.transcriptPath);
+    // Newest first: the row goes where its last activity puts it.
+    const at = sessions.findIndex((s) => s.lastActivity <= row.lastActivity);
+    sessions.splice(at === -1 ? sessions.length : at, 0, row);
+    set({ sessions });
   },
   openDemo: async () => {
     const r = await getApi().setSettings({ demo: true });

@@ -1,0 +1,66 @@
+import { resolve } from 'node:path';
+import { defaultCacheDir } from '../../engine/cache-dir.js';
+import { AGENT_IDS, AGENT_PRIMARY, rootsFor } from '../../engine/agents/registry.js';
+import { RewindError } from '../../engine/errors.js';
+import { indexDir, SearchIndex, type RefreshProgress } from '../../engine/search-index/search-index.js';
+import { plural } from '../../shared/wording.js';
+import { EXIT } from '../exit-codes.js';
+import type { CliIO } from '../io.js';
+import { relTime, tildify, truncate } from '../io.js';
+
+export interface SearchArgs {
+  query: string;
+  json: boolean;
+  project?: string;
+  agent?: string;
+  limit?: string;
+  claudeDir?: string;
+}
+
+/** The index for these roots, brought up to date (progress on stderr while a first build reads a lot). */
+export async function freshIndex(io: CliIO, claudeDir: string | undefined): Promise<SearchIndex> {
+  const ix = await SearchIndex.open(indexDir(defaultCacheDir(io.env)));
+  for (const n of ix.notices) io.err(`rewind-app: ${n}`);
+  const started = Date.now();
+  let shown = -1;
+  const progress = (p: RefreshProgress) => {
+    if (p.bytesTotal < 256 * 1024 * 1024 || Date.now() - started < 500) return;
+    const pct = Math.floor((p.bytesDone / p.bytesTotal) * 10) * 10;
+    if (pct === shown) return;
+    shown = pct;
+    io.err(`Indexing ${plural(p.filesTotal, 'session')} (${(p.bytesTotal / 2 ** 20).toFixed(0)} MiB): ${pct}%`);
+  };
+  const rep = await ix.refresh(rootsFor(io.env, { [AGENT_PRIMARY]: claudeDir }), { onProgress: progress });
+  for (const s of rep.skipped) io.err(`rewind-app: skipped ${s.path}: ${s.reason}`);
+  return ix;
+}
+
+export async function searchCommand(args: SearchArgs, io: CliIO): Promise<number> {
+  if (!args.query.trim()) throw new RewindError('USAGE', 'search needs a query: rewind-app search <words or "a phrase">');
+  const limit = args.limit === undefined ? undefined : Number(args.limit);
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new RewindError('USAGE', `--limit must be a whole number above 0, not "${args.limit}"`);
+  if (args.agent && !(AGENT_IDS as string[]).includes(args.agent)) throw new RewindError('USAGE', `--agent must be one of ${AGENT_IDS.join(', ')}`);
+  const ix = await freshIndex(io, args.claudeDir);
+  const r = ix.search(args.query, { project: args.project ? resolve(io.cwd, args.project) : undefined, agent: args.agent, limit });
+  if (args.json) io.out(JSON.stringify(r, null, 2));
+  else {
+    for (const s of r.sessions) {
+      io.out(`${s.sessionId.slice(0, 8)}  ${relTime(s.lastActivity).padStart(8)}  ${plural(s.count, 'prompt').padStart(11)}  ${tildify(s.cwd, io.env)}  ${truncate(s.title ?? '', 50)}`);
+      for (const p of s.prompts) {
+        if (!p.snippet) break;
+        // Matches in [brackets]: the terminal may not show colour.
+        let line = '';
+        let at = 0;
+        for (const [a, b] of p.highlights) {
+          line += `${p.snippet.slice(at, a)}[${p.snippet.slice(a, b)}]`;
+          at = b;
+        }
+        io.out(`    ${line}${p.snippet.slice(at)}`);
+      }
+    }
+    if (r.moreSessions) io.out(`… and ${plural(r.moreSessions, 'more session')} (--limit)`);
+    if (r.totalHits === 0) io.err(`No prompt matches ${JSON.stringify(args.query)} in ${plural(r.indexedFiles, 'session')}.`);
+  }
+  for (const n of r.notSearched) io.err(`rewind-app: not searched: ${n.path}: ${n.reason}`);
+  return r.totalHits > 0 ? EXIT.ok : EXIT.noMatch;
+}

@@ -1,0 +1,98 @@
+/**
+ * Search folds text the same way at index time and at query time: compatibility decomposition,
+ * combining marks dropped (é -> e, ﬁ -> fi, full-width Ａ -> a), lower case, final sigma as sigma,
+ * every run of white space as one space. Any script keeps its letters: nothing is transliterated.
+ */
+const MARKS = /\p{M}+/gu;
+const SPACES = /\s+/g;
+
+export function fold(s: string): string {
+  return s.normalize('NFKD').replace(MARKS, '').toLowerCase().replace(/ς/g, 'σ').replace(SPACES, ' ');
+}
+
+/**
+ * `fold` with, for each UTF-16 unit of the result, where it came from in `s`: `start[i]`..`end[i]`
+ * (end exclusive). Used only on the prompts that matched, to place highlights on the original text.
+ */
+export function foldWithMap(s: string): { folded: string; start: number[]; end: number[] } {
+  let folded = '';
+  const start: number[] = [];
+  const end: number[] = [];
+  let i = 0;
+  let lastSpace = false;
+  while (i < s.length) {
+    const cp = s.codePointAt(i)!;
+    const w = cp > 0xffff ? 2 : 1;
+    const ch = s.slice(i, i + w);
+    let f: string;
+    if (/\s/.test(ch)) {
+      if (lastSpace) {
+        end[end.length - 1] = i + w;
+        i += w;
+        continue;
+      }
+      f = ' ';
+    } else f = ch.normalize('NFKD').replace(MARKS, '').toLowerCase().replace(/ς/g, 'σ');
+    lastSpace = f === ' ';
+    for (let k = 0; k < f.length; k++) {
+      start.push(i);
+      end.push(i + w);
+    }
+    folded += f;
+    i += w;
+  }
+  return { folded, start, end };
+}
+
+export interface ParsedQuery {
+  /** Folded words and phrases; a prompt matches when it contains every one. */
+  terms: string[];
+}
+
+/** `foo "bar baz"`: words and double-quoted phrases, folded; empty terms dropped. */
+export function parseQuery(q: string): ParsedQuery {
+  const terms: string[] = [];
+  const re = /"([^"]*)"?|(\S+)/g;
+  for (let m = re.exec(q); m; m = re.exec(q)) {
+    const t = fold(m[1] ?? m[2] ?? '').trim();
+    if (t) terms.push(t);
+  }
+  // Longest first: the rarest term finds the fewest candidates.
+  return { terms: [...new Set(terms)].sort((a, b) => b.length - a.length) };
+}
+
+export interface Highlighted {
+  snippet: string;
+  /** [start, end) in `snippet`, UTF-16 units, sorted, not overlapping. */
+  highlights: [number, number][];
+}
+
+/** A one-line window of `text` around its first match, with every match in it marked. */
+export function highlight(text: string, terms: string[], width = 160): Highlighted {
+  const { folded, start, end } = foldWithMap(text);
+  const ranges: [number, number][] = [];
+  for (const t of terms) {
+    for (let at = folded.indexOf(t); at !== -1; at = folded.indexOf(t, at + Math.max(1, t.length))) {
+      ranges.push([start[at]!, end[at + t.length - 1]!]);
+    }
+  }
+  ranges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const merged: [number, number][] = [];
+  for (const r of ranges) {
+    const last = merged[merged.length - 1];
+    if (last && r[0] <= last[1]) last[1] = Math.max(last[1], r[1]);
+    else merged.push([r[0], r[1]]);
+  }
+  const first = merged[0]?.[0] ?? 0;
+  let from = Math.max(0, first - Math.floor(width / 4));
+  // Never cut a surrogate pair.
+  if (from > 0 && /[\uDC00-\uDFFF]/.test(text[from] ?? '')) from--;
+  let to = Math.min(text.length, from + width);
+  if (to < text.length && /[\uD800-\uDBFF]/.test(text[to - 1] ?? '')) to++;
+  const lead = from > 0 ? '…' : '';
+  const snippet = lead + text.slice(from, to).replace(/\s/g, ' ') + (to < text.length ? '…' : '');
+  const highlights = merged
+    .filter(([a, b]) => b > from && a < to)
+    .map(([a, b]): [number, number] => [Math.max(a, from) - from + lead.length, Math.min(b, to) - from + lead.length]);
+  return { snippet, highlights };
+}

@@ -1,0 +1,201 @@
+import { randomUUID } from 'node:crypto';
+import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, truncate, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ADAPTERS } from '../agents/registry.js';
+import { fold, highlight, parseQuery } from './fold.js';
+import { SearchIndex, type Source } from './search-index.js';
+
+let dir: string;
+let root: string;
+let cache: string;
+let sources: Source[];
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'rewind-ix-'));
+  root = join(dir, 'claude');
+  cache = join(dir, 'cache');
+  await mkdir(join(root, 'projects', '-work-a'), { recursive: true });
+  sources = [{ adapter: ADAPTERS.claude, root }];
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+/** A Claude Code session as lines: each prompt gets a reply; `branchAt` re-asks from that prompt's parent. */
+class Session {
+  lines: string[] = [];
+  parent: string | null = null;
+  readonly id = randomUUID();
+  constructor(readonly cwd = '/work/a') {}
+  prompt(text: string, parent: string | null = this.parent): string {
+    const u = randomUUID();
+    const base = { isSidechain: false, userType: 'external', cwd: this.cwd, sessionId: this.id, version: '2.1.330' };
+    this.lines.push(JSON.stringify({ ...base, parentUuid: parent, type: 'user', message: { role: 'user', content: text }, uuid: u, timestamp: new Date().toISOString() }));
+    const a = randomUUID();
+    // A tool result mentioning the same words never matches: prompts only.
+    this.lines.push(JSON.stringify({ ...base, parentUuid: u, type: 'assistant', uuid: a, message: { role: 'assistant', content: [{ type: 'text', text: `ok ${text}` }] } }));
+    const r = randomUUID();
+    this.lines.push(JSON.stringify({ ...base, parentUuid: a, type: 'user', uuid: r, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: `result ${text}` }] } }));
+    this.parent = r;
+    return u;
+  }
+  get path(): string {
+    return join(root, 'projects', '-work-a', `${this.id}.jsonl`);
+  }
+  text(): string {
+    return this.lines.map((l) => `${l}\n`).join('');
+  }
+  async write(): Promise<void> {
+    await writeFile(this.path, this.text());
+  }
+}
+
+const open = () => SearchIndex.open(cache);
+
+describe('fold and highlight', () => {
+  it('ignores case and accents in any script, keeps letters', () => {
+    expect(fold('Crème BRÛLÉE')).toBe('creme brulee');
+    expect(fold('ΟΔΟΣ')).toBe(fold('οδοσ'));
+    expect(fold('Ｆｕｌｌ  width\n\tspaces')).toBe('full width spaces');
+    expect(fold('日本語のテキスト')).toBe('日本語のテキスト');
+    expect(parseQuery('"Big  Cat" dog').terms).toEqual(['big cat', 'dog']);
+  });
+  it('places highlights on the original text', () => {
+    const h = highlight('Fix the Crème brûlée bug', parseQuery('creme').terms);
+    expect(h.snippet.slice(h.highlights[0]![0], h.highlights[0]![1])).toBe('Crème');
+  });
+});
+
+describe('SearchIndex', () => {
+  it('finds every prompt (words, phrases, accents, scripts), grouped by session with counts; tool results never match', async () => {
+    const a = new Session();
+    a.prompt('Make the Café page load faster');
+    a.prompt('the cafe menu needs prices');
+    a.prompt('日本語 の ドキュメント を書いて');
+    await a.write();
+    const b = new Session();
+    b.prompt('unrelated words here');
+    await b.write();
+    const ix = await open();
+    await ix.refresh(sources);
+    const r = ix.search('CAFE');
+    expect(r.sessions.map((s) => s.transcriptPath)).toEqual([a.path]);
+    expect(r.sessions[0]!.count).toBe(2);
+    expect(r.notSearched).toEqual([]);
+    expect(ix.search('"page load"').totalHits).toBe(1);
+    expect(ix.search('"load page"').totalHits).toBe(0);
+    expect(ix.search('ドキュメント').totalHits).toBe(1);
+    expect(ix.search('result').totalHits).toBe(0); // only in tool results
+    expect(ix.search('ok').totalHits).toBe(0); // only in replies
+    const hit = r.sessions[0]!.prompts[0]!;
+    expect(hit.snippet!.slice(...hit.highlights[0]!).toLowerCase()).toBe('cafe');
+  });
+
+  it('reads only appended bytes, counts live and abandoned prompts, and survives a reopen', async () => {
+    const s = new Session();
+    const p1 = s.prompt('first zebra');
+    s.prompt('second zebra');
+    await s.write();
+    let ix = await open();
+    let rep = await ix.refresh(sources);
+    expect(rep.scanned).toBe(1);
+    const before = s.text().length;
+    // A native rewind: a new prompt under the first prompt's reply, abandoning the second.
+    s.parent = JSON.parse(s.lines[2]!).uuid as string;
+    s.prompt('third zebra after rewind');
+    await appendFile(s.path, s.text().slice(before));
+    ix = await open();
+    rep = await ix.refresh(sources);
+    expect(rep, JSON.stringify(rep)).toMatchObject({ appended: 1 });
+    expect(rep.bytesRead).toBe(s.text().length - before);
+    expect(ix.search('zebra').sessions[0]!.count).toBe(3);
+    const sum = ix.summary(s.path)!;
+    expect(sum.promptCount).toBe(3);
+    expect(sum.livePromptCount).toBe(2);
+    expect(sum.firstPrompt).toContain('first zebra');
+    expect(ix.search('zebra').sessions[0]!.prompts.map((p) => p.promptUuid)).toContain(p1);
+  });
+
+  it('re-indexes a file that shrank or was rewritten, and drops deleted files', async () => {
+    const s = new Session();
+    s.prompt('alpha words');
+    s.prompt('beta words');
+    await s.write();
+    const ix = await open();
+    await ix.refresh(sources);
+    await truncate(s.path, s.text().indexOf('\n') + 1 + s.lines[1]!.length + 1 + s.lines[2]!.length + 1);
+    let rep = await ix.refresh(sources);
+    expect(rep.reindexed).toBe(1);
+    expect(ix.search('beta').totalHits).toBe(0);
+    expect(ix.search('alpha').totalHits).toBe(1);
+    // Same size, other bytes: a rewrite.
+    const t = await readFile(s.path, 'utf8');
+    await writeFile(s.path, t.replace('alpha', 'gamma'));
+    rep = await ix.refresh(sources);
+    expect(rep.reindexed).toBe(1);
+    expect(ix.search('gamma').totalHits).toBe(1);
+    await unlink(s.path);
+    rep = await ix.refresh(sources);
+    expect(rep.deleted).toBe(1);
+    expect(ix.search('gamma').totalHits).toBe(0);
+    expect((await open()).search('gamma').totalHits).toBe(0);
+  });
+
+  it('rebuilds a corrupt, truncated or foreign index with one notice', async () => {
+    const s = new Session();
+    s.prompt('kiwi fruit');
+    await s.write();
+    await (await open()).refresh(sources);
+    const [seg] = (await readdir(cache)).filter((n) => n.endsWith('.idx'));
+    const buf = await readFile(join(cache, seg!));
+    for (const bad of [buf.subarray(0, buf.length - 10), Buffer.concat([buf.subarray(0, buf.length - 1), Buffer.from('x')]), Buffer.from('SQLite format 3\0')]) {
+      await writeFile(join(cache, seg!), bad);
+      const ix = await open();
+      expect(ix.notices).toHaveLength(1);
+      expect(ix.fileCount).toBe(0);
+      await ix.refresh(sources);
+      expect(ix.search('kiwi').totalHits).toBe(1);
+    }
+  });
+
+  it('compacts many segments into one and keeps every hit', async () => {
+    const s = new Session();
+    s.prompt('mango 0');
+    await s.write();
+    const ix = await open();
+    await ix.refresh(sources);
+    for (let i = 1; i <= 20; i++) {
+      const before = s.text().length;
+      s.prompt(`mango ${i}`);
+      await appendFile(s.path, s.text().slice(before));
+      await ix.refresh(sources);
+    }
+    expect((await readdir(cache)).filter((n) => n.endsWith('.idx')).length).toBeLessThanOrEqual(13);
+    expect(ix.search('mango').totalHits).toBe(21);
+    expect((await open()).search('mango').totalHits).toBe(21);
+    expect((await open()).summary(s.path)!.livePromptCount).toBe(21);
+  });
+
+  it('finds what a brute-force scan of every prompt finds, on generated sessions', async () => {
+    const words = ['apple', 'Äpfel', 'naïve', 'straße', 'κόσμος', 'мир', 'ピザ', 'zeta'];
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const all: { path: string; text: string }[] = [];
+    for (let i = 0; i < 30; i++) {
+      const s = new Session();
+      for (let j = 0; j < 1 + Math.floor(rand() * 8); j++) {
+        const text = Array.from({ length: 6 }, () => words[Math.floor(rand() * words.length)]).join(' ');
+        s.prompt(text);
+        all.push({ path: s.path, text });
+      }
+      await s.write();
+    }
+    const ix = await open();
+    await ix.refresh(sources);
+    for (const q of ['apple', 'APFEL', 'naive', 'STRASSE', 'straße', 'ΚΟΣΜΟΣ', 'МИР', 'ピザ', '"zeta apple"']) {
+      const terms = parseQuery(q).terms;
+      const expected = all.filter((p) => terms.every((t) => fold(p.text).includes(t))).length;
+      expect(ix.search(q).totalHits, q).toBe(expected);
+    }
+  });
+});
