@@ -115,14 +115,19 @@ test('live: a prompt appended to the transcript appears without a reload', async
 test('an append patches its one sidebar row (count, last activity) without listing all sessions again', async ({ page }) => {
   const transcript = await transcriptOf(s.claudeRoot, '2ea8980a');
   const lists: string[] = [];
+  let lastList = Date.now();
   page.on('request', (r) => {
-    if (r.url().includes('/api/listSessions')) lists.push(r.url());
+    if (!r.url().includes('/api/listSessions')) return;
+    lists.push(r.url());
+    lastList = Date.now();
   });
   await open(page);
   // Another session is open: the appended one is only a row in the list.
   await page.locator('.group').filter({ hasText: 'branched' }).locator('.session').click();
   const row = page.locator('.group').filter({ hasText: 'linear' }).locator('.session');
   await expect(row).toContainText('5 prompts');
+  // Opening a session starts watching its project's store, which may list once more: let that settle.
+  await expect.poll(() => Date.now() - lastList, { timeout: 15_000 }).toBeGreaterThan(1500);
   const before = lists.length;
   const lines = (await readFile(transcript, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
   const last = [...lines].reverse().find((l) => l.type === 'assistant');

@@ -87,13 +87,13 @@ describe('hooks, checkpoints and back --both', () => {
     await expect(stat(join(s.project, 'c.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
 
     // One action, one undo: the code and the fork go back together.
-    const u = await cli(['undo', '--project', s.project]);
+    const u = await cli(['undo', '--project', s.project], { env: s.env });
     expect(u.out).toMatch(/Undid the restore/);
     expect(u.out).toMatch(/Removed fork/);
     expect(await readFile(join(s.project, 'a.txt'), 'utf8')).toBe('v2\n');
     expect(await readFile(join(s.project, 'c.txt'), 'utf8')).toBe('bashmade\n');
     await expect(stat(doc.forkPath)).rejects.toMatchObject({ code: 'ENOENT' });
-    const again = await cli(['undo', '--project', s.project]);
+    const again = await cli(['undo', '--project', s.project], { env: s.env });
     expect(again.code).toBe(1);
     expect(again.err).toMatch(/nothing to undo/);
   });

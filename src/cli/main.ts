@@ -10,7 +10,14 @@ const BOOLEAN = ['json', 'in-place', 'both', 'copy', 'dry-run', 'force', 'help',
 const STRING = ['to', 'transcript', 'project', 'claude-dir', 'label', 'source', 'scope', 'port', 'host', 'branch', 'format', 'out', 'agent', 'limit'];
 const KNOWN = new Set([...BOOLEAN, ...STRING, '_', 'h', 'v']);
 /** Commands that write: when the app runs, it performs them (a single writer, the window updates). */
-const FORWARDED = new Set(['back', 'restore', 'checkpoint', 'undo']);
+export const FORWARDED: ReadonlySet<string> = new Set(['back', 'restore', 'checkpoint', 'undo']);
+
+/** The command word of an argv, as `run` reads it (options and their values skipped). */
+export function commandOf(argv: string[]): string | undefined {
+  const args = mri(argv, { boolean: [...BOOLEAN], string: [...STRING], alias: { h: 'help', v: 'version' } });
+  const first = args._[0];
+  return first === undefined ? undefined : String(first);
+}
 
 /** Cheap check before loading the socket client: is there a socket file at all? */
 async function appMayBeRunning(io: CliIO): Promise<boolean> {
@@ -19,6 +26,31 @@ async function appMayBeRunning(io: CliIO): Promise<boolean> {
   if (process.platform === 'win32') return true;
   const { existsSync } = await import('node:fs');
   return existsSync(path);
+}
+
+/**
+ * A restore killed half-way is rolled back (or finished) by the next run of any command in its
+ * project. Cheap when there is nothing to do: a walk up for `.agent/rewind/` and one stat.
+ */
+async function recoverInterrupted(project: unknown, io: CliIO, cleanTemps: boolean): Promise<void> {
+  const { findProjectRoot } = await import('../engine/project.js');
+  const { join, resolve } = await import('node:path');
+  const root = await findProjectRoot(resolve(io.cwd, typeof project === 'string' && project ? project : '.')).catch(() => null);
+  if (!root) return;
+  if (cleanTemps) {
+    // What a killed checkpoint left behind (a pre-restore one, say) goes too.
+    const { cleanStaleTemps } = await import('../engine/io/atomic-write.js');
+    await cleanStaleTemps(join(root, '.agent', 'rewind', 'checkpoints'));
+    await cleanStaleTemps(join(root, '.agent', 'rewind'));
+  }
+  const { existsSync } = await import('node:fs');
+  if (!existsSync(join(root, '.agent', 'rewind', 'pending'))) return;
+  const { recoverPending } = await import('../engine/store/restore-intent.js');
+  try {
+    for (const line of await recoverPending(root)) io.err(`rewind-app: ${line}`);
+  } catch (e) {
+    io.err(`rewind-app: could not finish an interrupted restore: ${describeError(e).message}`);
+  }
 }
 
 /** Runs one CLI invocation and returns its exit code; never throws. */
@@ -43,6 +75,8 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
       const answered = await forwardToApp(argv, io);
       if (answered !== null) return answered;
     }
+    // `back` stays lean (it cleans beside the transcript it writes); the others also sweep the store's temps.
+    if (command && command !== 'hook' && command !== 'serve') await recoverInterrupted(args.project, io, command !== 'back');
     const claudeDir = args['claude-dir'] as string | undefined;
     const single = (flag: string): string | undefined => {
       const v = args[flag] as unknown;
@@ -120,7 +154,7 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
       case 'undo': {
         noExtra(0);
         const { undoCommand } = await import('./commands/undo.js');
-        return await undoCommand({ dryRun: !!args['dry-run'], json: !!args.json, force: !!args.force, project: single('project') }, io);
+        return await undoCommand({ dryRun: !!args['dry-run'], json: !!args.json, force: !!args.force, project: single('project'), claudeDir }, io);
       }
       case 'compare': {
         noExtra(2);

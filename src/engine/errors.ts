@@ -42,15 +42,21 @@ export function describeError(e: unknown): { code: ErrorCode; message: string } 
   if (isRewindError(e)) return { code: e.code, message: e.message };
   const err = e as NodeJS.ErrnoException | undefined;
   if (err && typeof err.code === 'string') {
-    const where = err.path ? `: ${err.path}` : '';
+    // A copy's error carries both paths: the destination is the one that failed to be written.
+    const dest = (err as { dest?: string }).dest;
+    const where = dest && err.code !== 'ENOENT' ? `: ${dest}` : err.path ? `: ${err.path}` : '';
     switch (err.code) {
       case 'ENOENT':
-        return { code: 'NOT_FOUND', message: `not found${where}` };
+        return { code: 'NOT_FOUND', message: `not found${where}${dest ? ` (copying to ${dest})` : ''}` };
       case 'EACCES':
       case 'EPERM':
         return { code: 'UNREADABLE', message: `permission denied${where}` };
       case 'EISDIR':
         return { code: 'UNREADABLE', message: `is a directory${where}` };
+      case 'ENOSPC':
+        return { code: 'IO', message: `no space left on the device writing${where.slice(1)}` };
+      case 'EDQUOT':
+        return { code: 'IO', message: `disk quota exceeded writing${where.slice(1)}` };
       default:
         return { code: 'IO', message: `${err.code}${where}` };
     }

@@ -47,6 +47,11 @@ export const JournalRecordSchema = z.discriminatedUnion('kind', [
     projectRoot: z.string().optional(),
   }),
   z.object({ kind: z.literal('undo'), id: z.string(), time: z.string(), undoes: z.string() }),
+  // A multi-file write about to start (restore, undo of a restore): its details are in
+  // `.agent/rewind/pending/<id>.json` until the matching 'intent-end'; one without an end is
+  // rolled back at the next run.
+  z.object({ kind: z.literal('intent'), id: z.string(), time: z.string(), op: z.string(), preRestoreCheckpointId: z.string() }),
+  z.object({ kind: z.literal('intent-end'), id: z.string(), time: z.string(), intent: z.string(), outcome: z.enum(['completed', 'rolled-back']) }),
 ]);
 export type JournalRecord = z.infer<typeof JournalRecordSchema>;
 
@@ -72,26 +77,30 @@ export async function readJournal(projectRoot: string): Promise<JournalRecord[]>
   return out;
 }
 
-/** The newest operation that has not been undone (undo records themselves are not undoable). */
-export function latestUndoable(records: JournalRecord[]): Exclude<JournalRecord, { kind: 'undo' }> | null {
+export type UndoableRecord = Extract<JournalRecord, { kind: 'fork' | 'in-place' | 'restore' }>;
+
+const isUndoable = (r: JournalRecord): r is UndoableRecord => r.kind === 'fork' || r.kind === 'in-place' || r.kind === 'restore';
+
+/** The newest operation that has not been undone (undo and intent records are not undoable). */
+export function latestUndoable(records: JournalRecord[]): UndoableRecord | null {
   const undone = new Set(records.filter((r) => r.kind === 'undo').map((r) => (r as { undoes: string }).undoes));
   for (let i = records.length - 1; i >= 0; i--) {
     const r = records[i]!;
-    if (r.kind !== 'undo' && !undone.has(r.id)) return r;
+    if (isUndoable(r) && !undone.has(r.id)) return r;
   }
   return null;
 }
 
 /** The not-yet-undone records of the newest action, newest first: one record, or every record of its group. */
-export function latestAction(records: JournalRecord[]): Exclude<JournalRecord, { kind: 'undo' }>[] {
+export function latestAction(records: JournalRecord[]): UndoableRecord[] {
   const r = latestUndoable(records);
   if (!r) return [];
   if (!r.group) return [r];
   const undone = new Set(records.filter((x) => x.kind === 'undo').map((x) => (x as { undoes: string }).undoes));
-  const out: Exclude<JournalRecord, { kind: 'undo' }>[] = [];
+  const out: UndoableRecord[] = [];
   for (let i = records.length - 1; i >= 0; i--) {
     const x = records[i]!;
-    if (x.kind !== 'undo' && x.group === r.group && !undone.has(x.id)) out.push(x);
+    if (isUndoable(x) && x.group === r.group && !undone.has(x.id)) out.push(x);
   }
   return out;
 }

@@ -22,6 +22,11 @@ export async function findProjectRoot(from: string): Promise<string | null> {
 /** Creates `.agent/rewind/` (user-only) with a `.gitignore` that keeps all of it out of git. */
 export async function ensureStore(projectRoot: string): Promise<string> {
   const dir = storeDir(projectRoot);
+  // The project folder itself is never created: a journal for a folder that is gone has no home.
+  if (!(await stat(projectRoot).catch(() => null))?.isDirectory()) {
+    const { RewindError } = await import('./errors.js');
+    throw new RewindError('NOT_FOUND', `project folder does not exist: ${projectRoot} (pass --project DIR)`);
+  }
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const gi = join(dir, '.gitignore');
   const exists = await stat(gi).catch(() => null);

@@ -1,34 +1,62 @@
-import { copyFile, mkdir, rename, stat, unlink } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { isRewindError, RewindError } from './errors.js';
 import { copyPrefixAtomic } from './io/atomic-write.js';
-import { fingerprintFile, sameFingerprint } from './io/fingerprint.js';
-import { appendJournal, latestAction, readJournal, type JournalRecord } from './journal.js';
+import { fingerprintFile, sameFingerprint, type Fingerprint } from './io/fingerprint.js';
+import { appendJournal, latestAction, readJournal, type UndoableRecord } from './journal.js';
+import { validateRecord } from './journal-guard.js';
 import { ensureStore } from './project.js';
 import { removeFileHistoryDir } from './agents/claude/file-history-links.js';
+import { rootsFor } from './agents/registry.js';
 import { plural } from '../shared/wording.js';
 
 export interface UndoResult {
   dryRun: boolean;
-  undone: Exclude<JournalRecord, { kind: 'undo' }>;
+  undone: UndoableRecord;
   /** What was done, in the user's words. */
   summary: string;
   /** Where a removed fork or a replaced transcript was kept. */
   keptAt: string | null;
   /** Every record this undo reverted (more than one for a fork + code restore), newest first. */
-  parts?: Exclude<JournalRecord, { kind: 'undo' }>[];
+  parts?: UndoableRecord[];
 }
 
-type Undoable = Exclude<JournalRecord, { kind: 'undo' }>;
+async function moveAside(path: string, dir: string): Promise<string> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const target = join(dir, `${Date.now()}-${basename(path)}`);
+  try {
+    await rename(path, target);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
+    await copyFile(path, target);
+    await unlink(path);
+  }
+  return target;
+}
+
+/** Reverts the newest fork or in-place rewrite that has not been undone yet. */
+export interface UndoOptions {
+  dryRun?: boolean;
+  force?: boolean;
+  now?: () => number;
+  /** Agent roots a record's transcript may live in (default: every agent's, from the environment). */
+  agentRoots?: string[];
+}
 
 /**
  * Reverts the newest user action. An action of several records (fork + restore) is undone whole:
  * every part is checked first (a dry run of each), so either all go back or none does.
  */
-export async function undoLatest(projectRoot: string, opts: { dryRun?: boolean; force?: boolean; now?: () => number } = {}): Promise<UndoResult> {
+export async function undoLatest(projectRoot: string, opts: UndoOptions = {}): Promise<UndoResult> {
+  if (!opts.dryRun) {
+    const { recoverPending } = await import('./store/restore-intent.js');
+    await recoverPending(projectRoot);
+  }
   const parts = latestAction(await readJournal(projectRoot));
   if (parts.length === 0) throw new RewindError('NOTHING_TO_UNDO', `nothing to undo in ${join(projectRoot, '.agent', 'rewind', 'journal.jsonl')}`);
+  // Every path the records name is checked before anything is read or written.
+  for (const p of parts) await validateRecord(projectRoot, p, opts.agentRoots ?? rootsFor(process.env).map((x) => x.root));
   if (parts.length === 1) return undoRecord(projectRoot, parts[0]!, opts);
   const checks: UndoResult[] = [];
   for (const p of parts) {
@@ -45,25 +73,13 @@ export async function undoLatest(projectRoot: string, opts: { dryRun?: boolean; 
   return { dryRun: false, undone: parts[0]!, summary: done.map((d) => d.summary).join('; '), keptAt: done.find((d) => d.keptAt)?.keptAt ?? null, parts };
 }
 
-async function moveAside(path: string, dir: string): Promise<string> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const target = join(dir, `${Date.now()}-${basename(path)}`);
-  try {
-    await rename(path, target);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
-    await copyFile(path, target);
-    await unlink(path);
-  }
-  return target;
-}
-
-/** Reverts one journal record (a fork, an in-place rewrite or a restore). */
-async function undoRecord(projectRoot: string, r: Undoable, opts: { dryRun?: boolean; force?: boolean; now?: () => number }): Promise<UndoResult> {
+/** Reverts one journal record (a fork, an in-place rewrite or a restore), already validated. */
+async function undoRecord(projectRoot: string, r: UndoableRecord, opts: UndoOptions): Promise<UndoResult> {
   const now = opts.now ?? Date.now;
   const store = await (opts.dryRun ? Promise.resolve(join(projectRoot, '.agent', 'rewind')) : ensureStore(projectRoot));
   if (r.kind === 'fork') {
-    const exists = await stat(r.forkPath).catch(() => null);
+    const exists = await lstat(r.forkPath).catch(() => null);
+    if (exists && !exists.isFile()) throw new RewindError('UNSAFE_PATH', `not a transcript file: ${r.forkPath}; nothing was written`);
     if (exists) {
       const fp = await fingerprintFile(r.forkPath);
       if (!sameFingerprint(fp, r.result) && !opts.force) {
@@ -74,14 +90,21 @@ async function undoRecord(projectRoot: string, r: Undoable, opts: { dryRun?: boo
     if (opts.dryRun) return { dryRun: true, undone: r, summary: `Would remove fork ${r.forkSessionId}`, keptAt: null };
     let keptAt: string | null = null;
     if (exists) keptAt = await moveAside(r.forkPath, join(store, 'undone'));
-    if (r.fileHistoryDir) await removeFileHistoryDir(r.fileHistoryDir);
+    if (r.fileHistoryDir) {
+      // Only the real directory we linked: never through a symlink.
+      const fh = await lstat(r.fileHistoryDir).catch(() => null);
+      if (fh?.isDirectory()) await removeFileHistoryDir(r.fileHistoryDir);
+    }
     await appendJournal(projectRoot, { kind: 'undo', id: randomUUID(), time: new Date(now()).toISOString(), undoes: r.id });
     return { dryRun: false, undone: r, summary, keptAt };
   }
   if (r.kind === 'in-place') {
-    const backup = await stat(r.backupPath).catch(() => null);
-    if (!backup) throw new RewindError('NOT_FOUND', `backup is missing: ${r.backupPath}`);
-    const current = await stat(r.transcript).catch(() => null);
+    const backup = await lstat(r.backupPath).catch(() => null);
+    if (!backup?.isFile()) throw new RewindError('NOT_FOUND', `backup is missing: ${r.backupPath}`);
+    const current = await lstat(r.transcript).catch(() => null);
+    if (current && !current.isFile()) throw new RewindError('UNSAFE_PATH', `not a transcript file: ${r.transcript}; nothing was written`);
+    // The rewrite left a file there: a missing one is not the state we recorded.
+    if (!current && !opts.force) throw new RewindError('UNDO_MISMATCH', `transcript is missing since the rewrite: ${r.transcript} (pass --force to put the backup there anyway)`);
     let mismatch = false;
     if (current) {
       const fp = await fingerprintFile(r.transcript);
@@ -91,22 +114,64 @@ async function undoRecord(projectRoot: string, r: Undoable, opts: { dryRun?: boo
       }
     }
     if (opts.dryRun) return { dryRun: true, undone: r, summary: `Would put back ${r.backupPath}`, keptAt: null };
-    let keptAt: string | null = null;
-    if (current && mismatch) {
-      keptAt = join(store, 'transcript-backup', `${r.sessionId}-before-undo-${new Date(now()).toISOString().replace(/[:.]/g, '-')}.jsonl`);
-      await copyFile(r.transcript, keptAt);
+    // The same lock as an in-place rewrite: never two writers of one transcript.
+    const { lockTranscript } = await import('./agents/claude/rewind/rewind.js');
+    const lock = await lockTranscript(r.transcript);
+    try {
+      return await putBack(projectRoot, r, store, backup.size, current !== null && mismatch, now, current && !mismatch ? r.result : null);
+    } finally {
+      await lock.release();
     }
-    await copyPrefixAtomic(r.backupPath, r.transcript, backup.size);
-    await appendJournal(projectRoot, { kind: 'undo', id: randomUUID(), time: new Date(now()).toISOString(), undoes: r.id });
-    return { dryRun: false, undone: r, summary: `Put back the transcript from ${r.backupPath}`, keptAt };
   }
+  return undoRestoreRecord(projectRoot, r, opts, now);
+}
+
+async function putBack(
+  projectRoot: string,
+  r: Extract<UndoableRecord, { kind: 'in-place' }>,
+  store: string,
+  backupSize: number,
+  keepCurrent: boolean,
+  now: () => number,
+  expected: Fingerprint | null,
+): Promise<UndoResult> {
+  const keepPath = () => join(store, 'transcript-backup', `${r.sessionId}-before-undo-${new Date(now()).toISOString().replace(/[:.]/g, '-')}.jsonl`);
+  let keptAt: string | null = null;
+  if (keepCurrent) {
+    keptAt = keepPath();
+    await copyFile(r.transcript, keptAt);
+  }
+  // Held open across the rename: an append that lands on the replaced file is kept, not lost.
+  const old = expected ? await open(r.transcript, 'r') : null;
+  try {
+    await copyPrefixAtomic(r.backupPath, r.transcript, backupSize, async () => {
+      if (expected && !sameFingerprint(await fingerprintFile(r.transcript), expected)) {
+        throw new RewindError('TRANSCRIPT_CHANGED', `transcript changed while we were undoing (the agent is running): nothing was replaced`);
+      }
+    });
+    if (old && expected && (await old.stat()).size > expected.size) {
+      keptAt = keepPath();
+      const { writeFile } = await import('node:fs/promises');
+      await writeFile(keptAt, await old.readFile(), { mode: 0o600 });
+    }
+  } finally {
+    await old?.close();
+  }
+  await appendJournal(projectRoot, { kind: 'undo', id: randomUUID(), time: new Date(now()).toISOString(), undoes: r.id });
+  return { dryRun: false, undone: r, summary: `Put back the transcript from ${r.backupPath}`, keptAt };
+}
+
+async function undoRestoreRecord(projectRoot: string, r: Extract<UndoableRecord, { kind: 'restore' }>, opts: UndoOptions, now: () => number): Promise<UndoResult> {
   const { undoRestore } = await import('./store/restore.js');
-  const plan = await undoRestore(projectRoot, r, { dryRun: opts.dryRun, force: opts.force, now });
+  const record = { kind: 'undo' as const, id: randomUUID(), time: new Date(now()).toISOString(), undoes: r.id };
+  const plan = await undoRestore(projectRoot, r, { dryRun: opts.dryRun, force: opts.force, now, undoRecord: record });
   const n = plan.changes.length;
+  // A dry run says what would stop the real undo (a part of a group is checked this way first).
   if (opts.dryRun && plan.conflicts > 0 && !opts.force) {
     throw new RewindError('CONFLICT', `files changed since the restore: ${plan.changes.filter((c) => c.conflict).map((c) => c.path).slice(0, 5).join(', ')} (pass --force to undo anyway)`);
   }
   if (opts.dryRun) return { dryRun: true, undone: r, summary: `Would undo the restore of ${r.checkpointId}: ${plural(n, 'file')} change back`, keptAt: null };
-  await appendJournal(projectRoot, { kind: 'undo', id: randomUUID(), time: new Date(now()).toISOString(), undoes: r.id });
+  await appendJournal(projectRoot, record);
+  await plan.finish?.();
   return { dryRun: false, undone: r, summary: `Undid the restore of ${r.checkpointId}: ${plural(n, 'file')} put back`, keptAt: null };
 }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { run } from '../cli/main.js';
+import { isAbsolute, join } from 'node:path';
+import { commandOf, FORWARDED, run } from '../cli/main.js';
 import { startHttpDoor, type HttpDoor } from './doors/http-door.js';
 import { socketPath, startSocketDoor, type ForwardRequest, type ForwardResponse } from './doors/socket-door.js';
 import { RewindService, type ServiceOptions } from './service/rewind-service.js';
@@ -15,6 +15,11 @@ export interface Runtime {
 /** Runs a forwarded CLI command in this process, exactly as the CLI would, and tells the UI. */
 export function commandRunner(service: RewindService, self: ServiceOptions['cli']) {
   return async (req: ForwardRequest): Promise<ForwardResponse> => {
+    // Only what the CLI forwards, from a real directory: `serve` over the socket, or a relative
+    // cwd resolved against the app's own, are refused.
+    const command = commandOf(req.argv);
+    if (!command || !FORWARDED.has(command)) return { code: 2, stdout: '', stderr: `rewind-app: the app performs only ${[...FORWARDED].join(', ')} (got ${command ?? 'no command'})\n` };
+    if (!isAbsolute(req.cwd)) return { code: 2, stdout: '', stderr: 'rewind-app: forwarded request rejected: cwd must be an absolute path\n' };
     let stdout = '';
     let stderr = '';
     const code = await run(req.argv, {
@@ -43,7 +48,13 @@ export function findDir(from: string, ...candidates: string[]): string | null {
 export async function startRuntime(opts: ServiceOptions & { http?: { port?: number; host?: string; rendererDir: string | null } | null; env?: NodeJS.ProcessEnv }): Promise<Runtime> {
   const service = new RewindService(opts);
   await service.start();
-  const http = opts.http ? await startHttpDoor(service, opts.http) : null;
+  // A refused door (a non-loopback host, a busy port) closes what was started, so the process ends.
+  const http = opts.http
+    ? await startHttpDoor(service, opts.http).catch(async (e: unknown) => {
+        await service.close().catch(() => undefined);
+        throw e;
+      })
+    : null;
   const socket = await startSocketDoor(socketPath(opts.env), commandRunner(service, opts.cli)).catch(() => null);
   return {
     service,

@@ -158,10 +158,12 @@ describe.runIf(run)('conformance with the real Claude Code CLI', () => {
       const rewritten = await readFile(copy.path);
       expect(await resumedHistory(sc, copy.id)).toEqual(expectedBefore(sc, n));
       // The resume appended to the rewritten file: undo must say so, and --force still puts it back.
-      const refused = rewindApp(['undo', '--project', project]);
+      // Undo trusts transcripts only inside the agent's config folder (or the project).
+      const claudeDir = join(copy.path, '..', '..', '..');
+      const refused = rewindApp(['undo', '--project', project, '--claude-dir', claudeDir]);
       expect(refused.code).toBe(1);
       expect(refused.stderr).toMatch(/changed since the rewrite/);
-      const u = rewindApp(['undo', '--force', '--project', project]);
+      const u = rewindApp(['undo', '--force', '--project', project, '--claude-dir', claudeDir]);
       expect(u.code, u.stderr).toBe(0);
       expect((await readFile(copy.path)).equals(original)).toBe(true);
       expect(rewritten.length).toBeLessThan(original.length);

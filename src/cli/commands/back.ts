@@ -176,7 +176,7 @@ async function planCode(transcript: string, projectRoot: string | null, args: Ba
   if (!target) return null;
   const { claudeConfigRoot, claudeRootFor } = await import('../../engine/agents/claude/paths.js');
   const claudeRoot = args.claudeDir ?? claudeRootFor(session.transcriptPath, claudeConfigRoot(io.env));
-  const preview = await restore(root, target, { session, claudeRoot, dryRun: true });
+  const preview = await restore(root, target, { session, claudeRoot, dryRun: true, withDiffs: false });
   if (preview.preview.plan.conflicts > 0 && !args.force && !args.dryRun) {
     const list = preview.preview.plan.changes.filter((c) => c.conflict).map((c) => c.path);
     throw new RewindError('CONFLICT', `${plural(list.length, 'file')} changed outside the agent would be overwritten: ${list.slice(0, 5).join(', ')} (nothing was changed; pass --force to go ahead)`);

@@ -71,6 +71,7 @@ export function printRestore(r: RestoreResult, args: { json: boolean; dryRun: bo
   for (const d of diffs) {
     if (d.binary) io.out(`\n${d.path}: binary, ${d.sizeBefore ?? 0} -> ${d.sizeAfter ?? 0} bytes`);
     else if (d.patch) io.out(`\n${d.patch.trimEnd()}`);
+    else if (d.note) io.out(`\n${d.path}: ${d.note}`);
   }
   for (const s of r.preview.skipped) io.err(`untouched (too large to be in the checkpoint): ${s.path}`);
   for (const o of r.preview.outside) io.err(`untouched (outside the project): ${o}`);

@@ -34,6 +34,7 @@ export async function serveCommand(args: ServeArgs, io: CliIO, opts: { untilSign
   }).catch((e: unknown) => {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new RewindError('USAGE', `port ${port} is in use (try --port 0)`);
+    if (e instanceof Error && /^refusing to listen/.test(e.message)) throw new RewindError('USAGE', e.message);
     throw e;
   });
   io.out(`Rewind is running at ${rt.http!.url}`);

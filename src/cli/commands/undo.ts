@@ -8,12 +8,16 @@ export interface UndoArgs {
   json: boolean;
   force: boolean;
   project?: string;
+  claudeDir?: string;
 }
 
 export async function undoCommand(args: UndoArgs, io: CliIO): Promise<number> {
   const root = await resolveProjectRoot({ project: args.project, cwd: io.cwd, env: io.env });
   if (!root) throw new RewindError('NOTHING_TO_UNDO', `no .agent/rewind/ in ${io.cwd} or above: nothing to undo (pass --project DIR)`);
-  const r = await undoLatest(root, { dryRun: args.dryRun, force: args.force });
+  // Record paths are trusted inside each agent's root (a --claude-dir one as well as the usual one).
+  const { rootsFor } = await import('../../engine/agents/registry.js');
+  const agentRoots = [...rootsFor(io.env).map((r) => r.root), ...(args.claudeDir ? rootsFor(io.env, { claude: args.claudeDir }).map((r) => r.root) : [])];
+  const r = await undoLatest(root, { dryRun: args.dryRun, force: args.force, agentRoots });
   if (args.json) {
     io.out(JSON.stringify({ dryRun: r.dryRun, kind: r.undone.kind, id: r.undone.id, summary: r.summary, keptAt: r.keptAt }));
     return 0;

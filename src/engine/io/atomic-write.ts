@@ -17,13 +17,20 @@ export function tempPathFor(target: string): string {
  * target, remove the temp on any failure. `durable` also fsyncs the directory so the rename
  * survives a crash (the filler fsyncs the file itself).
  */
-async function commitViaTemp(target: string, fill: (tmp: string) => Promise<void>, durable: boolean): Promise<void> {
+async function commitViaTemp(target: string, fill: (tmp: string) => Promise<void>, durable: boolean, beforeRename?: () => Promise<void>): Promise<void> {
   const tmp = tempPathFor(target);
   try {
     await fill(tmp);
+    await beforeRename?.();
     await rename(tmp, target);
   } catch (e) {
     await unlink(tmp).catch(() => undefined);
+    // A failed write names what it was writing (a full disk while copying names the copy, not its source).
+    const err = e as NodeJS.ErrnoException & { dest?: string };
+    if (err && typeof err.code === 'string') {
+      if (err.dest === tmp) err.dest = target;
+      else if (!err.path || err.path === tmp) err.path = target;
+    }
     throw e;
   }
   if (durable) await syncDir(dirname(target));
@@ -37,7 +44,7 @@ async function commitViaTemp(target: string, fill: (tmp: string) => Promise<void
 export async function writeFileAtomic(
   target: string,
   write: (fh: FileHandle) => Promise<void>,
-  opts: { mode?: number } = {},
+  opts: { mode?: number; beforeRename?: () => Promise<void> } = {},
 ): Promise<void> {
   await commitViaTemp(
     target,
@@ -51,6 +58,8 @@ export async function writeFileAtomic(
       }
     },
     true,
+    // The last look at the target (after the fsync, which can take a while): nothing in between.
+    opts.beforeRename,
   );
 }
 
@@ -124,4 +133,29 @@ export async function writeCacheFileAtomic(target: string, data: Buffer): Promis
     },
     false,
   );
+}
+
+/** Our temp names: `.<target name>.<pid>-<time>-<n>-<random>.tmp`. */
+const TEMP_NAME = /^\..+\.(\d+)-([0-9a-z]+)-[0-9a-z]+-[0-9a-z]+\.tmp$/;
+
+/**
+ * Removes temp files a killed writer left in `dir`: ours by name, whose process is gone (or that
+ * are over a day old). Best effort; returns how many went.
+ */
+export async function cleanStaleTemps(dir: string): Promise<number> {
+  const { readdir } = await import('node:fs/promises');
+  const names = await readdir(dir).catch(() => [] as string[]);
+  let n = 0;
+  for (const name of names) {
+    const m = TEMP_NAME.exec(name);
+    if (!m) continue;
+    const pid = Number(m[1]);
+    const age = Date.now() - parseInt(m[2]!, 36);
+    const { processAlive } = await import('./process-alive.js');
+    const gone = pid !== process.pid && !processAlive(pid);
+    if (gone || age > 24 * 3600_000) {
+      await unlink(join(dir, name)).then(() => n++, () => undefined);
+    }
+  }
+  return n;
 }

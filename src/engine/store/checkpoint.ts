@@ -1,11 +1,12 @@
 import { lstat, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ensureStore } from '../project.js';
+import { ensureStore, storeDir } from '../project.js';
 import { readStoreConfig } from './config.js';
 import { IgnoreStack } from './ignore-rules.js';
 import { withLock } from './lock.js';
 import {
   MAX_DELTA_DEPTH,
+  checkpointsDir,
   lastSummary,
   latestManifest,
   listCheckpointIds,
@@ -67,6 +68,23 @@ async function ignoredPath(root: string, rel: string, isDir: boolean): Promise<b
 }
 
 /**
+ * What a killed checkpoint left: manifest temps whose writer is gone, object temps over 10 minutes
+ * old (writers of objects do not all hold this lock). Runs under the checkpoint lock.
+ */
+export async function cleanStoreTemps(projectRoot: string): Promise<void> {
+  const { cleanStaleTemps } = await import('../io/atomic-write.js');
+  await cleanStaleTemps(checkpointsDir(projectRoot));
+  await cleanStaleTemps(storeDir(projectRoot));
+  const objectsDir = join(storeDir(projectRoot), 'objects');
+  const { readdir, stat, unlink } = await import('node:fs/promises');
+  for (const name of await readdir(objectsDir).catch(() => [] as string[])) {
+    if (!name.startsWith('tmp-')) continue;
+    const st = await stat(join(objectsDir, name)).catch(() => null);
+    if (st && Date.now() - st.mtimeMs > 10 * 60_000) await unlink(join(objectsDir, name)).catch(() => undefined);
+  }
+}
+
+/**
  * Takes a checkpoint of the project tree. A full scan is a stat walk: a file whose size, mtime and
  * inode match the previous manifest keeps its blob without being read. A touched scan starts from
  * the previous manifest and looks only at the given paths.
@@ -75,6 +93,7 @@ export async function takeCheckpoint(opts: CheckpointOptions): Promise<Checkpoin
   const store = await ensureStore(opts.projectRoot);
   return withLock(join(store, 'checkpoint.lock'), async () => {
     const t0 = performance.now();
+    await cleanStoreTemps(opts.projectRoot);
     const now = opts.now ?? Date.now;
     const config = await readStoreConfig(opts.projectRoot);
     const objects = objectStore(opts.projectRoot);

@@ -5,7 +5,9 @@ import { nativeTarget } from '../agents/claude/native-restore.js';
 import { readAgentWrites } from './agent-writes.js';
 import { objectStore, takeCheckpoint } from './checkpoint.js';
 import { latestManifest, listCheckpointIds, listCheckpoints, readManifest, type CheckpointSummary, type Manifest } from './manifest.js';
-import { applyPlan } from './restore-apply.js';
+import { applyPlan, type WriteHook } from './restore-apply.js';
+import { finishIntent, recoverPending, type Intent, type IntentSpec } from './restore-intent.js';
+import type { JournalRecord } from '../journal.js';
 import { diffChanges, type FileDiff } from './restore-diff.js';
 import { planRestore, type RestorePlan } from './restore-plan.js';
 import { currentTree, treeFromEntries, type TreeState } from './tree-state.js';
@@ -168,9 +170,12 @@ export interface RestoreResult {
 export async function restore(
   projectRoot: string,
   target: RestoreTarget,
-  opts: { session?: SessionModel | null; claudeRoot?: string; dryRun?: boolean; force?: boolean; now?: () => number; journalGroup?: string } = {},
+  opts: { session?: SessionModel | null; claudeRoot?: string; dryRun?: boolean; force?: boolean; now?: () => number; withDiffs?: boolean; writeHook?: WriteHook; journalGroup?: string } = {},
 ): Promise<RestoreResult> {
-  const ctx = await previewRestore(projectRoot, target, opts);
+  // A restore killed earlier is finished first (the CLI does it and says so at start; this covers the window).
+  if (!opts.dryRun) await recoverPending(projectRoot);
+  // Diffs are for showing: only a preview that asks for them computes them, never the write path.
+  const ctx = await previewRestore(projectRoot, target, { ...opts, withDiffs: !!opts.dryRun && opts.withDiffs !== false });
   const { plan } = ctx.preview;
   if (opts.dryRun) return { preview: ctx.preview, applied: null };
   if (plan.conflicts > 0 && !opts.force) {
@@ -180,7 +185,18 @@ export async function restore(
   const { validatePlanPaths } = await import('./restore-apply.js');
   await validatePlanPaths(projectRoot, plan);
   const pre = await takeCheckpoint({ projectRoot, trigger: 'pre-restore', label: `before restoring ${target.checkpoint?.id ?? target.promptUuid}`, fromState: ctx.current, now: opts.now });
-  const r = await applyPlan(projectRoot, plan, ctx.readBlob, ctx.keepDirs);
+  const { randomUUID } = await import('node:crypto');
+  const journalId = randomUUID();
+  const record = {
+    kind: 'restore' as const,
+    id: journalId,
+    ...(opts.journalGroup ? { group: opts.journalGroup } : {}),
+    time: new Date((opts.now ?? Date.now)()).toISOString(),
+    checkpointId: target.checkpoint?.id ?? `claude:${target.promptUuid}`,
+    preRestoreCheckpointId: pre.manifest.id,
+  };
+  const tx = { op: 'restore' as const, preRestoreCheckpointId: pre.manifest.id, onComplete: record };
+  const { r, intent } = await applyTx(projectRoot, plan, ctx.readBlob, ctx.keepDirs, tx, opts.writeHook);
   // The state we left, so an undo can tell later edits apart: only the paths we wrote are read.
   const post = await takeCheckpoint({
     projectRoot,
@@ -189,18 +205,9 @@ export async function restore(
     touched: plan.changes.filter((c) => c.after?.kind !== 'd' && c.before?.kind !== 'd').map((c) => c.path),
     now: opts.now,
   });
-  const { randomUUID } = await import('node:crypto');
-  const journalId = randomUUID();
   const { appendJournal } = await import('../journal.js');
-  await appendJournal(projectRoot, {
-    kind: 'restore',
-    id: journalId,
-    ...(opts.journalGroup ? { group: opts.journalGroup } : {}),
-    time: new Date((opts.now ?? Date.now)()).toISOString(),
-    checkpointId: target.checkpoint?.id ?? `claude:${target.promptUuid}`,
-    preRestoreCheckpointId: pre.manifest.id,
-    postRestoreCheckpointId: post.manifest.id,
-  });
+  await appendJournal(projectRoot, { ...record, postRestoreCheckpointId: post.manifest.id });
+  if (intent) await finishIntent(projectRoot, intent);
   return { preview: ctx.preview, applied: { ...r, preRestoreId: pre.manifest.id, journalId } };
 }
 
@@ -208,8 +215,8 @@ export async function restore(
 export async function undoRestore(
   projectRoot: string,
   rec: { preRestoreCheckpointId: string; postRestoreCheckpointId?: string },
-  opts: { dryRun?: boolean; force?: boolean; now?: () => number } = {},
-): Promise<RestorePlan> {
+  opts: { dryRun?: boolean; force?: boolean; now?: () => number; undoRecord?: JournalRecord; writeHook?: WriteHook } = {},
+): Promise<RestorePlan & { finish?: () => Promise<void> }> {
   const pre = await readManifest(projectRoot, rec.preRestoreCheckpointId);
   const post = rec.postRestoreCheckpointId ? await readManifest(projectRoot, rec.postRestoreCheckpointId).catch(() => null) : null;
   const current = await currentTree(projectRoot, await latestManifest(projectRoot));
@@ -224,8 +231,30 @@ export async function undoRestore(
   if (plan.conflicts > 0 && !opts.force) {
     throw new RewindError('CONFLICT', `files changed since the restore: ${plan.changes.filter((c) => c.conflict).map((c) => c.path).slice(0, 5).join(', ')} (pass --force to undo anyway)`);
   }
-  await takeCheckpoint({ projectRoot, trigger: 'pre-restore', label: 'before undoing a restore', now: opts.now });
+  const before = await takeCheckpoint({ projectRoot, trigger: 'pre-restore', label: 'before undoing a restore', now: opts.now });
   const objects = objectStore(projectRoot);
-  await applyPlan(projectRoot, plan, (ref) => objects.read(ref), new Set(pre.entries.filter((e) => e[1] === 'd').map((e) => e[0])));
-  return plan;
+  const tx = { op: 'undo-restore' as const, preRestoreCheckpointId: before.manifest.id, onComplete: opts.undoRecord ?? null };
+  const { intent } = await applyTx(projectRoot, plan, (ref) => objects.read(ref), new Set(pre.entries.filter((e) => e[1] === 'd').map((e) => e[0])), tx, opts.writeHook);
+  return Object.assign(plan, { finish: async () => { if (intent) await finishIntent(projectRoot, intent); } });
 }
+
+/** applyPlan under an intent record, keeping the intent so the caller closes it after its journal entry. */
+async function applyTx(
+  projectRoot: string,
+  plan: RestorePlan,
+  readBlob: (ref: string) => Promise<Buffer>,
+  keepDirs: Set<string>,
+  tx: IntentSpec,
+  writeHook?: WriteHook,
+) {
+  let intent: Intent | null = null;
+  const r = await applyPlan(projectRoot, plan, readBlob, keepDirs, {
+    writeHook,
+    intent: tx,
+    onIntent: (i) => {
+      intent = i;
+    },
+  });
+  return { r, intent: intent as Intent | null };
+}
+

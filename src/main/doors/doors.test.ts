@@ -179,6 +179,13 @@ describe('doors', () => {
       expect(JSON.parse(api.body)).toMatchObject({ ok: true, value: { claudeRoot: root } });
     });
 
+    it('refuses Origin: null with the token and answers a malformed URL with 400', async () => {
+      const o = await http(door.port, '/api/listSessions', { method: 'POST', body: '{}', headers: { 'x-rewind-token': door.token, origin: 'null' } });
+      expect(o.status).toBe(403);
+      const bad = await http(door.port, '/%E0%A4%A', { headers: { 'x-rewind-token': door.token } });
+      expect(bad.status).toBe(400);
+    });
+
     it('refuses to listen beyond loopback', async () => {
       await expect(startHttpDoor(service, { rendererDir: null, host: '0.0.0.0' })).rejects.toThrow(/loopback only/);
     });
@@ -337,9 +344,43 @@ describe('terminal door: the CLI forwards to a running app', () => {
     const alone = await runCli(['back', '1', '--dry-run', '--transcript', linear, '--project', project], { ...env, REWIND_SOCKET: join(project, 'none.sock') });
     expect(alone.stdout).toBe(standalone.stdout);
   });
+
+  it('the socket runs only the forwarded commands, from an absolute cwd', async () => {
+    const { connect } = await import('node:net');
+    const ask = (req: object) =>
+      new Promise<{ code: number; stderr: string }>((r) => {
+        let buf = '';
+        const c = connect(sock, () => c.write(`${JSON.stringify(req)}\n`));
+        c.on('data', (d) => (buf += d.toString()));
+        c.on('end', () => r(JSON.parse(buf)));
+      });
+    const serve = await ask({ argv: ['serve', '--port', '0'], cwd: '/', env: {} });
+    expect(serve.code).toBe(2);
+    expect(serve.stderr).toMatch(/only back, restore, checkpoint, undo/);
+    expect((await ask({ argv: ['--json', 'sessions'], cwd: '/', env: {} })).code).toBe(2);
+    const rel = await ask({ argv: ['checkpoint'], cwd: 'relative/dir', env: {} });
+    expect(rel.code).toBe(2);
+    expect(rel.stderr).toMatch(/absolute/);
+  });
 });
 
 describe('rewind-app serve as a process', () => {
+  it('exits with code 2 after refusing a non-loopback host or a busy port', async () => {
+    const home = await tempDir('rewind-serve-home-');
+    const env = { ...process.env, HOME: home, CLAUDE_CONFIG_DIR: join(home, '.claude'), REWIND_SOCKET: join(home, 'rewind.sock') };
+    const wide = spawnSync(process.execPath, [CLI, 'serve', '--host', '0.0.0.0'], { env, encoding: 'utf8', timeout: 20_000 });
+    expect(wide.status, wide.stderr).toBe(2);
+    expect(wide.stderr).toMatch(/loopback only/);
+    const { createServer } = await import('node:net');
+    const busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', () => r()));
+    const port = (busy.address() as { port: number }).port;
+    const taken = await runCli(['serve', '--port', String(port)], env);
+    busy.close();
+    expect(taken.status, taken.stderr).toBe(2);
+    expect(taken.stderr).toMatch(/in use/);
+  });
+
   it('opens the demo on request, then ends on SIGTERM with code 0 and leaves no demo copy behind', async () => {
     const home = await tempDir('rewind-serve-home-');
     const env = { ...process.env, HOME: home, CLAUDE_CONFIG_DIR: join(home, '.claude'), REWIND_SOCKET: join(home, 'rewind.sock') };

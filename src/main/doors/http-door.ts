@@ -64,12 +64,20 @@ export async function startHttpDoor(service: RewindService, opts: HttpDoorOption
 
   const server = createServer((req, res) => {
     void (async () => {
-      const url = new URL(req.url ?? '/', 'http://placeholder');
+      let url: URL;
+      let pathname: string;
+      try {
+        url = new URL(req.url ?? '/', 'http://placeholder');
+        pathname = decodeURIComponent(url.pathname);
+      } catch {
+        return send(res, 400, { ok: false, error: { code: 'INVALID_REQUEST', message: 'malformed URL' } });
+      }
       const hostHeader = req.headers.host ?? '';
       const hostName = hostHeader.startsWith('[') ? hostHeader.slice(0, hostHeader.indexOf(']') + 1) : hostHeader.split(':')[0]!;
       if (!LOOPBACK_HOSTS.has(hostName)) return send(res, 403, { ok: false, error: { code: 'FORBIDDEN', message: 'Host is not loopback' } });
       const origin = req.headers.origin;
-      if (origin && origin !== 'null' && !allowedOrigins().includes(origin)) return send(res, 403, { ok: false, error: { code: 'FORBIDDEN', message: 'Origin is not this app' } });
+      // `Origin: null` (a sandboxed frame, a file: page, some redirects) is not this app either.
+      if (origin !== undefined && !allowedOrigins().includes(origin)) return send(res, 403, { ok: false, error: { code: 'FORBIDDEN', message: 'Origin is not this app' } });
       const given = url.searchParams.get('token') ?? cookieToken(req) ?? (req.headers['x-rewind-token'] as string | undefined) ?? req.headers.authorization?.replace(/^Bearer /, '') ?? '';
       if (!given || !sameToken(given, token)) return send(res, 401, { ok: false, error: { code: 'UNAUTHORIZED', message: 'missing or wrong token: open the URL rewind-app printed' } });
       if (url.searchParams.has('token') && req.method === 'GET' && !url.pathname.startsWith('/api/')) {
@@ -113,7 +121,7 @@ export async function startHttpDoor(service: RewindService, opts: HttpDoorOption
       if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'method not allowed');
       if (!opts.rendererDir) return send(res, 404, 'the UI is not built: run npm run build');
       const root = resolve(opts.rendererDir);
-      const rel = normalize(decodeURIComponent(url.pathname)).replace(/^[/\\]+/, '');
+      const rel = normalize(pathname).replace(/^[/\\]+/, '');
       let file = resolve(root, rel || 'index.html');
       if (file !== root && !file.startsWith(root + sep)) return send(res, 403, 'forbidden');
       const st = await stat(file).catch(() => null);

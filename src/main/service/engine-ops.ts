@@ -32,7 +32,7 @@ export const ENGINE_OPS = {
     (await previewRestore(a.projectRoot, a.target, { session: a.session, claudeRoot: a.claudeRoot, withDiffs: a.withDiffs })).preview,
   restore: async (a: { projectRoot: string; target: RestoreTarget; session: SessionModel | null; claudeRoot: string; force?: boolean; journalGroup?: string }) =>
     restore(a.projectRoot, a.target, { session: a.session, claudeRoot: a.claudeRoot, force: a.force, journalGroup: a.journalGroup }),
-  undo: async (a: { projectRoot: string; dryRun?: boolean; force?: boolean }) => undoLatest(a.projectRoot, { dryRun: a.dryRun, force: a.force }),
+  undo: async (a: { projectRoot: string; dryRun?: boolean; force?: boolean; agentRoots?: string[] }) => undoLatest(a.projectRoot, { dryRun: a.dryRun, force: a.force, agentRoots: a.agentRoots }),
   ...INDEX_OPS,
 };
 

@@ -142,9 +142,17 @@ export class RewindService {
       .finally(() => (this.indexing = null));
   }
 
+  /** Index updates for changed files still under way: a search or a list waits for them, so a
+   * prompt the watcher has seen is never missing from an answer. */
+  private readonly indexUpdates = new Set<Promise<void>>();
+
+  private async indexSettled(): Promise<void> {
+    if (this.indexUpdates.size) await Promise.allSettled([...this.indexUpdates]);
+  }
+
   /** A session file grew or changed: its one summary, from the index (appended bytes only), as one event. */
   private sessionChanged(path: string): void {
-    void (async () => {
+    const update = (async () => {
       const adapter = this.agentOf.get(path) ?? (await adapterOfFile(path));
       this.agentOf.set(path, adapter);
       const root = this.roots().find((r) => r.adapter === adapter)?.root;
@@ -153,6 +161,8 @@ export class RewindService {
       if (summary) this.emit({ type: 'sessionUpdated', session: summary });
       else this.emit({ type: 'sessionsChanged' });
     })().catch(() => undefined);
+    this.indexUpdates.add(update);
+    void update.finally(() => this.indexUpdates.delete(update));
   }
 
   /** Picks the data source (demo when asked or when there is no Claude data) and starts watching. */
@@ -297,6 +307,7 @@ export class RewindService {
           sizeBefore: d?.sizeBefore ?? null,
           sizeAfter: d?.sizeAfter ?? null,
           patch: d?.patch ?? null,
+          note: d?.note ?? null,
         };
       }),
       unchanged: p.plan.unchanged,
@@ -377,6 +388,7 @@ export class RewindService {
       const exists = !!(await stat(join(this.claudeRoot, 'projects')).catch(() => null));
       // From the metadata index on the worker: what is not indexed within the budget comes from its
       // head (count unknown) and indexing goes on; a sessionsChanged follows when it is done.
+      await this.indexSettled();
       const r = await this.runner.run('indexSummaries', { ...this.indexRoots(), project: req.project, budgetMs: LIST_BUDGET_MS });
       if (r.pending > 0) this.indexLater();
       else this.indexCurrent = !!this.watcher;
@@ -405,6 +417,7 @@ export class RewindService {
       return adapter.turn(path, req.promptUuid);
     },
     searchPrompts: async (req) => {
+      await this.indexSettled();
       const { result, pending } = await this.runner.run('indexSearch', { ...this.indexRoots(), query: req.query, opts: { limit: req.limit }, budgetMs: SEARCH_BUDGET_MS, refresh: !this.indexCurrent });
       if (pending > 0) this.indexLater();
       else this.indexCurrent = !!this.watcher;
@@ -503,7 +516,7 @@ export class RewindService {
       return { written: r.applied?.written ?? 0, deleted: r.applied?.deleted ?? 0, preRestoreId: r.applied?.preRestoreId ?? '', summary };
     },
     undo: async (req) => {
-      const r = await this.runner.run('undo', { projectRoot: req.project, dryRun: req.dryRun, force: req.force });
+      const r = await this.runner.run('undo', { projectRoot: req.project, dryRun: req.dryRun, force: req.force, agentRoots: this.roots().map((r) => r.root) });
       if (!r.dryRun) {
         for (const p of r.parts ?? [r.undone]) if (p.kind === 'in-place') {
           this.live.forget(p.transcript);

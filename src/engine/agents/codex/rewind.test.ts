@@ -56,7 +56,7 @@ describe('Codex rewind', () => {
     // Listed, each with the prompts it kept; undone newest first.
     const list = await listCodexSessions({ home });
     expect(list.filter((s) => V7.test(s.id) && !s.id.startsWith('01a20831')).map((s) => s.promptCount).sort()).toEqual([0, 1, 2, 3]);
-    const u = await undoLatest(project);
+    const u = await undoLatest(project, { agentRoots: [home] });
     expect(u.summary).toMatch(/^Removed fork /);
   });
 
@@ -85,7 +85,7 @@ describe('Codex rewind', () => {
     expect(t.session.id).toBe(REVERTED);
     expect(t.prompts.map((p) => p.text)).toEqual(['WRITE r1.txt rev-one', 'WRITE r2.txt rev-two']);
     expect(await findCodexSession(REVERTED, home)).toBe(path);
-    await undoLatest(project);
+    await undoLatest(project, { agentRoots: [home] });
     expect(await readFile(path)).toEqual(before);
   });
 

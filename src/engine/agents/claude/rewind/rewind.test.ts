@@ -90,20 +90,20 @@ describe('back: fork', () => {
 
   it('undo moves the fork aside and removes its file history links', async () => {
     const r = await rewindTranscript({ transcriptPath: env.transcript, n: 1, mode: 'fork', projectRoot: env.project, claudeRoot: env.root });
-    const u = await undoLatest(env.project);
+    const u = await undoLatest(env.project, { agentRoots: [env.root] });
     expect(u.undone.kind).toBe('fork');
     await expect(stat(r.forkPath!)).rejects.toMatchObject({ code: 'ENOENT' });
     await expect(stat(join(env.root, 'file-history', r.forkSessionId!))).rejects.toMatchObject({ code: 'ENOENT' });
     expect(u.keptAt).toContain(join('.agent', 'rewind', 'undone'));
-    await expect(undoLatest(env.project)).rejects.toMatchObject({ code: 'NOTHING_TO_UNDO' });
+    await expect(undoLatest(env.project, { agentRoots: [env.root] })).rejects.toMatchObject({ code: 'NOTHING_TO_UNDO' });
   });
 
   it('undo refuses a fork that was resumed since, unless forced', async () => {
     const r = await rewindTranscript({ transcriptPath: env.transcript, n: 1, mode: 'fork', projectRoot: env.project });
     await appendFile(r.forkPath!, '{"type":"mode","mode":"normal"}\n');
-    await expect(undoLatest(env.project)).rejects.toMatchObject({ code: 'UNDO_MISMATCH' });
+    await expect(undoLatest(env.project, { agentRoots: [env.root] })).rejects.toMatchObject({ code: 'UNDO_MISMATCH' });
     expect((await stat(r.forkPath!)).isFile()).toBe(true);
-    await undoLatest(env.project, { force: true });
+    await undoLatest(env.project, { force: true, agentRoots: [env.root] });
     await expect(stat(r.forkPath!)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });
@@ -161,7 +161,7 @@ describe('back: in place', () => {
     const dirEntries = await readdir(join(env.transcript, '..'));
     expect(dirEntries.filter((n) => n.endsWith('.tmp'))).toEqual([]);
 
-    const u = await undoLatest(env.project);
+    const u = await undoLatest(env.project, { agentRoots: [env.root] });
     expect(u.undone.kind).toBe('in-place');
     expect((await readFile(env.transcript)).equals(original)).toBe(true);
   });
@@ -187,8 +187,8 @@ describe('back: in place', () => {
     // Appends landing between our scan and the write are seen even when the mtime check is off.
     await expect(
       rewindTranscript({ transcriptPath: env.transcript, n: 1, mode: 'in-place', projectRoot: env.project, liveWindowMs: 0, beforeRevalidate: append }),
-    ).rejects.toMatchObject({ code: 'TRANSCRIPT_LIVE' });
-    // --force still re-scans, and gives up when the file keeps changing.
+    ).rejects.toMatchObject({ code: 'TRANSCRIPT_CHANGED' });
+    // --force overrides the recent-write window only: growth is still refused (exit 5).
     await expect(
       rewindTranscript({ transcriptPath: env.transcript, n: 1, mode: 'in-place', projectRoot: env.project, force: true, beforeRevalidate: append }),
     ).rejects.toMatchObject({ code: 'TRANSCRIPT_CHANGED' });

@@ -1,7 +1,10 @@
-import { copyFile, constants, mkdir, open, type FileHandle } from 'node:fs/promises';
+import { appendFile, copyFile, constants, link, mkdir, open, rmdir, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { RewindError } from '../../../errors.js';
-import { copyPrefixAtomic, writeFileAtomic } from '../../../io/atomic-write.js';
+import { cleanStaleTemps, copyPrefixAtomic, writeFileAtomic } from '../../../io/atomic-write.js';
+import { isSafeId } from '../../../guard.js';
+import { acquireLock, type Lock } from '../../../io/lock-file.js';
+import { readRange } from '../../../io/read-range.js';
 import { copyRanges } from '../../../io/copy-ranges.js';
 import type { Fingerprint } from '../../../io/fingerprint.js';
 import { ensureStore } from '../../../project.js';
@@ -104,7 +107,41 @@ async function prefixUnchanged(fh: FileHandle, snap: Snapshot): Promise<{ unchan
   return { unchanged: !!snap.fp && sameFingerprint(fp, snap.fp), size };
 }
 
+/** Beside the transcript: one in-place rewrite (or undo) of a transcript at a time. */
+export function transcriptLockPath(transcriptPath: string): string {
+  return `${transcriptPath}.rewind-lock`;
+}
+
+export async function lockTranscript(transcriptPath: string): Promise<Lock> {
+  return acquireLock(transcriptLockPath(transcriptPath), {
+    waitMs: 0,
+    maxAgeMs: 10 * 60_000,
+    busy: (o) => new RewindError('TRANSCRIPT_LIVE', `another Rewind is rewriting this transcript${o ? ` (pid ${o.pid})` : ''}: ${transcriptPath}; try again when it is done`),
+  });
+}
+
 export async function rewindTranscript(opts: RewindOptions): Promise<RewindResult> {
+  if (opts.mode !== 'in-place' || opts.dryRun) return rewindUnlocked(opts);
+  const lock = await lockTranscript(opts.transcriptPath);
+  try {
+    return await rewindUnlocked(opts);
+  } finally {
+    await lock.release();
+  }
+}
+
+/** The transcript's own fields are data, not paths: an id that is not one never names a file. */
+function safeSessionId(fromScan: string | null | undefined, transcriptPath: string): string {
+  if (isSafeId(fromScan)) return fromScan;
+  const base = basename(transcriptPath, '.jsonl');
+  return isSafeId(base) ? base : 'transcript';
+}
+
+async function isDir(p: string): Promise<boolean> {
+  return !!(await stat(p).catch(() => null))?.isDirectory();
+}
+
+async function rewindUnlocked(opts: RewindOptions): Promise<RewindResult> {
   const now = opts.now ?? Date.now;
   const fh = await open(opts.transcriptPath, 'r').catch((e: NodeJS.ErrnoException) => {
     if (e.code === 'ENOENT') throw new RewindError('NO_TRANSCRIPT', `transcript not found: ${opts.transcriptPath}`);
@@ -119,8 +156,14 @@ export async function rewindTranscript(opts: RewindOptions): Promise<RewindResul
     }
     const warnings: string[] = [];
     if (snap.plan.garbageLines > 0) warnings.push(`skipped ${snap.plan.garbageLines} unreadable line(s) in the transcript's tail`);
-    const sessionId = snap.scan.sessionId ?? basename(opts.transcriptPath, '.jsonl');
-    const projectRoot = opts.projectRoot ?? snap.scan.cwd;
+    const sessionId = safeSessionId(snap.scan.sessionId, opts.transcriptPath);
+    let projectRoot = opts.projectRoot ?? snap.scan.cwd;
+    // The cwd a transcript records may be gone: never create it to hold a journal.
+    if (projectRoot && !opts.projectRoot && !(await isDir(projectRoot))) {
+      if (opts.mode === 'in-place') throw new RewindError('USAGE', `the session's folder ${projectRoot} no longer exists: pass --project DIR for the backup`);
+      warnings.push(`the session's folder ${projectRoot} no longer exists: this fork is not in an undo journal (pass --project DIR)`);
+      projectRoot = null;
+    }
     const base: Omit<RewindResult, 'forkSessionId' | 'forkPath' | 'backupPath' | 'journalId'> = {
       mode: opts.mode,
       dryRun: !!opts.dryRun,
@@ -166,8 +209,9 @@ export async function rewindTranscript(opts: RewindOptions): Promise<RewindResul
       if (attempt >= MAX_ATTEMPTS) {
         throw new RewindError('TRANSCRIPT_CHANGED', `transcript keeps changing while we work (the agent is writing it): ${opts.transcriptPath}`);
       }
-      if (opts.mode === 'in-place' && grew && !opts.force) {
-        throw new RewindError('TRANSCRIPT_LIVE', `transcript grew while we worked: the agent is running (stop it first, or pass --force)`);
+      // --force overrides the recent-write window only: appended lines are never dropped.
+      if (opts.mode === 'in-place' && grew) {
+        throw new RewindError('TRANSCRIPT_CHANGED', `transcript grew while we worked: the agent is running (stop it first); nothing was written`);
       }
       snap = await takeSnapshot(fh, opts);
       Object.assign(base, { boundaryOffset: snap.plan.boundaryOffset, resultSize: snap.plan.resultSize, droppedMessages: snap.plan.droppedMessages, prompts: snap.plan.prompts, statement: snap.statement });
@@ -177,6 +221,7 @@ export async function rewindTranscript(opts: RewindOptions): Promise<RewindResul
     const journalId = randomUUID();
     const ranges = keptRanges(snap.plan);
     if (opts.mode === 'fork') {
+      await cleanStaleTemps(dirname(opts.transcriptPath));
       const forkSessionId = randomUUID();
       const forkPath = join(dirname(opts.transcriptPath), `${forkSessionId}.jsonl`);
       if (snap.plan.drop.length === 0) {
@@ -220,21 +265,48 @@ export async function rewindTranscript(opts: RewindOptions): Promise<RewindResul
     }
 
     if (!projectRoot) throw new RewindError('USAGE', 'no project folder for the backup: pass --project DIR');
-    const store = await ensureStore(projectRoot);
-    const backupDir = join(store, 'transcript-backup');
-    await mkdir(backupDir, { recursive: true, mode: 0o700 });
+    await cleanStaleTemps(dirname(opts.transcriptPath));
     const backupPath = backupPathFor(projectRoot, sessionId, now());
-    await copyFile(opts.transcriptPath, backupPath, constants.COPYFILE_EXCL);
-    const backupFp = await fingerprintOf(backupPath);
-    if (backupFp.size < snap.size) throw new RewindError('IO', `backup is incomplete: ${backupPath}`);
+    const backupDir = dirname(backupPath);
+    await ensureStore(projectRoot);
+    const madeBackupDir = !(await isDir(backupDir));
+    await mkdir(backupDir, { recursive: true, mode: 0o700 });
+    const opened = await fh.stat();
+    try {
+      // A hard link keeps the very inode the agent may still hold open: whatever it appends there
+      // after our last look is in the backup too. A copy where links are not possible.
+      await link(opts.transcriptPath, backupPath).catch(async (e: NodeJS.ErrnoException) => {
+        if (e.code === 'EEXIST') throw e;
+        await copyFile(opts.transcriptPath, backupPath, constants.COPYFILE_EXCL);
+      });
+      const backupFp = await fingerprintOf(backupPath);
+      if (backupFp.size < snap.size) throw new RewindError('IO', `backup is incomplete: ${backupPath}`);
+    } catch (e) {
+      if (madeBackupDir) await rmdir(backupDir).catch(() => undefined);
+      throw e;
+    }
     await writeFileAtomic(opts.transcriptPath, async (out) => {
       await copyRanges(fh, out, ranges);
-      // Last look before the rename: an append now would be lost.
-      const check = await prefixUnchanged(fh, snap);
-      if (!check.unchanged || (check.size !== snap.size && !opts.force)) {
-        throw new RewindError('TRANSCRIPT_CHANGED', 'transcript changed while we were writing: nothing was replaced, run again when the agent is idle');
-      }
+    }, {
+      beforeRename: async () => {
+        // Last look before the rename, at the path (not only our handle): a replaced file, or an
+        // append now, and nothing is replaced.
+        const check = await prefixUnchanged(fh, snap);
+        const atPath = await stat(opts.transcriptPath).catch(() => null);
+        if (!check.unchanged || check.size !== snap.size || !atPath || atPath.ino !== opened.ino || atPath.dev !== opened.dev || atPath.size !== snap.size) {
+          throw new RewindError('TRANSCRIPT_CHANGED', 'transcript changed while we were writing (the agent is running): nothing was replaced, run again when it is idle');
+        }
+      },
+    }).catch(async (e: unknown) => {
+      const { unlink } = await import('node:fs/promises');
+      await unlink(backupPath).catch(() => undefined);
+      if (madeBackupDir) await rmdir(backupDir).catch(() => undefined);
+      throw e;
     });
+    // An agent holding the old file open may have appended in the instant before the rename:
+    // carry those bytes over to the new transcript.
+    const carried = await carryOver(fh, snap.size, opts.transcriptPath);
+    if (carried > 0) warnings.push(`carried ${carried} byte(s) the agent appended during the rewrite over to the new transcript`);
     const result = await fingerprintOf(opts.transcriptPath);
     const { appendJournal } = await import('../../../journal-append.js');
     await appendJournal(projectRoot, {
@@ -259,6 +331,22 @@ export async function rewindTranscript(opts: RewindOptions): Promise<RewindResul
 export function backupPathFor(projectRoot: string, sessionId: string, time: number): string {
   const stamp = new Date(time).toISOString().replace(/[:.]/g, '-');
   return join(projectRoot, '.agent', 'rewind', 'transcript-backup', `${sessionId}-${stamp}.jsonl`);
+}
+
+/** Appends to `path` whatever the old file (still open as `fh`) gained past `from`, until it settles. */
+async function carryOver(fh: FileHandle, from: number, path: string): Promise<number> {
+  let done = from;
+  for (let quiet = 0; quiet < 3; ) {
+    const size = (await fh.stat()).size;
+    if (size > done) {
+      await appendFile(path, await readRange(fh, done, size - done));
+      done = size;
+      quiet = 0;
+    } else quiet++;
+    if (done === from && quiet > 0) break; // nothing arrived: the common case costs one stat
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return done - from;
 }
 
 async function fingerprintOf(path: string): Promise<Fingerprint> {

@@ -90,7 +90,7 @@ describe('rewind statement wording', () => {
     const transcript = inCopy(root, BRANCHED);
     const t = await timelineOf(transcript);
     const bash = t.prompts.find((p) => p.text === 'BASH echo bashmade > c.txt')!;
-    const r = await rewindTranscript({ transcriptPath: transcript, promptUuid: bash.uuid, mode: 'in-place', dryRun: true, projectRoot: null, livePromptCount: 4 });
+    const r = await rewindTranscript({ transcriptPath: transcript, promptUuid: bash.uuid, mode: 'in-place', dryRun: true, projectRoot: await tempDir('rewind-stmt-'), livePromptCount: 4 });
     expect(statementLines(r.statement)).toEqual([
       "The session will end after #2 'WRITE a.txt version two'.",
       'Leaves out #3, #4 (live) and 1 prompt of an abandoned branch.',

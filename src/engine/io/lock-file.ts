@@ -1,0 +1,88 @@
+import { link, open, readFile, stat, unlink, writeFile } from 'node:fs/promises';
+import { tempPathFor } from './atomic-write.js';
+import { processAlive } from './process-alive.js';
+
+/** What a lock file holds: who took it and when, so a stale one can be told from a busy one. */
+export interface LockOwner {
+  pid: number;
+  time: number;
+}
+
+
+/** The owner of a lock file, or null when there is none or it is unreadable. */
+export async function readLockOwner(path: string): Promise<LockOwner | null> {
+  const raw = await readFile(path, 'utf8').catch(() => null);
+  if (raw === null) return null;
+  try {
+    const v = JSON.parse(raw) as Partial<LockOwner>;
+    if (typeof v.pid === 'number' && typeof v.time === 'number') return { pid: v.pid, time: v.time };
+  } catch {
+    // Older lock files held just the pid.
+    const pid = Number(raw.trim());
+    if (Number.isSafeInteger(pid) && pid > 0) return { pid, time: (await stat(path).catch(() => null))?.mtimeMs ?? 0 };
+  }
+  return null;
+}
+
+/**
+ * Stale: its process is gone (on this machine), or it is older than `maxAgeMs` (a reused pid, a
+ * lock from another machine on a shared disk), or it is unreadable and older than a few seconds.
+ */
+export async function isStale(path: string, maxAgeMs: number, now = Date.now()): Promise<boolean> {
+  const owner = await readLockOwner(path);
+  if (!owner) {
+    const st = await stat(path).catch(() => null);
+    return !!st && now - st.mtimeMs > 5_000;
+  }
+  return !processAlive(owner.pid) || now - owner.time > maxAgeMs;
+}
+
+/**
+ * The lock appears with its owner already inside (written to a temp file, then hard-linked into
+ * place, which fails if the lock exists): a process killed while taking it never leaves an empty,
+ * ownerless lock that would block the next run. Where hard links are not supported, O_EXCL.
+ */
+async function createWithContent(path: string, content: string): Promise<void> {
+  const tmp = tempPathFor(path);
+  await writeFile(tmp, content, { mode: 0o600, flag: 'wx' });
+  try {
+    await link(tmp, path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw e;
+    const fh = await open(path, 'wx', 0o600);
+    try {
+      await fh.writeFile(content);
+    } finally {
+      await fh.close();
+    }
+  } finally {
+    await unlink(tmp).catch(() => undefined);
+  }
+}
+
+export interface Lock {
+  release(): Promise<void>;
+}
+
+/**
+ * Takes a lock file with O_EXCL (pid and time inside). Waits up to `waitMs` for a busy one;
+ * removes a stale one. `busy` builds the error thrown when it stays busy.
+ */
+export async function acquireLock(path: string, opts: { waitMs: number; maxAgeMs: number; busy: (owner: LockOwner | null) => Error }): Promise<Lock> {
+  const start = Date.now();
+  for (;;) {
+    try {
+      await createWithContent(path, JSON.stringify({ pid: process.pid, time: Date.now() }));
+      return { release: () => unlink(path).catch(() => undefined) };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      if (await isStale(path, opts.maxAgeMs)) {
+        await unlink(path).catch(() => undefined);
+        continue;
+      }
+      if (Date.now() - start >= opts.waitMs) throw opts.busy(await readLockOwner(path));
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+}

@@ -1,0 +1,38 @@
+import { basename, dirname, join, resolve } from 'node:path';
+import { RewindError } from './errors.js';
+import { requireId, requireInside } from './guard.js';
+import type { JournalRecord } from './journal.js';
+import { storeDir } from './project.js';
+
+/**
+ * A journal can arrive with a cloned repository: before undo acts on a record, every path it names
+ * must be where that kind of record can point. Transcripts live in an agent's config root (or the
+ * project); backups in the project's own store; a fork is a session file there named with its id;
+ * linked file history is `<agent root>/file-history/<fork id>`.
+ */
+export async function validateRecord(projectRoot: string, r: JournalRecord, agentRoots: string[]): Promise<void> {
+  const transcriptRoots = [...agentRoots, projectRoot];
+  const bad = (why: string) => new RewindError('UNSAFE_PATH', `journal record ${r.id} is not one Rewind wrote (${why}): refusing it, nothing was written`);
+  if (r.kind === 'fork' || r.kind === 'in-place') {
+    requireId(r.sessionId, 'a journal record with a session id');
+    await requireInside(transcriptRoots, r.transcript, 'a journal record naming a transcript', 'if Rewind wrote it, pass the agent\'s config folder with --claude-dir');
+    if (!r.transcript.endsWith('.jsonl')) throw bad('its transcript is not a .jsonl file');
+  }
+  if (r.kind === 'fork') {
+    requireId(r.forkSessionId, 'a journal record with a fork id');
+    // Each agent files its forks its own way (beside the original, or by date): the fork must be a
+    // session file where sessions live, named with its own id.
+    await requireInside(transcriptRoots, r.forkPath, 'a journal record naming a fork');
+    if (!r.forkPath.endsWith('.jsonl') || !basename(r.forkPath).includes(r.forkSessionId)) throw bad('its fork is not a session file named by its id');
+    if (r.fileHistoryDir !== null) {
+      await requireInside(agentRoots, r.fileHistoryDir, 'a journal record naming file history');
+      if (basename(r.fileHistoryDir) !== r.forkSessionId || basename(dirname(r.fileHistoryDir)) !== 'file-history') throw bad("its file history is not the fork's own");
+    }
+  }
+  if (r.kind === 'in-place') {
+    const backups = join(storeDir(resolve(projectRoot)), 'transcript-backup');
+    await requireInside([backups], r.backupPath, 'a journal record naming a backup');
+    if (dirname(resolve(r.backupPath)) !== backups) throw bad('its backup is not in transcript-backup/');
+  }
+  if (r.kind === 'restore' && r.projectRoot !== undefined && resolve(r.projectRoot) !== resolve(projectRoot)) throw bad('it names another project');
+}
