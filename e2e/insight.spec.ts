@@ -19,7 +19,7 @@ test.afterEach(async () => {
 async function openBranched(page: Page) {
   await page.goto(s.url);
   await expect(page.locator('.app[data-ready="true"]')).toBeVisible();
-  await page.locator('.group').filter({ hasText: 'branched' }).locator('.session').click();
+  await page.locator('.session[data-project$="branched"]').click();
   await expect(page.locator('.prompt-row')).toHaveCount(6);
 }
 

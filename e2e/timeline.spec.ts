@@ -27,17 +27,20 @@ test('pick a session and see its prompts, the dead branch dimmed but there', asy
   await open(page);
   await expect(page.locator('.session')).toHaveCount(3);
   // The branched session: 6 prompts, 2 of them on the abandoned branch.
-  const branched = page.locator('.group').filter({ hasText: 'branched' });
-  await branched.locator('.session').click();
+  const branched = page.locator('.session[data-project$="branched"]');
+  await branched.click();
   await expect(promptRows(page)).toHaveCount(6);
   await expect(page.locator('.prompt-row.dead')).toHaveCount(2);
   await expect(page.locator('.prompt-row.dead').first()).toContainText('BASH echo bashmade > c.txt');
-  await expect(page.locator('.timeline-header')).toContainText('2 branches');
+  await expect(page.locator('.timeline-header')).toContainText('4 prompts on the live path · 2 on abandoned branches · 1 branch point');
+  await page.screenshot({ path: join(SHOTS, 'timeline-light.png') });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: join(SHOTS, 'timeline-dark.png') });
 });
 
 test('fork at a prompt through the preview; the new session shows up in the sidebar', async ({ page }) => {
   await open(page);
-  await page.locator('.group').filter({ hasText: 'linear' }).locator('.session').click();
+  await page.locator('.session[data-project$="linear"]').click();
   await promptRows(page).filter({ hasText: 'EDIT notes.md alpha gamma' }).click();
   await page.getByRole('button', { name: 'Fork here' }).click();
   const sheet = page.getByRole('dialog');
@@ -63,7 +66,7 @@ test('rewrite in place, then undo it', async ({ page }) => {
   const transcript = await transcriptOf(s.claudeRoot, '2ea8980a');
   const original = await readFile(transcript);
   await open(page);
-  await page.locator('.group').filter({ hasText: 'linear' }).locator('.session').click();
+  await page.locator('.session[data-project$="linear"]').click();
   await promptRows(page).filter({ hasText: 'WRITE b.txt bee' }).click();
   await page.getByRole('button', { name: 'Rewrite here' }).click();
   const sheet = page.getByRole('dialog');
@@ -86,7 +89,7 @@ test('restore code: the preview flags a file changed by hand, with its diff', as
   execFileSync(process.execPath, [CLI, 'checkpoint', '--project', project], { env: { ...s.env, REWIND_NO_FORWARD: '1' } });
   await writeFile(join(project, 'a.txt'), 'edited by hand\n');
   await open(page);
-  await page.locator('.group').filter({ hasText: 'linear' }).locator('.session').click();
+  await page.locator('.session[data-project$="linear"]').click();
   await promptRows(page).filter({ hasText: 'WRITE a.txt version two' }).click();
   await page.getByRole('button', { name: 'Restore code to here' }).click();
   const sheet = page.getByRole('dialog');
@@ -103,7 +106,7 @@ test('restore code: the preview flags a file changed by hand, with its diff', as
 test('live: a prompt appended to the transcript appears without a reload', async ({ page }) => {
   const transcript = await transcriptOf(s.claudeRoot, '2ea8980a');
   await open(page);
-  await page.locator('.group').filter({ hasText: 'linear' }).locator('.session').click();
+  await page.locator('.session[data-project$="linear"]').click();
   await expect(promptRows(page)).toHaveCount(5);
   const lines = (await readFile(transcript, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
   const last = [...lines].reverse().find((l) => l.type === 'assistant');
@@ -123,8 +126,8 @@ test('an append patches its one sidebar row (count, last activity) without listi
   });
   await open(page);
   // Another session is open: the appended one is only a row in the list.
-  await page.locator('.group').filter({ hasText: 'branched' }).locator('.session').click();
-  const row = page.locator('.group').filter({ hasText: 'linear' }).locator('.session');
+  await page.locator('.session[data-project$="branched"]').click();
+  const row = page.locator('.session[data-project$="linear"]');
   await expect(row).toContainText('5 prompts');
   // Opening a session starts watching its project's store, which may list once more: let that settle.
   await expect.poll(() => Date.now() - lastList, { timeout: 15_000 }).toBeGreaterThan(1500);
@@ -149,7 +152,7 @@ test('filter and keyboard: / focuses the filter, arrows move, Enter previews, Es
   await page.keyboard.press('Escape');
   await page.getByLabel('Filter sessions and prompts').fill('');
   await expect(page.locator('.session')).toHaveCount(3);
-  await page.locator('.group').filter({ hasText: 'linear' }).locator('.session').click();
+  await page.locator('.session[data-project$="linear"]').click();
   await expect(page.locator('.prompt-row.selected')).toContainText('WRITE b.txt bee');
   await page.locator('.rows').focus();
   await page.keyboard.press('ArrowUp');
@@ -213,7 +216,7 @@ test('readable at 200% zoom: every action is still there and works', async ({ pa
   await page.setViewportSize({ width: 640, height: 400 });
   await open(page);
   await page.getByRole('button', { name: /Sessions/ }).click();
-  await page.locator('.group').filter({ hasText: 'linear' }).locator('.session').click();
+  await page.locator('.session[data-project$="linear"]').click();
   // The details are a drawer here: picking a prompt opens it.
   await promptRows(page).last().click();
   for (const name of ['Fork here', 'Rewrite here', 'Restore code to here', 'Fork + restore code']) {

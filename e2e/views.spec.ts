@@ -17,7 +17,7 @@ test.afterEach(async () => {
 async function open(page: Page, session: string) {
   await page.goto(s.url);
   await expect(page.locator('.app[data-ready="true"]')).toBeVisible();
-  await page.locator('.group').filter({ hasText: session }).locator('.session').click();
+  await page.locator(`.session[data-project$="${session}"]`).click();
 }
 
 const APP_BEFORE = `${[

@@ -37,9 +37,9 @@ async function expectAccessible(page: Page, view: string) {
 const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
 
 async function pickSession(page: Page, project: string) {
-  const group = page.locator('.group').filter({ hasText: project });
-  if (!(await group.isVisible())) await page.getByRole('button', { name: /Sessions/ }).click();
-  await group.locator('.session').click();
+  const row = page.locator(`.session[data-project$="${project}"]`);
+  if (!(await row.isVisible())) await page.getByRole('button', { name: /Sessions/ }).click();
+  await row.click();
 }
 
 /** A checkpoint of the project, then a hand edit: the restore preview has a conflict and a diff. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AGENT_IDS } from '../engine/agents/registry.js';
+import { SessionCountsSchema } from './session-counts.js';
 
 /** The document types every door (CLI --json, IPC, HTTP) speaks. Types derive from the schemas. */
 
@@ -33,6 +34,8 @@ export const SessionSummarySchema = z.object({
   live: z.boolean(),
   /** When Rewind made this session as a fork: the session it came from. */
   forkOf: z.string().nullable().default(null),
+  /** Live / abandoned prompts and branch points (engine/session-counts), when the session was parsed. */
+  counts: SessionCountsSchema.optional(),
   /** A fork made from the window: the number of the prompt it was cut before (its label says "fork at #n"). */
   forkAt: z.number().int().positive().nullable().optional(),
 });

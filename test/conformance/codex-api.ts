@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
  *   WRITE path text  -> an `exec_command` call writing `text` to `path`
  *   BASH command     -> an `exec_command` call running `command`
  *   after a call's output -> "DONE: exec_command"
- *   anything else    -> "OK: " + the text
+ *   BIGUSAGE ...     -> "OK: ..." reported as 250k input tokens (Codex compacts before the next turn)
+ *   anything else    -> "OK: " + the text (a compaction request gets its summary this way)
  * Every request body is recorded: a test reads the history Codex sent to the model.
  */
 
@@ -78,12 +79,15 @@ export async function startCodexApi(): Promise<CodexApi> {
       }
       requests.push(body);
       const item = reply(body);
+      const lastText = [...(body.input ?? [])].reverse().map(userText).find((t) => t !== null) ?? '';
+      const big = lastText.startsWith('BIGUSAGE') && body.input[body.input.length - 1]?.type !== 'function_call_output';
       const id = `resp_${++counter}`;
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       res.write(sse('response.created', { response: { id } }));
       res.write(sse('response.output_item.added', { output_index: 0, item }));
       res.write(sse('response.output_item.done', { output_index: 0, item }));
-      const usage = { input_tokens: 1000, input_tokens_details: { cached_tokens: 0 }, output_tokens: 10, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 1010 };
+      const input = big ? 250_000 : 1000;
+      const usage = { input_tokens: input, input_tokens_details: { cached_tokens: 0 }, output_tokens: 10, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: input + 10 };
       res.end(sse('response.completed', { response: { id, usage, output: [item] } }));
     });
   });

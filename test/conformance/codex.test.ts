@@ -32,6 +32,8 @@ interface Recorded {
   cwd: string;
   threadId: string;
   rollout: string;
+  /** For each prompt, the user messages of the request that first sent it to the model. */
+  sent: string[][];
 }
 
 /** A fresh `$CODEX_HOME` and project, and a session of `prompts` recorded by the real CLI. */
@@ -40,17 +42,23 @@ async function record(name: string, prompts: string[]): Promise<Recorded> {
   const cwd = join(base, name, 'project');
   await mkdir(cwd, { recursive: true });
   let threadId: string | null = null;
+  const sent: string[][] = [];
   for (const p of prompts) {
+    const from = api.requests.length;
     const r = await runCodex(env, cwd, threadId ? ['resume', threadId, p] : [p]);
     expect(r.code, r.stderr).toBe(0);
     threadId ??= r.threadId;
+    // A compaction request may come first: the prompt's own request is the first that ends with it.
+    const own = api.requests.slice(from).map((q) => q.input.map(userText).filter((t): t is string => t !== null)).find((u) => u[u.length - 1] === p);
+    expect(own, `a request sent "${p}"`).toBeDefined();
+    sent.push(own!);
   }
   expect(threadId).not.toBeNull();
   const rollout = (await findCodexSession(threadId!, env.home))!;
   // Codex has exited: the session is idle, as it is when a user rewinds.
   const past = new Date(Date.now() - 60_000);
   await utimes(rollout, past, past);
-  return { env, cwd, threadId: threadId!, rollout };
+  return { env, cwd, threadId: threadId!, rollout, sent };
 }
 
 /** The user prompts of the last request the model got. */
@@ -63,8 +71,9 @@ async function probe(r: Recorded, id: string): Promise<{ prompts: string[]; thre
   const first = api.requests.length;
   const res = await runCodex(r.env, r.cwd, ['resume', id, 'probe']);
   expect(res.code, res.stderr).toBe(0);
-  const firstRequest = api.requests[first]!;
-  return { prompts: firstRequest.input.map(userText).filter((t): t is string => t !== null), threadId: res.threadId };
+  // Codex may compact first (a thread resumed where its context was full): the probe's own request counts.
+  const own = api.requests.slice(first).map((q) => q.input.map(userText).filter((t): t is string => t !== null)).find((u) => u[u.length - 1] === 'probe');
+  return { prompts: own ?? [], threadId: res.threadId };
 }
 
 function back(r: Recorded, args: string[]) {
@@ -151,5 +160,22 @@ describe.runIf(run)('conformance with the real Codex CLI 0.169.0', () => {
     expect(res.stderr).toContain(`Codex holds this thread (${lock})`);
     expect((await readFile(r.rollout)).subarray(0, before.length)).toEqual(before);
     expect((await running).code).toBe(0);
+  });
+
+  it('across an automatic compaction: every fork resumes with the history the model had when that prompt was first sent', async () => {
+    const prompts = ['WRITE c1.txt comp-one', 'BIGUSAGE comp-two', 'plain comp three', 'plain comp four'];
+    const r = await record('compacted', prompts);
+    const t = await parseRollout(r.rollout);
+    expect(t.prompts.map((p) => p.text)).toEqual(prompts);
+    expect(t.compactions.length).toBeGreaterThan(0);
+    for (let n = 1; n <= prompts.length; n++) {
+      const res = back(r, [String(n)]);
+      expect(res.code, res.stderr).toBe(0);
+      const id = /^Fork created: (\S+)$/m.exec(res.stdout)![1]!;
+      const before = r.sent[prompts.length - n]!;
+      const seen = await probe(r, id);
+      expect(seen.prompts, `back ${n}`).toEqual([...before.slice(0, -1), 'probe']);
+      expect(seen.threadId).toBe(id);
+    }
   });
 });

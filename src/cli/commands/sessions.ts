@@ -33,7 +33,8 @@ export async function sessionsCommand(args: SessionsArgs, io: CliIO): Promise<nu
   }
   for (const s of sessions) {
     const live = s.live ? '●' : ' ';
-    const count = s.promptCount === null ? '?' : String(s.promptCount);
+    // The live path's prompts when the session was parsed (as the window says), else every prompt in the file.
+    const count = s.counts ? String(s.counts.livePrompts) : s.promptCount === null ? '?' : String(s.promptCount);
     const fork = s.forkOf ? `  (fork of ${s.forkOf.slice(0, 8)})` : '';
     // The first agent is the default: only the others are tagged.
     const agent = s.agent === roots[0]!.adapter.id ? '' : `  [${adapterFor(s.agent).badge}]`;

@@ -5,6 +5,7 @@ import { AGENT_PRIMARY, adapterFor } from '../../engine/agents/registry.js';
 import { formatCost, withCost } from '../../shared/insight/cost.js';
 import { loadPrices } from '../../engine/insight/load-prices.js';
 import type { Timeline } from '../../shared/session-schema.js';
+import { describeCounts, timelineCounts } from '../../shared/session-counts.js';
 import { plural } from '../../shared/wording.js';
 import type { CliIO } from '../io.js';
 import { tildify, truncate } from '../io.js';
@@ -43,9 +44,7 @@ export function renderTimeline(t: Timeline, env: NodeJS.ProcessEnv): string {
   const s = t.session;
   lines.push(`${truncate(s.title, 70)} · ${adapterFor(s.agent).displayName} ${s.version ?? ''} · ${tildify(s.cwd, env)}`);
   lines.push(
-    `${s.id} · ${plural(t.stats.activePrompts, 'prompt')} on the live path` +
-      (t.stats.deadPrompts ? `, ${t.stats.deadPrompts} on dead branches` : '') +
-      ` · ${plural(t.branches.length, 'branch point')}`,
+    `${s.id} · ${describeCounts(timelineCounts(t))}`,
   );
   if (t.cost) {
     const dead = t.cost.deadBranches.reduce((s, b) => s + (b.cost.usd ?? 0), 0);

@@ -10,7 +10,8 @@ import { materializeDemo } from '../../engine/demo.js';
 import { describeError, RewindError } from '../../engine/errors.js';
 import { hookCommand, hooksStatus, installHooks, settingsPath, type Scope } from '../../engine/hooks/settings.js';
 import { listCheckpoints } from '../../engine/store/manifest.js';
-import { resolveRestoreTarget, targetForRewind, type RestorePreview, type RestoreTarget } from '../../engine/store/restore.js';
+import { checkpointForPrompt, resolveRestoreTarget, targetForRewind, type RestorePreview, type RestoreTarget } from '../../engine/store/restore.js';
+import { PromptCheckpoints } from './prompt-checkpoints.js';
 import { CONTRACT, type CodePlan, type ParsedRequestOf, type ResponseOf, type Result, type RewindEvent } from '../../shared/contract.js';
 import type { OperationName } from '../../shared/operations.js';
 import type { Timeline } from '../../shared/session-schema.js';
@@ -186,10 +187,8 @@ export class RewindService {
       onTranscript: (p) => {
         this.sessionChanged(p);
         if (this.live.has(p)) void this.live.refresh(p);
-        else
-          void this.whole.changed(p).then((timeline) => {
-            if (timeline) this.emit({ type: 'timelineChanged', session: p, kind: 'reread', upserts: [], timeline, stats: timeline.stats });
-          });
+        else void this.wholeChanged(p);
+        void this.adapterOf(p).then((a) => (a.incremental ? undefined : this.promptCheckpoints.changed(a, p)));
       },
       onSessions: () => {
         this.indexCurrent = false;
@@ -266,6 +265,26 @@ export class RewindService {
     if (known) return { adapter: known, path: found.path };
     this.agentOf.set(found.path, found.adapter);
     return found;
+  }
+
+  /** Rewind's checkpoints at each new prompt of agents without hooks for it. */
+  private readonly promptCheckpoints = new PromptCheckpoints(async (projectRoot, transcript) => {
+    await this.runner.run('checkpoint', { projectRoot, trigger: 'prompt', label: null, transcript });
+    await this.wholeChanged(transcript.transcript_path);
+  });
+
+  private async adapterOf(path: string): Promise<AgentAdapter> {
+    let a = this.agentOf.get(path);
+    if (!a) this.agentOf.set(path, (a = await adapterOfFile(path)));
+    return a;
+  }
+
+  /** An open session read whole changed (or got a marker): the window gets it again. */
+  private async wholeChanged(path: string): Promise<void> {
+    const fresh = await this.whole.changed(path);
+    if (!fresh) return;
+    const timeline = await this.decorate(fresh).catch(() => fresh);
+    this.emit({ type: 'timelineChanged', session: path, kind: 'reread', upserts: [], timeline, stats: timeline.stats });
   }
 
   /** A session's agent, refusing what it cannot rewind with its own reason. */
@@ -364,7 +383,12 @@ export class RewindService {
 
   private async codeTarget(adapter: AgentAdapter, model: SessionModel | null, projectRoot: string | null, chat: RewindResult): Promise<{ target: RestoreTarget | null; note: string | null }> {
     if (!projectRoot) return { target: null, note: `The project folder ${model?.cwd ?? '(unknown)'} is not on this machine: only the chat can be rewound.` };
-    if (!model) return { target: null, note: `Restoring code with a ${adapter.displayName} rewind comes later: only the chat is rewound.` };
+    if (!model) {
+      // No agent model to match: Rewind's checkpoint taken at that very prompt (the watcher's).
+      const exact = await checkpointForPrompt(projectRoot, chat.prompts[0]!.uuid, null);
+      if (exact) return { target: { source: 'rewind', checkpoint: exact, promptUuid: chat.prompts[0]!.uuid, note: `Rewind checkpoint ${exact.id} (taken at that prompt)` }, note: null };
+      return { target: null, note: `No Rewind checkpoint for this ${adapter.displayName} prompt (they are taken while Rewind runs, in projects with .agent/rewind/): only the chat is rewound.` };
+    }
     const target = await targetForRewind(projectRoot, model, chat.prompts[0]!.uuid, chat.boundaryOffset);
     return { target, note: target ? null : 'No checkpoint covers this prompt: install the hooks so every prompt gets one.' };
   }
@@ -400,7 +424,8 @@ export class RewindService {
     getTimeline: async (req) => {
       const { adapter, path } = await this.transcriptOf(req.session);
       if (!adapter.incremental) {
-        const t = await this.whole.timeline(adapter, path, true);
+        const t = await this.decorate(await this.whole.timeline(adapter, path, true));
+        if (t.session.cwd) this.watcher?.watchStore(t.session.cwd).catch(() => undefined);
         return { ...t, session: { ...t.session, readOnly: await this.readOnly(adapter, path) } };
       }
       const { model, timeline } = await this.live.get(path);

@@ -7,41 +7,10 @@ import { PromptDetail } from './components/prompt-detail.js';
 import { ResultBar } from './components/result-bar.js';
 import { Sidebar } from './components/sidebar.js';
 import { TimelineView } from './components/timeline-view.js';
+import { useKeyboard } from './keyboard.js';
+import { Palette } from './components/palette.js';
 import { useOpenSessionLabel } from './components/use-session-label.js';
 import { useStore } from './store/store.js';
-
-function useKeyboard() {
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const s = useStore.getState();
-      const typing = e.target instanceof HTMLElement && (e.target.tagName === 'INPUT' || e.target.tagName === 'TEXTAREA');
-      if (e.key === 'Escape') {
-        if (s.preview) s.closePreview();
-        else if (typing) (e.target as HTMLElement).blur();
-        else if (s.detailsOpen || s.sidebarOpen) closeDrawers();
-        return;
-      }
-      if (typing || e.metaKey || e.ctrlKey || e.altKey) return;
-      if (e.key === '/') {
-        e.preventDefault();
-        document.getElementById('session-filter')?.focus();
-      } else if (s.preview) {
-        return;
-      } else if (e.key === 'ArrowDown' || e.key === 'j') {
-        e.preventDefault();
-        s.moveSelection(1);
-      } else if (e.key === 'ArrowUp' || e.key === 'k') {
-        e.preventDefault();
-        s.moveSelection(-1);
-      } else if (e.key === 'Enter' && s.selectedPrompt) {
-        e.preventDefault();
-        void s.openPreview('fork');
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
-}
 
 function useLiveEvents() {
   useEffect(() => {
@@ -164,6 +133,7 @@ export function App() {
       <ResultBar />
       <PreviewSheet />
       <CompareSheet />
+      <Palette />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import type { Timeline, TimelinePrompt } from '../../../shared/session-schema.js';
 import type { NativeSnapshot, SessionModel } from './model.js';
 import { findBranchRoot } from './session-builder.js';
+import { sessionCounts } from '../../session-counts.js';
 
 /** The stable timeline document (what `timeline --json`, IPC and HTTP return) from a model. */
 export function toTimeline(model: SessionModel): Timeline {
@@ -67,7 +68,7 @@ export function toTimeline(model: SessionModel): Timeline {
       checkpoint: null,
     };
   });
-  const activePrompts = prompts.filter((p) => p.active).length;
+  const counts = sessionCounts(model);
   return {
     session: {
       id: model.sessionId,
@@ -117,8 +118,8 @@ export function toTimeline(model: SessionModel): Timeline {
       lines: model.lineCount,
       messages: model.order.length,
       prompts: prompts.length,
-      activePrompts,
-      deadPrompts: prompts.length - activePrompts,
+      activePrompts: counts.livePrompts,
+      deadPrompts: counts.abandonedPrompts,
     },
     issues: model.issues,
   };

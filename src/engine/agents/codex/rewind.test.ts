@@ -110,4 +110,15 @@ describe('Codex rewind', () => {
     expect((await readdir(join(home, 'sessions', '2026', '11', '23'))).length).toBe(7);
     expect(await readdir(project)).toEqual([]);
   });
+
+  it("a reference fork whose parent is not here: its own prompts are shown, with a reason it is read only", async () => {
+    const { home, project } = await setup();
+    await rm(join(home, 'sessions', '2026', '11', '23', `rollout-2026-11-23T11-36-01-${LINEAR}.jsonl`));
+    const path = (await findCodexSession(RPC_FORK, home))!;
+    const t = await parseRollout(path);
+    expect(t.prompts.map((p) => p.text)).toEqual(['after rpc fork']);
+    expect(t.issues[0]!.reason).toMatch(/continues thread 01a20831-0a9b-7362-9657-fdd051b67f43, whose rollout is not here/);
+    expect(await codex.readOnlyReason!(path)).toMatch(/whose rollout is not on this machine/);
+    expect(await code(rewindRollout({ transcriptPath: path, n: 1, mode: 'fork', projectRoot: project }))).toBe('UNSUPPORTED');
+  });
 });

@@ -35,6 +35,7 @@ export function unknownFormat(thread: Thread): string | null {
     return `written by Codex CLI ${version}, newer than the ${CHECKED.major}.${CHECKED.minor} whose rollouts Rewind was checked against: shown, not rewritten`;
   }
   if (!KNOWN_HISTORY_MODES.has(meta.history_mode as string | undefined)) return `its history_mode "${String(meta.history_mode)}" is unknown to Rewind: shown, not rewritten`;
+  if (thread.missingBase) return `it continues thread ${thread.missingBase}, whose rollout is not on this machine: a fork would miss its start`;
   return null;
 }
 

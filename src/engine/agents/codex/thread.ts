@@ -42,6 +42,8 @@ export interface Thread {
   inherited: number;
   /** Files read, this one last. */
   chain: string[];
+  /** The thread this file continues when its rollout is not here: only this file's own lines are shown. */
+  missingBase: string | null;
   size: number;
   lineCount: number;
   issues: { line: number; offset: number; reason: string }[];
@@ -137,10 +139,13 @@ export async function readThread(path: string, depth = 0, seen = new Set<string>
     own.push({ path, offset: line.offset, length: line.length, index: line.index, vOffset: line.offset, rec, bytes: line.bytes });
   });
   const base = baseOf(meta);
-  if (!base) return { path, meta, rootMeta: meta, lines: own, inherited: 0, chain: [path], size: res.size, lineCount: res.lineCount, issues };
+  if (!base) return { path, meta, rootMeta: meta, lines: own, inherited: 0, chain: [path], size: res.size, lineCount: res.lineCount, issues, missingBase: null };
   const m = meta as Record<string, unknown> | null;
   const file = await baseFile(homeOfRollout(path), path, base.threadId, path, str(m?.timestamp));
-  if (!file) throw new RewindError('INVALID_TRANSCRIPT', `Codex rollout ${basename(path)} continues thread ${base.threadId}, whose rollout is not here: it cannot be read whole`);
+  if (!file) {
+    issues.push({ line: 1, offset: 0, reason: `continues thread ${base.threadId}, whose rollout is not here: its earlier prompts are not shown` });
+    return { path, meta, rootMeta: meta, lines: own, inherited: 0, chain: [path], size: res.size, lineCount: res.lineCount, issues, missingBase: base.threadId };
+  }
   const parent = await readThread(file, depth + 1, seen);
   const prefix = parent.lines.filter((l) => typeof l.rec.ordinal !== 'number' || l.rec.ordinal < base.endOrdinal);
   // Own lines are placed after the prefix, as they would sit in one self-contained file.
@@ -155,6 +160,7 @@ export async function readThread(path: string, depth = 0, seen = new Set<string>
     lines: [...prefix, ...shifted],
     inherited: prefix.length,
     chain: [...parent.chain, path],
+    missingBase: parent.missingBase,
     size: res.size,
     lineCount: res.lineCount,
     issues,

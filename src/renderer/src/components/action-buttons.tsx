@@ -1,3 +1,4 @@
+import { ACTION_KEY } from '../shortcuts.js';
 import { ACTION_LABEL, actionEligibility, type Action } from '../store/action-slice.js';
 import { useStore } from '../store/store.js';
 
@@ -27,13 +28,14 @@ export function ActionButtons({ uuid, disabled }: { uuid: string; disabled: bool
               key={a.action}
               type="button"
               className={`button${a.primary ? ' primary' : ''}`}
-              title={e.reason ?? a.hint}
+              title={e.reason ?? `${a.hint} (${ACTION_KEY[a.action]}${a.action === 'fork' ? ' or Enter' : ''})`}
+              aria-keyshortcuts={ACTION_KEY[a.action]}
               aria-describedby={e.reason ? `why-${a.action}` : undefined}
               disabled={off}
               data-action={a.action}
               onClick={() => void openPreview(a.action, uuid)}
             >
-              {ACTION_LABEL[a.action]}
+              {ACTION_LABEL[a.action]} <kbd className="wg-kbd">{ACTION_KEY[a.action]}</kbd>
             </button>
           );
         })}

@@ -3,6 +3,7 @@ import type { SessionSummary } from '../../../shared/session-schema.js';
 import { plural } from '../format.js';
 import type { SessionLabel } from '../session-label.js';
 import { useStore } from '../store/store.js';
+import { Highlight } from './highlight.js';
 import { When } from './when.js';
 
 interface Props {
@@ -13,10 +14,16 @@ interface Props {
   selected: boolean;
   now: number;
   onSelect: (transcriptPath: string) => void;
+  /** The project the row is listed under (data-project, for tests and styles). */
+  project?: string;
+  /** The prompt count as the timeline header says it (else the summary's count). */
+  promptsText?: string;
+  /** The filter: its matches in the label are highlighted. */
+  query?: string;
 }
 
 /** One session in the sidebar: its label (ellipsized, full on hover), activity, and a rename in place. */
-export function SessionRow({ session: s, label, badge, selected, now, onSelect }: Props) {
+export function SessionRow({ session: s, label, badge, selected, now, onSelect, project, promptsText, query = '' }: Props) {
   const rename = useStore((st) => st.renameSession);
   const [editing, setEditing] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -54,14 +61,16 @@ export function SessionRow({ session: s, label, badge, selected, now, onSelect }
   }
   return (
     <div className="session-row">
-      <button type="button" className={`session${selected ? ' selected' : ''}${s.forkOf ? ' is-fork' : ''}`} onClick={() => onSelect(s.transcriptPath)} title={label.hover} aria-current={selected ? 'true' : undefined}>
+      <button type="button" className={`session${selected ? ' selected' : ''}${s.forkOf ? ' is-fork' : ''}`} onClick={() => onSelect(s.transcriptPath)} title={label.hover} data-project={project} aria-current={selected ? 'true' : undefined}>
         <span className="session-title">
           {s.live && <span className="live-dot" aria-label="agent is writing" />}
-          <span className="session-title-text">{label.text}</span>
+          <span className="session-title-text">
+            <Highlight text={label.text} query={query} />
+          </span>
         </span>
         <span className="session-meta">
           {badge && <span className="agent-tag">{badge} · </span>}
-          <When iso={s.lastActivity} now={now} /> · {s.promptCount === null ? '? prompts' : plural(s.promptCount, 'prompt')}
+          <When iso={s.lastActivity} now={now} /> · {promptsText ?? (s.promptCount === null ? '? prompts' : plural(s.promptCount, 'prompt'))}
         </span>
         {error && <span className="session-meta error-text">{error}</span>}
       </button>

@@ -1,40 +1,56 @@
-import { useMemo } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useMemo, useRef } from 'react';
+import type { SessionSummary, Timeline } from '../../../shared/session-schema.js';
+import { plural } from '../format.js';
 import { sessionLabel } from '../session-label.js';
+import { sidebarItems, wholeWords, type SidebarItem } from '../sidebar-items.js';
 import { useStore } from '../store/store.js';
+import { Highlight } from './highlight.js';
 import { SessionRow } from './session-row.js';
 import { useNow } from './use-now.js';
 
-export function Sidebar() {
+const HEIGHT: Record<SidebarItem['kind'], number> = { group: 34, session: 52, match: 26 };
+
+export const sidebarItemId = (key: string) => `side-${key.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+
+/** The sidebar's rows as shown now (the keyboard walks the same list). */
+export function useSidebarItems(): SidebarItem[] {
   const sessions = useStore((s) => s.sessions);
-  const agents = useStore((s) => s.agents);
-  const selected = useStore((s) => s.selectedSession);
-  const select = useStore((s) => s.selectSession);
   const filter = useStore((s) => s.filter);
-  const setFilter = useStore((s) => s.setFilter);
   const timeline = useStore((s) => s.timeline);
   const matches = useStore((s) => s.promptMatches);
-  const selectPrompt = useStore((s) => s.selectPrompt);
-  const demo = useStore((s) => s.demo);
-  const now = useNow();
   const names = useStore((s) => s.prefs.names);
+  return useMemo(
+    () => sidebarItems(sessions, filter, matches, (s) => [names[s.id] ?? '', ...(timeline && s.transcriptPath === timeline.session.transcriptPath ? timeline.prompts.map((p) => p.text) : [])]),
+    [sessions, filter, timeline, matches, names],
+  );
+}
+
+export function Sidebar() {
+  const items = useSidebarItems();
+  const selected = useStore((s) => s.selectedSession);
+  const cursor = useStore((s) => s.sidebarCursor);
+  const pick = useStore((s) => s.pickSidebarItem);
+  const filter = useStore((s) => s.filter);
+  const setFilter = useStore((s) => s.setFilter);
+  const matches = useStore((s) => s.promptMatches);
+  const truncated = useStore((s) => s.promptMatchesTruncated);
+  const demo = useStore((s) => s.demo);
+  const agents = useStore((s) => s.agents);
+  const timeline = useStore((s) => s.timeline);
+  const names = useStore((s) => s.prefs.names);
+  const sessions = useStore((s) => s.sessions);
   const byId = useMemo(() => new Map(sessions.map((s) => [s.id, s])), [sessions]);
-  const groups = useMemo(() => {
-    const q = filter.trim().toLowerCase();
-    const matchedSessions = new Set(matches.map((m) => m.transcriptPath));
-    const match = (s: (typeof sessions)[number]) => {
-      if (!q) return true;
-      if (matchedSessions.has(s.transcriptPath)) return true;
-      const hay = [names[s.id] ?? '', s.title, s.firstPrompt ?? '', s.lastPrompt ?? '', s.cwd ?? '', s.id];
-      if (timeline && s.transcriptPath === timeline.session.transcriptPath) hay.push(...timeline.prompts.map((p) => p.text));
-      return hay.some((h) => h.toLowerCase().includes(q));
-    };
-    const byProject = new Map<string, typeof sessions>();
-    for (const s of sessions.filter(match)) {
-      const key = s.cwd ?? s.projectDir;
-      byProject.set(key, [...(byProject.get(key) ?? []), s]);
-    }
-    return [...byProject];
-  }, [sessions, filter, timeline, matches, names]);
+  const now = useNow();
+  const scroller = useRef<HTMLElement>(null);
+  const virtualizer = useVirtualizer({ count: items.length, getScrollElement: () => scroller.current, estimateSize: (i) => HEIGHT[items[i]!.kind], overscan: 8 });
+  const active = cursor ?? selected;
+  const activeIndex = items.findIndex((x) => x.key === active);
+  useEffect(() => {
+    if (activeIndex !== -1) virtualizer.scrollToIndex(activeIndex, { align: 'auto' });
+  }, [activeIndex, virtualizer]);
+  const q = filter.trim();
+  const sessionsShown = items.filter((x) => x.kind === 'session').length;
   return (
     <aside className="sidebar" aria-label="Sessions">
       <div className="brand">
@@ -46,45 +62,68 @@ export function Sidebar() {
       </div>
       <div className="filter">
         <input id="session-filter" type="search" placeholder="Filter sessions and prompts   /" aria-label="Filter sessions and prompts" value={filter} onChange={(e) => setFilter(e.target.value)} />
+        {q && (
+          <p className="wg-filter-count" role="status">
+            {matches.length > 0 ? `${plural(matches.length, 'prompt')}${truncated ? '+' : ''} in ` : ''}
+            {plural(sessionsShown, 'session')}
+            {q.length >= 2 ? '' : ' (type 2 letters to search prompts)'}
+          </p>
+        )}
       </div>
-      <nav className="session-groups">
-        {groups.length === 0 && <p className="muted pad">{filter ? 'No session matches.' : 'No sessions yet.'}</p>}
-        {groups.map(([project, list]) => (
-          <section key={project} className="group">
-            <h2 title={project}>{project.split('/').filter(Boolean).slice(-2).join('/') || project}</h2>
-            <ul aria-label={`Sessions in ${project}`}>
-              {list.map((s) => (
-                <li key={s.transcriptPath}>
-                  <SessionRow
-                    session={s}
-                    label={sessionLabel(s, names, byId)}
-                    badge={s.agent !== agents[0]?.id ? (agents.find((a) => a.id === s.agent)?.badge ?? s.agent) : null}
-                    selected={s.transcriptPath === selected}
-                    now={now}
-                    onSelect={select}
-                  />
-                  {filter.trim() &&
-                    matches
-                      .filter((m) => m.transcriptPath === s.transcriptPath)
-                      .map((m) => (
-                        <button
-                          key={m.promptUuid}
-                          type="button"
-                          className="match"
-                          onClick={() => {
-                            select(s.transcriptPath);
-                            selectPrompt(m.promptUuid);
-                          }}
-                        >
-                          {m.snippet}
-                        </button>
-                      ))}
-                </li>
-              ))}
-            </ul>
-          </section>
-        ))}
+      {/* Not a listbox: each row holds its own buttons (open, rename); ↑/↓ move the ring (.wg-cursor). */}
+      <nav className="session-groups" ref={scroller} tabIndex={0} aria-label="Sessions list">
+        {items.length === 0 && <p className="muted pad">{filter ? 'No session matches.' : 'No sessions yet.'}</p>}
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((v) => {
+            const it = items[v.index]!;
+            const style = { position: 'absolute' as const, top: 0, left: 0, right: 0, height: HEIGHT[it.kind], transform: `translateY(${v.start}px)` };
+            if (it.kind === 'group')
+              return (
+                <h2 key={it.key} className="wg-group" style={style} title={it.project}>
+                  {it.project.split('/').filter(Boolean).slice(-2).join('/') || it.project}
+                </h2>
+              );
+            const isCursor = it.key === active;
+            if (it.kind === 'match')
+              return (
+                <div key={it.key} id={sidebarItemId(it.key)} style={style} className={`match${isCursor ? ' wg-cursor' : ''}`} onClick={() => pick(it.key)}>
+                  <Highlight text={wholeWords(it.match.snippet)} query={q} />
+                </div>
+              );
+            const s = it.session;
+            return (
+              <div key={it.key} id={sidebarItemId(it.key)} style={style} className={`wg-session${isCursor ? ' wg-cursor' : ''}`}>
+                <SessionRow
+                  session={s}
+                  label={sessionLabel(s, names, byId)}
+                  badge={s.agent !== agents[0]?.id ? (agents.find((a) => a.id === s.agent)?.badge ?? s.agent) : null}
+                  selected={s.transcriptPath === selected}
+                  now={now}
+                  onSelect={() => pick(it.key)}
+                  project={s.cwd ?? s.projectDir}
+                  promptsText={promptsLabel(s, timeline)}
+                  query={q}
+                />
+              </div>
+            );
+          })}
+        </div>
       </nav>
     </aside>
   );
+}
+
+/**
+ * The same count as the timeline header: prompts on the live path (from the open timeline, or the
+ * summary's counts); a summary that has not parsed the session says how many prompts the file holds.
+ */
+function promptsLabel(s: SessionSummary, t: Timeline | null): string {
+  if (t && t.session.transcriptPath === s.transcriptPath) return plural(t.stats.activePrompts, 'prompt') + (t.stats.deadPrompts ? ` · ${t.stats.deadPrompts} abandoned` : '');
+  if (s.counts) return plural(s.counts.livePrompts, 'prompt') + (s.counts.abandonedPrompts ? ` · ${s.counts.abandonedPrompts} abandoned` : '');
+  // The index's count of the live path (same definition), the rest of the file's prompts abandoned.
+  if (typeof s.livePromptCount === 'number' && s.promptCount !== null) {
+    const abandoned = s.promptCount - s.livePromptCount;
+    return plural(s.livePromptCount, 'prompt') + (abandoned > 0 ? ` · ${abandoned} abandoned` : '');
+  }
+  return s.promptCount === null ? '? prompts' : plural(s.promptCount, 'prompt');
 }

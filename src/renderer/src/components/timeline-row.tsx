@@ -15,9 +15,48 @@ interface Props {
   now: number;
   onSelect: (uuid: string) => void;
   onOpen: (uuid: string) => void;
+  onToggleBranch: (branch: string) => void;
+  onOpenFold: (fold: string) => void;
+  /** For an abandoned prompt: the live number of the prompt its branch left from. */
+  branchPointNumber: number | null;
+  onJumpToBranchPoint: (uuid: string) => void;
 }
 
-export const TimelineRow = memo(function TimelineRow({ layout, index, row, selected, now, onSelect, onOpen }: Props) {
+export const TimelineRow = memo(function TimelineRow({ layout, index, row, selected, now, onSelect, onOpen, onToggleBranch, onOpenFold, branchPointNumber, onJumpToBranchPoint }: Props) {
+  if (row.kind === 'branch' || row.kind === 'fold') {
+    const label = row.kind === 'branch' ? `Abandoned branch · ${plural(row.prompts, 'prompt')}` : `+${plural(row.branches.length, 'branch')} · ${plural(row.prompts, 'prompt')}`;
+    const act = () => (row.kind === 'branch' ? onToggleBranch(row.branch) : onOpenFold(row.fold));
+    return (
+      <div
+        role="option"
+        aria-selected={selected}
+        aria-expanded={false}
+        id={`row-${row.key.replace(':', '-')}`}
+        data-key={row.key}
+        className={`row prompt-row dead collapsed-row${selected ? ' selected' : ''}`}
+        style={{ height: ROW_HEIGHT }}
+        onClick={() => onSelect(row.key)}
+        onDoubleClick={act}
+      >
+        <LaneGraph layout={layout} index={index} row={row} height={ROW_HEIGHT} />
+        <span className="num" />
+        <div className="prompt-main">
+          <div className="prompt-text">{row.kind === 'branch' ? firstLine(row.text || '[image]', 160) : 'More branches than the graph shows'}</div>
+          <div className="prompt-meta">
+            <span
+              className="wg-expand"
+              onClick={(e) => {
+                e.stopPropagation();
+                act();
+              }}
+            >
+              ▸ {label}
+            </span>
+          </div>
+        </div>
+      </div>
+    );
+  }
   if (row.kind === 'compaction') {
     return (
       <div className="row marker-row" style={{ height: ROW_HEIGHT }}>
@@ -64,7 +103,30 @@ export const TimelineRow = memo(function TimelineRow({ layout, index, row, selec
           {subagents > 0 && <span className="chip">{plural(subagents, 'subagent')}</span>}
           <RowCost uuid={p.uuid} />
           {p.turn.durationMs !== null && p.turn.durationMs > 0 && <span>{duration(p.turn.durationMs)}</span>}
-          {!p.active && <span className="chip dead-chip">dead branch</span>}
+          {!p.active && <span className="chip dead-chip">abandoned branch</span>}
+          {!p.active && branchPointNumber !== null && (
+            <span
+              className="wg-jump"
+              title="Jump to the prompt this branch left from (P; Backspace comes back)"
+              onClick={(e) => {
+                e.stopPropagation();
+                onJumpToBranchPoint(p.uuid);
+              }}
+            >
+              ↰ from #{branchPointNumber}
+            </span>
+          )}
+          {!p.active && row.branch && layout.branches.get(row.branch)?.prompts[0] === p.uuid && (
+            <span
+              className="wg-expand"
+              onClick={(e) => {
+                e.stopPropagation();
+                onToggleBranch(row.branch!);
+              }}
+            >
+              ▾ collapse
+            </span>
+          )}
         </div>
       </div>
       <div className="markers">

@@ -1,6 +1,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { describeCounts, timelineCounts } from '../../../shared/session-counts.js';
 import { plural } from '../format.js';
+import { takeTimelineFocus } from '../keyboard.js';
 import { useStore } from '../store/store.js';
 import { HooksBanner } from './hooks-banner.js';
 import { Legend } from './legend.js';
@@ -17,6 +19,11 @@ export function TimelineView() {
   const selected = useStore((s) => s.selectedPrompt);
   const selectPrompt = useStore((s) => s.selectPrompt);
   const openPreview = useStore((s) => s.openPreview);
+  const toggleBranch = useStore((s) => s.toggleBranch);
+  const openFold = useStore((s) => s.openFold);
+  const jumpedFrom = useStore((s) => s.jumpedFrom);
+  const jumpBack = useStore((s) => s.jumpBack);
+  const jumpToBranchPoint = useStore((s) => s.jumpToBranchPoint);
   const live = useStore((s) => s.sessions.some((x) => x.transcriptPath === s.timeline?.session.transcriptPath && x.live));
   const now = useNow();
   const label = useOpenSessionLabel();
@@ -34,9 +41,29 @@ export function TimelineView() {
     if (stickToBottom.current && rows.length) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
   }, [rows.length, sessionPath, virtualizer]);
   useEffect(() => {
-    const i = rows.findIndex((r) => r.key === selected);
-    if (i !== -1) virtualizer.scrollToIndex(i, { align: 'auto' });
-  }, [selected, rows, virtualizer]);
+    const i = layout?.indexOf.get(selected ?? '');
+    if (i !== undefined) virtualizer.scrollToIndex(i, { align: 'auto' });
+  }, [selected, layout, virtualizer]);
+  // The live number of each prompt, for "from #n" on abandoned rows.
+  const numberOf = useMemo(() => new Map((timeline?.prompts ?? []).map((p) => [p.uuid, p.number])), [timeline]);
+  const branchPointOf = useCallback(
+    (r: (typeof rows)[number]) => {
+      if (r.kind !== 'prompt' || !r.branch || !layout) return null;
+      const bp = layout.branches.get(r.branch)?.branchPoint;
+      return bp ? (numberOf.get(bp) ?? null) : null;
+    },
+    [layout, numberOf],
+  );
+  const onJump = useCallback(
+    (uuid: string) => {
+      useStore.getState().selectPrompt(uuid);
+      jumpToBranchPoint();
+    },
+    [jumpToBranchPoint],
+  );
+  useEffect(() => {
+    if (layout && takeTimelineFocus()) scroller.current?.focus({ preventScroll: true });
+  }, [layout]);
   useEffect(() => {
     if (!layout) return;
     requestAnimationFrame(() => {
@@ -51,7 +78,8 @@ export function TimelineView() {
 
   if (error) return <p className="empty-inline">{error}</p>;
   if (!timeline || !layout) return <div className="timeline-skeleton" aria-busy="true" />;
-  const { session, stats } = timeline;
+  const { session } = timeline;
+  const activeId = layout.indexOf.has(selected ?? '') ? rowId(selected!) : undefined;
   return (
     <section className="timeline" aria-label="Timeline">
       <header className="timeline-header">
@@ -60,9 +88,7 @@ export function TimelineView() {
           {agents.find((a) => a.id === session.agent)?.displayName ?? session.agent} {session.version ?? ''} · <span className="mono">{session.cwd ?? 'unknown folder'}</span>
         </p>
         <p className="stats">
-          <span>{plural(stats.activePrompts, 'prompt')}</span>
-          {timeline.branches.length > 0 && <span>{plural(timeline.branches.length + 1, 'branch')}</span>}
-          {stats.deadPrompts > 0 && <span className="muted">{stats.deadPrompts} on abandoned branches</span>}
+          <span className="wg-counts">{describeCounts(timelineCounts(timeline))}</span>
           {timeline.compactions.length > 0 && <span>{plural(timeline.compactions.length, 'compaction')}</span>}
           {timeline.subagents.length > 0 && <span>{plural(timeline.subagents.length, 'subagent run')}</span>}
           <CostSummary />
@@ -76,15 +102,39 @@ export function TimelineView() {
       </header>
       {agents.find((a) => a.id === session.agent)?.hooks && <HooksBanner />}
       <CompareBanner />
-      <div className="rows" ref={scroller} onScroll={onScroll} role="listbox" aria-label="Prompts" tabIndex={0}>
+      {jumpedFrom && (
+        <div className="wg-jumpbar">
+          <button type="button" className="button" onClick={jumpBack}>
+            ↩ Back to the abandoned branch <kbd>Backspace</kbd>
+          </button>
+        </div>
+      )}
+      <div className="rows" id="timeline-rows" ref={scroller} onScroll={onScroll} role="listbox" aria-label="Prompts" tabIndex={0} aria-activedescendant={activeId}>
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((v) => (
             <div key={rows[v.index]!.key} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${v.start}px)` }}>
-              <TimelineRow layout={layout} index={v.index} row={rows[v.index]!} selected={rows[v.index]!.key === selected} now={now} onSelect={selectPrompt} onOpen={onOpen} />
+              <TimelineRow
+                layout={layout}
+                index={v.index}
+                row={rows[v.index]!}
+                selected={rows[v.index]!.key === selected}
+                now={now}
+                onSelect={selectPrompt}
+                onOpen={onOpen}
+                onToggleBranch={toggleBranch}
+                onOpenFold={openFold}
+                branchPointNumber={branchPointOf(rows[v.index]!)}
+                onJumpToBranchPoint={onJump}
+              />
             </div>
           ))}
         </div>
       </div>
     </section>
   );
+}
+
+/** The DOM id of a row (prompt rows keep their historical `prompt-<uuid>` id). */
+export function rowId(key: string): string {
+  return key.includes(':') ? `row-${key.replace(':', '-')}` : `prompt-${key}`;
 }

@@ -17,7 +17,12 @@ export interface SessionsSlice {
   filter: string;
   /** Prompts matching the filter, across all sessions (from the service). */
   promptMatches: { transcriptPath: string; promptUuid: string; snippet: string; highlights?: [number, number][] }[];
+  promptMatchesTruncated: boolean;
   selectedSession: string | null;
+  /** The sidebar row the keyboard is on (a session's path or a match key); null: the selected session. */
+  sidebarCursor: string | null;
+  /** Opens a sidebar row: a session, or a prompt match (its session, then the prompt). */
+  pickSidebarItem: (key: string) => void;
   loadSessions: () => Promise<void>;
   selectSession: (transcriptPath: string) => void;
   setFilter: (f: string) => void;
@@ -27,6 +32,13 @@ export interface SessionsSlice {
 }
 
 let searchTimer: ReturnType<typeof setTimeout> | null = null;
+/** A prompt to select once its session's timeline has loaded (a filter match in another session). */
+let pendingPrompt: string | null = null;
+export function takePendingPrompt(): string | null {
+  const p = pendingPrompt;
+  pendingPrompt = null;
+  return p;
+}
 
 export const createSessionsSlice: StateCreator<Store, [], [], SessionsSlice> = (set, get) => ({
   sessions: [],
@@ -39,7 +51,20 @@ export const createSessionsSlice: StateCreator<Store, [], [], SessionsSlice> = (
   sessionsError: null,
   filter: '',
   promptMatches: [],
+  promptMatchesTruncated: false,
   selectedSession: null,
+  sidebarCursor: null,
+  pickSidebarItem: (key) => {
+    set({ sidebarCursor: key });
+    if (!key.startsWith('match:')) return get().selectSession(key);
+    const m = get().promptMatches.find((x) => `match:${x.transcriptPath}:${x.promptUuid}` === key);
+    if (!m) return;
+    if (get().selectedSession !== m.transcriptPath) {
+      get().selectSession(m.transcriptPath);
+      // The timeline loads first; the prompt is selected once it is there.
+      pendingPrompt = m.promptUuid;
+    } else get().selectPrompt(m.promptUuid);
+  },
   loadSessions: async () => {
     const api = getApi();
     const [r, s] = await Promise.all([api.listSessions({}), api.getSettings({})]);
@@ -57,10 +82,10 @@ export const createSessionsSlice: StateCreator<Store, [], [], SessionsSlice> = (
   setFilter: (filter) => {
     set({ filter });
     if (searchTimer) clearTimeout(searchTimer);
-    if (filter.trim().length < 2) return set({ promptMatches: [] });
+    if (filter.trim().length < 2) return set({ promptMatches: [], promptMatchesTruncated: false });
     searchTimer = setTimeout(async () => {
       const r = await getApi().searchPrompts({ query: filter.trim() });
-      if (get().filter === filter) set({ promptMatches: r.ok ? r.value.matches : [] });
+      if (get().filter === filter) set({ promptMatches: r.ok ? r.value.matches : [], promptMatchesTruncated: r.ok && r.value.truncated });
     }, 200);
   },
   patchSession: (row) => {

@@ -1,11 +1,12 @@
 import { create } from 'zustand';
 import { createActionSlice, type ActionSlice } from './action-slice.js';
+import { createPaletteSlice, type PaletteSlice } from './palette-slice.js';
 import { createInsightSlice, type InsightSlice } from './insight-slice.js';
 import { createSessionsSlice, type SessionsSlice } from './sessions-slice.js';
 import { createTimelineSlice, type TimelineSlice } from './timeline-slice.js';
 import { createUiSlice, type UiSlice } from './ui-slice.js';
 
-export type Store = SessionsSlice & TimelineSlice & ActionSlice & InsightSlice & UiSlice;
+export type Store = SessionsSlice & TimelineSlice & ActionSlice & InsightSlice & UiSlice & PaletteSlice;
 
 /** One store made of slices; components select the smallest piece they need. */
 export const useStore = create<Store>()((...a) => ({
@@ -14,4 +15,5 @@ export const useStore = create<Store>()((...a) => ({
   ...createActionSlice(...a),
   ...createUiSlice(...a),
   ...createInsightSlice(...a),
+  ...createPaletteSlice(...a),
 }));

@@ -1,0 +1,51 @@
+import { open, stat } from 'node:fs/promises';
+import type { AgentAdapter } from '../../engine/agents/adapter.js';
+import { FINGERPRINT_WINDOW, hashRange } from '../../engine/io/fingerprint.js';
+import type { TranscriptCursor } from '../../engine/store/manifest.js';
+import { storeDir } from '../../engine/project.js';
+
+/** A file written this recently is being written by its agent now: its last prompt is new. */
+const FRESH_MS = 10_000;
+
+/**
+ * Rewind's checkpoint at each new prompt of agents whose CLI has no hooks for Rewind (Codex):
+ * when the watcher sees a session gain a prompt, the project is checkpointed under that prompt, as
+ * the prompt hook does for Claude Code. Only projects that opted in (they have `.agent/rewind/`).
+ * Best effort: it runs just after the agent wrote the prompt, before the model has answered in
+ * practice, but a tool that runs within milliseconds could be caught in it.
+ */
+export class PromptCheckpoints {
+  private readonly seen = new Map<string, Set<string>>();
+  private readonly pending = new Map<string, Promise<void>>();
+
+  constructor(private readonly take: (projectRoot: string, transcript: TranscriptCursor) => Promise<unknown>) {}
+
+  /** The watcher saw `path` change; serialised per file. */
+  changed(adapter: AgentAdapter, path: string, now = Date.now()): Promise<void> {
+    if (adapter.checkpointHooks) return Promise.resolve();
+    const next = (this.pending.get(path) ?? Promise.resolve()).then(() => this.check(adapter, path, now)).catch(() => undefined);
+    this.pending.set(path, next);
+    return next;
+  }
+
+  private async check(adapter: AgentAdapter, path: string, now: number): Promise<void> {
+    const st = await stat(path).catch(() => null);
+    if (!st) return;
+    const t = await adapter.timeline(path);
+    const cwd = t.session.cwd;
+    const prev = this.seen.get(path);
+    this.seen.set(path, new Set(t.prompts.map((p) => p.uuid)));
+    const last = t.prompts[t.prompts.length - 1];
+    if (!last || !cwd || !(await stat(storeDir(cwd)).catch(() => null))?.isDirectory()) return;
+    // First sight of a file: only a prompt being written now is new.
+    if (prev ? prev.has(last.uuid) : now - st.mtimeMs > FRESH_MS) return;
+    const fh = await open(path, 'r');
+    let prefix: string;
+    try {
+      prefix = await hashRange(fh, Math.max(0, st.size - FINGERPRINT_WINDOW), Math.min(st.size, FINGERPRINT_WINDOW));
+    } finally {
+      await fh.close();
+    }
+    await this.take(cwd, { transcript_path: path, session_id: t.session.id, agent: adapter.id, prompt_uuid: last.uuid, prompt_id: null, byte_offset_end: st.size, prefix_sha256: prefix });
+  }
+}

@@ -1,0 +1,118 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { firstLine } from '../format.js';
+import { ACTION_KEY } from '../shortcuts.js';
+import { ACTION_LABEL, type Action } from '../store/action-slice.js';
+import { useStore } from '../store/store.js';
+import { Highlight } from './highlight.js';
+import { focusTimeline } from '../keyboard.js';
+import '../wingraph.css';
+
+interface Item {
+  id: string;
+  group: 'Actions' | 'Prompts' | 'Sessions';
+  label: string;
+  hint?: string;
+  run: () => void;
+}
+
+const LIMIT = 60;
+
+/** Ctrl/Cmd-K: every session, every prompt of the open session and every action, by typing. */
+export function Palette() {
+  const initial = useStore((s) => s.palette);
+  if (initial === null) return null;
+  return <PaletteDialog initial={initial} />;
+}
+
+function PaletteDialog({ initial }: { initial: string }) {
+  const close = useStore((s) => s.closePalette);
+  const sessions = useStore((s) => s.sessions);
+  const timeline = useStore((s) => s.timeline);
+  const selected = useStore((s) => s.selectedPrompt);
+  const [query, setQuery] = useState(initial);
+  const [cursor, setCursor] = useState(0);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => input.current?.focus(), []);
+
+  const all = useMemo(() => {
+    const st = useStore.getState;
+    const items: Item[] = [];
+    const goto = /^#?\s*(\d+)$/.exec(query.trim());
+    if (goto && timeline) {
+      const n = Number(goto[1]);
+      const p = timeline.prompts.find((x) => x.number === n);
+      items.push({ id: 'goto', group: 'Actions', label: p ? `Go to #${n}: ${firstLine(p.text, 70)}` : `No prompt #${n} on the live path`, hint: 'G', run: () => p && st().goToNumber(n) });
+    }
+    const canAct = timeline?.session.agent === 'claude' && !!selected && timeline.prompts.some((p) => p.uuid === selected);
+    if (canAct) for (const a of Object.keys(ACTION_LABEL) as Action[]) items.push({ id: `action:${a}`, group: 'Actions', label: ACTION_LABEL[a], hint: ACTION_KEY[a], run: () => void st().openPreview(a) });
+    items.push({ id: 'filter', group: 'Actions', label: 'Filter sessions and prompts', hint: '/', run: () => document.getElementById('session-filter')?.focus() });
+    items.push({ id: 'first', group: 'Actions', label: 'First prompt', hint: 'Home', run: () => st().selectEdge('first') });
+    items.push({ id: 'last', group: 'Actions', label: 'Last prompt', hint: 'End', run: () => st().selectEdge('last') });
+    if (selected && st().layout?.branchOf.has(selected)) items.push({ id: 'bp', group: 'Actions', label: 'Jump to the branch point', hint: 'P', run: () => st().jumpToBranchPoint() });
+    if (st().jumpedFrom) items.push({ id: 'back', group: 'Actions', label: 'Back to the abandoned branch', hint: 'Backspace', run: () => st().jumpBack() });
+    for (const p of timeline?.prompts ?? []) items.push({ id: `prompt:${p.uuid}`, group: 'Prompts', label: `${p.number ? `#${p.number}` : '(abandoned)'} ${firstLine(p.text || '[image]', 90)}`, run: () => st().selectPrompt(p.uuid) });
+    for (const s of sessions) items.push({ id: `session:${s.transcriptPath}`, group: 'Sessions', label: firstLine(s.title, 90), hint: (s.cwd ?? '').split('/').filter(Boolean).slice(-1)[0], run: () => st().pickSidebarItem(s.transcriptPath) });
+    return items;
+  }, [query, timeline, sessions, selected]);
+
+  const shown = useMemo(() => {
+    const words = query.trim().toLowerCase().split(/\s+/).filter(Boolean);
+    const goto = /^#?\s*\d+$/.test(query.trim());
+    const out: Item[] = [];
+    for (const it of all) {
+      if (out.length >= LIMIT) break;
+      if (it.id === 'goto' || !words.length || (!goto && words.every((w) => it.label.toLowerCase().includes(w)))) out.push(it);
+    }
+    return out;
+  }, [all, query]);
+  const at = Math.min(cursor, Math.max(0, shown.length - 1));
+
+  const run = (it: Item | undefined) => {
+    if (!it) return;
+    close();
+    it.run();
+    if (it.group === 'Prompts' || it.id === 'goto' || it.id === 'first' || it.id === 'last' || it.id === 'bp' || it.id === 'back') focusTimeline();
+  };
+  return (
+    <div className="wg-palette-backdrop" onMouseDown={close}>
+      <div className="wg-palette" role="dialog" aria-label="Command palette" onMouseDown={(e) => e.stopPropagation()}>
+        <input
+          ref={input}
+          className="wg-palette-input"
+          role="combobox"
+          aria-expanded
+          aria-controls="wg-palette-list"
+          aria-activedescendant={shown[at] ? `wg-pal-${at}` : undefined}
+          aria-label="Search sessions, prompts and actions; #N goes to a prompt"
+          placeholder="Sessions, prompts, actions… (#12 goes to prompt 12)"
+          value={query}
+          onChange={(e) => {
+            setQuery(e.target.value);
+            setCursor(0);
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'ArrowDown') setCursor(Math.min(at + 1, shown.length - 1));
+            else if (e.key === 'ArrowUp') setCursor(Math.max(at - 1, 0));
+            else if (e.key === 'Enter') run(shown[at]);
+            else if (e.key === 'Escape') close();
+            else return;
+            e.preventDefault();
+            e.stopPropagation();
+          }}
+        />
+        <ul id="wg-palette-list" role="listbox" aria-label="Results" className="wg-palette-list">
+          {shown.map((it, i) => (
+            <li key={it.id} id={`wg-pal-${i}`} role="option" aria-selected={i === at} className={i === at ? 'wg-active' : ''} onMouseDown={() => run(it)} onMouseMove={() => i !== at && setCursor(i)}>
+              <span className="wg-pal-group">{it.group}</span>
+              <span className="wg-pal-label">
+                <Highlight text={it.label} query={query.trim().split(/\s+/)[0] ?? ''} />
+              </span>
+              {it.hint && <kbd>{it.hint}</kbd>}
+            </li>
+          ))}
+          {shown.length === 0 && <li className="muted wg-pal-empty">Nothing matches.</li>}
+        </ul>
+      </div>
+    </div>
+  );
+}

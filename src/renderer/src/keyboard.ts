@@ -1,0 +1,170 @@
+import { useEffect } from 'react';
+import { sidebarItems } from './sidebar-items.js';
+import { ACTION_OF_KEY } from './shortcuts.js';
+import { useStore } from './store/store.js';
+
+/** Focus follows the selection into the timeline list (its focus ring is on the selected row). */
+export function focusTimeline(): void {
+  const el = document.getElementById('timeline-rows');
+  // Still loading: the timeline takes focus when its rows arrive.
+  focusPending = !el;
+  el?.focus({ preventScroll: true });
+}
+let focusPending = false;
+export function takeTimelineFocus(): boolean {
+  const p = focusPending;
+  focusPending = false;
+  return p;
+}
+
+function focusSidebar(): void {
+  (document.querySelector('.session-groups') as HTMLElement | null)?.focus({ preventScroll: true });
+}
+
+/** The sidebar rows the keyboard walks: sessions and prompt matches, as drawn. */
+function sidebarKeys(): string[] {
+  const s = useStore.getState();
+  const t = s.timeline;
+  return sidebarItems(s.sessions, s.filter, s.promptMatches, (x) => [s.prefs.names[x.id] ?? '', ...(t && x.transcriptPath === t.session.transcriptPath ? t.prompts.map((p) => p.text) : [])])
+    .filter((x) => x.kind !== 'group')
+    .map((x) => x.key);
+}
+
+function moveSidebar(delta: number | 'first' | 'last'): void {
+  const s = useStore.getState();
+  const keys = sidebarKeys();
+  if (!keys.length) return;
+  const at = keys.indexOf(s.sidebarCursor ?? s.selectedSession ?? '');
+  const next = delta === 'first' ? 0 : delta === 'last' ? keys.length - 1 : Math.min(keys.length - 1, Math.max(0, at === -1 ? 0 : at + delta));
+  s.pickSidebarItem(keys[next]!);
+  // The ring is the list's: focus leaves a row's own button for the list.
+  focusSidebar();
+}
+
+/**
+ * One keyboard for the window. Selection and focus are one: ↑/↓ (j/k) move in the list that has
+ * focus (the sidebar's sessions, else the timeline, which then takes focus).
+ */
+export function useKeyboard(): void {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const s = useStore.getState();
+      const target = e.target instanceof HTMLElement ? e.target : null;
+      const typing = !!target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.isContentEditable);
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'k') {
+        e.preventDefault();
+        if (s.palette !== null) s.closePalette();
+        else s.openPalette();
+        return;
+      }
+      if (s.palette !== null) return; // the palette handles its own keys
+      const inFilter = target?.id === 'session-filter';
+      if (inFilter) {
+        if (e.key === 'Escape') {
+          e.preventDefault();
+          if (s.filter) s.setFilter('');
+          else target!.blur();
+        } else if (e.key === 'ArrowDown') {
+          e.preventDefault();
+          focusSidebar();
+          moveSidebar('first');
+        } else if (e.key === 'Enter') {
+          e.preventDefault();
+          const keys = sidebarKeys();
+          const first = keys.find((k) => k.startsWith('match:')) ?? keys[0];
+          if (first) {
+            s.pickSidebarItem(first);
+            focusTimeline();
+          }
+        }
+        return;
+      }
+      if (e.key === 'Escape') {
+        if (s.preview) s.closePreview();
+        else if (typing) target!.blur();
+        else if (s.detailsOpen || s.sidebarOpen) {
+          // Narrow layouts: Esc closes the drawers.
+          s.setSidebarOpen(false);
+          s.setDetailsOpen(false);
+        }
+        return;
+      }
+      if (typing || e.metaKey || e.ctrlKey || e.altKey) return;
+      if (e.key === '/') {
+        e.preventDefault();
+        document.getElementById('session-filter')?.focus();
+        return;
+      }
+      if (s.preview) return;
+      const inSidebar = !!target?.closest('.session-groups');
+      const key = e.key;
+      if (inSidebar) {
+        const move: Record<string, number | 'first' | 'last'> = { ArrowDown: 1, j: 1, ArrowUp: -1, k: -1, Home: 'first', End: 'last' };
+        if (key in move) {
+          e.preventDefault();
+          moveSidebar(move[key]!);
+          return;
+        }
+        if (key === 'Enter' || key === 'ArrowRight') {
+          e.preventDefault();
+          focusTimeline();
+          return;
+        }
+      }
+      if (target?.tagName === 'BUTTON' && (key === 'Enter' || key === ' ')) return; // a button does its own thing
+      const sel = s.selectedPrompt;
+      const row = sel && s.layout ? s.layout.rows[s.layout.indexOf.get(sel) ?? -1] : undefined;
+      const handled = (() => {
+        switch (key) {
+          case 'ArrowDown':
+          case 'j':
+            s.moveSelection(1);
+            return true;
+          case 'ArrowUp':
+          case 'k':
+            s.moveSelection(-1);
+            return true;
+          case 'Home':
+            s.selectEdge('first');
+            return true;
+          case 'End':
+            s.selectEdge('last');
+            return true;
+          case 'g':
+          case '#':
+            s.openPalette('#');
+            return 'palette';
+          case 'p':
+            s.jumpToBranchPoint();
+            return true;
+          case 'Backspace':
+            if (!s.jumpedFrom) return false;
+            s.jumpBack();
+            return true;
+          case 'ArrowRight':
+          case 'Enter':
+            if (row?.kind === 'branch') s.toggleBranch(row.branch);
+            else if (row?.kind === 'fold') s.openFold(row.fold);
+            else if (key === 'Enter' && row?.kind === 'prompt') void s.openPreview('fork');
+            else return false;
+            return true;
+          case 'ArrowLeft':
+            if (row?.kind === 'prompt' && row.branch && !s.layout!.branches.get(row.branch)!.collapsed) s.toggleBranch(row.branch);
+            else return false;
+            return true;
+          default: {
+            const action = ACTION_OF_KEY[key];
+            if (!action || row?.kind !== 'prompt') return false;
+            void s.openPreview(action);
+            return 'preview';
+          }
+        }
+      })();
+      if (!handled) return;
+      e.preventDefault();
+      if (handled === true) focusTimeline();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+}
