@@ -44,18 +44,22 @@ test('fork at a prompt through the preview; the new session shows up in the side
   await promptRows(page).filter({ hasText: 'EDIT notes.md alpha gamma' }).click();
   await page.getByRole('button', { name: 'Fork here' }).click();
   const sheet = page.getByRole('dialog');
-  await expect(sheet).toContainText('Left out of the new session: 2 prompts');
+  await expect(sheet).toContainText("The new session will end after #3 'BASH echo bashmade > c.txt'.");
+  await expect(sheet).toContainText('Leaves out #4, #5 (live).');
   await expect(sheet).toContainText('WRITE b.txt bee');
   await sheet.getByRole('button', { name: /Fork before this prompt/ }).click();
-  await expect(page.getByRole('status', { name: 'Result' })).toContainText(/Fork created: [0-9a-f-]{36}/);
+  await expect(page.getByRole('status', { name: 'Result' })).toContainText('Fork created');
+  await expect(page.getByLabel('Resume command', { exact: true })).toHaveText(/^claude --resume [0-9a-f-]{36}$/);
   await expect(page.locator('.session')).toHaveCount(4);
   await expect(page.locator('.session.selected')).toContainText('↳ fork at #4 of WRITE a.txt version one');
   await expect(page.locator('.session.selected')).toHaveAttribute('title', /Forked from .*2ea8980a/);
   // Just written, but by us: no agent is writing it.
   await expect(page.locator('.session.selected .live-dot')).toHaveCount(0);
   await expect(promptRows(page)).toHaveCount(3);
-  await expect(page.locator('#reverted-prompt')).toHaveValue(/EDIT notes.md alpha gamma/);
-  await expect(page.getByRole('button', { name: /Copy claude --resume/ })).toBeVisible();
+  // Each prompt handed back in its own box, oldest first.
+  await expect(page.locator('#reverted-prompt-0')).toHaveValue('EDIT notes.md alpha gamma');
+  await expect(page.locator('#reverted-prompt-1')).toHaveValue('WRITE b.txt bee');
+  await expect(page.getByRole('button', { name: 'Copy the resume command' })).toBeVisible();
 });
 
 test('rewrite in place, then undo it', async ({ page }) => {
@@ -66,8 +70,10 @@ test('rewrite in place, then undo it', async ({ page }) => {
   await promptRows(page).filter({ hasText: 'WRITE b.txt bee' }).click();
   await page.getByRole('button', { name: 'Rewrite here' }).click();
   const sheet = page.getByRole('dialog');
-  await expect(sheet).toContainText('backup first to');
-  await sheet.getByRole('button', { name: /Rewrite: drop 1 prompt/ }).click();
+  await expect(sheet).toContainText('Leaves out #5 (live).');
+  await sheet.locator('summary', { hasText: 'Details' }).click();
+  await expect(sheet.locator('.sheet-details')).toContainText('transcript-backup');
+  await sheet.getByRole('button', { name: /Rewrite: leave out 1 prompt/ }).click();
   await expect(page.getByRole('status', { name: 'Result' })).toContainText('Chat rewritten in place');
   await expect(promptRows(page)).toHaveCount(4);
   expect((await readFile(transcript)).length).toBeLessThan(original.length);
@@ -200,8 +206,9 @@ test('a Codex CLI session: listed with its agent, read turn by turn, forked from
   const sheet = page.getByRole('dialog');
   await expect(sheet).toContainText('Left out of the new session: 2 prompts');
   await sheet.getByRole('button', { name: /Fork before this prompt/ }).click();
-  await expect(page.getByRole('status', { name: 'Result' })).toContainText(/Fork created: [0-9a-f-]{36}/);
-  await expect(page.getByRole('button', { name: /Copy codex resume/ })).toBeVisible();
+  await expect(page.getByRole('status', { name: 'Result' })).toContainText('Fork created');
+  await expect(page.getByLabel('Resume command', { exact: true })).toHaveText(/^codex resume [0-9a-f-]{36}$/);
+  await expect(page.getByRole('button', { name: 'Copy the resume command' })).toBeVisible();
 });
 
 test('readable at 200% zoom: every action is still there and works', async ({ page }) => {
@@ -218,5 +225,5 @@ test('readable at 200% zoom: every action is still there and works', async ({ pa
     await expect(b).toBeVisible();
   }
   await page.getByRole('button', { name: 'Fork here' }).click();
-  await expect(page.getByRole('dialog', { name: 'Fork here' })).toContainText('Left out of the new session');
+  await expect(page.getByRole('dialog', { name: 'Fork here' })).toContainText('The new session will end after');
 });

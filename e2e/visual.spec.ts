@@ -150,9 +150,11 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.mouse.up();
 
     await page.getByRole('button', { name: 'Rewrite here' }).click();
-    const confirm = page.getByRole('dialog').getByRole('button', { name: /Rewrite: drop/ });
+    const confirm = page.getByRole('dialog').getByRole('button', { name: /Rewrite: leave out/ });
     await expect(confirm).toHaveClass(/danger/);
-    await expect(confirm).toBeFocused();
+    // The sheet opens on Cancel (Enter must not rewrite by accident); the confirm is focused on purpose here.
+    await expect(page.getByRole('dialog').getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await confirm.focus();
     for (const state of ['focus', 'hover', 'active'] as const) {
       if (state === 'hover') await confirm.hover();
       if (state === 'active') await page.mouse.down();
@@ -254,7 +256,7 @@ for (const size of [
 
     await rows.filter({ hasText: 'WRITE b.txt bee' }).click();
     await drawer.getByRole('button', { name: 'Fork here' }).click();
-    await expect(page.getByRole('dialog', { name: 'Fork here' })).toContainText('Left out of the new session');
+    await expect(page.getByRole('dialog', { name: 'Fork here' })).toContainText('The new session will end after');
     await shot(page, `preview-${size.name}`);
     await page.getByRole('dialog', { name: 'Fork here' }).getByRole('button', { name: /Fork before this prompt/ }).click();
     await expect(page.getByRole('status', { name: 'Result' })).toContainText(/Fork created/);

@@ -86,11 +86,16 @@ describe('hooks, checkpoints and back --both', () => {
     expect(await readFile(join(s.project, 'a.txt'), 'utf8')).toBe('v1\n');
     await expect(stat(join(s.project, 'c.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
 
-    // Undo twice: first the code, then the fork.
-    expect((await cli(['undo', '--project', s.project])).out).toMatch(/Undid the restore/);
+    // One action, one undo: the code and the fork go back together.
+    const u = await cli(['undo', '--project', s.project], { env: s.env });
+    expect(u.out).toMatch(/Undid the restore/);
+    expect(u.out).toMatch(/Removed fork/);
     expect(await readFile(join(s.project, 'a.txt'), 'utf8')).toBe('v2\n');
     expect(await readFile(join(s.project, 'c.txt'), 'utf8')).toBe('bashmade\n');
-    expect((await cli(['undo', '--project', s.project], { env: s.env })).out).toMatch(/Removed fork/);
+    await expect(stat(doc.forkPath)).rejects.toMatchObject({ code: 'ENOENT' });
+    const again = await cli(['undo', '--project', s.project], { env: s.env });
+    expect(again.code).toBe(1);
+    expect(again.err).toMatch(/nothing to undo/);
   });
 
   it('a hand edit since the last checkpoint is a conflict: nothing is written without --force', async () => {

@@ -198,7 +198,7 @@ describe('back', () => {
     const project = await tempDir();
     const r = await cli(['back', '--in-place', '--transcript', h.linear, '--project', project], { env: h.env });
     expect(r.code).toBe(5);
-    expect(r.err).toMatch(/agent may still be running/);
+    expect(r.err).toMatch(/it may still be running\. Stop it first/);
   });
 
   it('finds the transcript through REWIND_TRANSCRIPT_PATH, then session.json, then the cwd', async () => {

@@ -105,10 +105,12 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
       case 'back': {
         noExtra(1);
         const { backCommand, parseCount } = await import('./commands/back.js');
+        const to = single('to');
+        if (to !== undefined && rest[0] !== undefined) throw new RewindError('USAGE', 'give either n or --to, not both');
         return await backCommand(
           {
             n: parseCount(rest[0]),
-            to: single('to'),
+            to,
             both: !!args.both,
             inPlace: !!args['in-place'],
             copy: !!args.copy,

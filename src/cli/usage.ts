@@ -11,8 +11,11 @@ Usage:
   rewind-app timeline [SESSION] [--json]
                                      SESSION: id, id prefix or transcript path
                                      (default: newest session of this directory)
-  rewind-app back [n | --to <uuid|#n>] [--in-place] [--both] [--copy] [--dry-run] [--json]
-                  [--transcript PATH] [--project DIR] [--force]
+  rewind-app back [n | --to <prompt uuid | #n>] [--in-place] [--both] [--copy]
+                  [--dry-run] [--json] [--transcript PATH] [--project DIR] [--force]
+                                     n: prompts back along the live path (default 1);
+                                     --to: cut before that prompt, live or on an
+                                     abandoned branch (#n: the n-th live prompt)
   rewind-app undo [--dry-run] [--force] [--project DIR] [--json]
   rewind-app checkpoint [--label L] [--project DIR] [--json]
   rewind-app checkpoints [--project DIR] [--json]

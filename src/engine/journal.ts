@@ -3,11 +3,14 @@ import { z } from 'zod';
 import { journalPath } from './journal-append.js';
 
 const FingerprintSchema = z.object({ size: z.number(), head: z.string(), tail: z.string() });
+/** Records of one user action (a fork and its code restore) share a group: one undo reverts them all. */
+const group = z.string().optional();
 
 export const JournalRecordSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('fork'),
     id: z.string(),
+    group,
     time: z.string(),
     transcript: z.string(),
     sessionId: z.string(),
@@ -23,6 +26,7 @@ export const JournalRecordSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('in-place'),
     id: z.string(),
+    group,
     time: z.string(),
     transcript: z.string(),
     sessionId: z.string(),
@@ -35,6 +39,7 @@ export const JournalRecordSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('restore'),
     id: z.string(),
+    group,
     time: z.string(),
     checkpointId: z.string(),
     preRestoreCheckpointId: z.string(),
@@ -84,4 +89,18 @@ export function latestUndoable(records: JournalRecord[]): UndoableRecord | null 
     if (isUndoable(r) && !undone.has(r.id)) return r;
   }
   return null;
+}
+
+/** The not-yet-undone records of the newest action, newest first: one record, or every record of its group. */
+export function latestAction(records: JournalRecord[]): UndoableRecord[] {
+  const r = latestUndoable(records);
+  if (!r) return [];
+  if (!r.group) return [r];
+  const undone = new Set(records.filter((x) => x.kind === 'undo').map((x) => (x as { undoes: string }).undoes));
+  const out: UndoableRecord[] = [];
+  for (let i = records.length - 1; i >= 0; i--) {
+    const x = records[i]!;
+    if (isUndoable(x) && x.group === r.group && !undone.has(x.id)) out.push(x);
+  }
+  return out;
 }

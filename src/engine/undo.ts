@@ -1,10 +1,10 @@
 import { copyFile, lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { RewindError } from './errors.js';
+import { isRewindError, RewindError } from './errors.js';
 import { copyPrefixAtomic } from './io/atomic-write.js';
 import { fingerprintFile, sameFingerprint, type Fingerprint } from './io/fingerprint.js';
-import { appendJournal, latestUndoable, readJournal, type UndoableRecord } from './journal.js';
+import { appendJournal, latestAction, readJournal, type UndoableRecord } from './journal.js';
 import { validateRecord } from './journal-guard.js';
 import { ensureStore } from './project.js';
 import { removeFileHistoryDir } from './agents/claude/file-history-links.js';
@@ -18,6 +18,8 @@ export interface UndoResult {
   summary: string;
   /** Where a removed fork or a replaced transcript was kept. */
   keptAt: string | null;
+  /** Every record this undo reverted (more than one for a fork + code restore), newest first. */
+  parts?: UndoableRecord[];
 }
 
 async function moveAside(path: string, dir: string): Promise<string> {
@@ -42,16 +44,37 @@ export interface UndoOptions {
   agentRoots?: string[];
 }
 
+/**
+ * Reverts the newest user action. An action of several records (fork + restore) is undone whole:
+ * every part is checked first (a dry run of each), so either all go back or none does.
+ */
 export async function undoLatest(projectRoot: string, opts: UndoOptions = {}): Promise<UndoResult> {
   if (!opts.dryRun) {
     const { recoverPending } = await import('./store/restore-intent.js');
     await recoverPending(projectRoot);
   }
-  const records = await readJournal(projectRoot);
-  const r = latestUndoable(records);
-  if (!r) throw new RewindError('NOTHING_TO_UNDO', `nothing to undo in ${join(projectRoot, '.agent', 'rewind', 'journal.jsonl')}`);
-  // Every path the record names is checked before anything is read or written.
-  await validateRecord(projectRoot, r, opts.agentRoots ?? rootsFor(process.env).map((x) => x.root));
+  const parts = latestAction(await readJournal(projectRoot));
+  if (parts.length === 0) throw new RewindError('NOTHING_TO_UNDO', `nothing to undo in ${join(projectRoot, '.agent', 'rewind', 'journal.jsonl')}`);
+  // Every path the records name is checked before anything is read or written.
+  for (const p of parts) await validateRecord(projectRoot, p, opts.agentRoots ?? rootsFor(process.env).map((x) => x.root));
+  if (parts.length === 1) return undoRecord(projectRoot, parts[0]!, opts);
+  const checks: UndoResult[] = [];
+  for (const p of parts) {
+    try {
+      checks.push(await undoRecord(projectRoot, p, { ...opts, dryRun: true }));
+    } catch (e) {
+      const msg = e instanceof Error ? e.message : String(e);
+      throw new RewindError(isRewindError(e) ? e.code : 'UNDO_MISMATCH', `cannot undo both parts of this action, so nothing was undone: ${msg}`);
+    }
+  }
+  if (opts.dryRun) return { dryRun: true, undone: parts[0]!, summary: checks.map((c) => c.summary).join('; '), keptAt: null, parts };
+  const done: UndoResult[] = [];
+  for (const p of parts) done.push(await undoRecord(projectRoot, p, opts));
+  return { dryRun: false, undone: parts[0]!, summary: done.map((d) => d.summary).join('; '), keptAt: done.find((d) => d.keptAt)?.keptAt ?? null, parts };
+}
+
+/** Reverts one journal record (a fork, an in-place rewrite or a restore), already validated. */
+async function undoRecord(projectRoot: string, r: UndoableRecord, opts: UndoOptions): Promise<UndoResult> {
   const now = opts.now ?? Date.now;
   const store = await (opts.dryRun ? Promise.resolve(join(projectRoot, '.agent', 'rewind')) : ensureStore(projectRoot));
   if (r.kind === 'fork') {
@@ -143,6 +166,10 @@ async function undoRestoreRecord(projectRoot: string, r: Extract<UndoableRecord,
   const record = { kind: 'undo' as const, id: randomUUID(), time: new Date(now()).toISOString(), undoes: r.id };
   const plan = await undoRestore(projectRoot, r, { dryRun: opts.dryRun, force: opts.force, now, undoRecord: record });
   const n = plan.changes.length;
+  // A dry run says what would stop the real undo (a part of a group is checked this way first).
+  if (opts.dryRun && plan.conflicts > 0 && !opts.force) {
+    throw new RewindError('CONFLICT', `files changed since the restore: ${plan.changes.filter((c) => c.conflict).map((c) => c.path).slice(0, 5).join(', ')} (pass --force to undo anyway)`);
+  }
   if (opts.dryRun) return { dryRun: true, undone: r, summary: `Would undo the restore of ${r.checkpointId}: ${plural(n, 'file')} change back`, keptAt: null };
   await appendJournal(projectRoot, record);
   await plan.finish?.();

@@ -9,6 +9,20 @@ const path = z.string().min(1).max(4096);
 const sessionRef = z.string().min(1).max(4096);
 const uuid = z.string().min(1).max(200);
 
+const StatedPromptSchema = z.object({ uuid: z.string(), text: z.string(), images: z.number().int(), timestamp: z.string().nullable(), number: z.number().int().nullable(), live: z.boolean() });
+
+/** The engine's rewind statement: what the result keeps, leaves out and hands back (see wording.statementLines). */
+export const StatementSchema = z.object({
+  mode: z.enum(['fork', 'in-place']),
+  keptEnd: StatedPromptSchema.nullable(),
+  droppedLive: z.array(StatedPromptSchema),
+  droppedBranch: z.array(StatedPromptSchema),
+  handedBack: z.array(StatedPromptSchema),
+  targetLive: z.boolean(),
+  leftOutMessages: z.number().int(),
+});
+export type Statement = z.infer<typeof StatementSchema>;
+
 export const ChatPlanSchema = z.object({
   transcript: z.string(),
   sessionId: z.string(),
@@ -17,6 +31,10 @@ export const ChatPlanSchema = z.object({
   resultSize: z.number().int(),
   droppedMessages: z.number().int(),
   prompts: z.array(z.object({ uuid: z.string(), text: z.string(), images: z.number().int(), timestamp: z.string().nullable() })),
+  /** Null for an agent whose rewind cannot state it yet: the window then lists the prompts left out. */
+  statement: StatementSchema.nullable(),
+  /** The transcript's size when planned: a confirm whose transcript changed since is refused (review again). */
+  sizeAtPlan: z.number().int().nullable(),
   backupPath: z.string().nullable(),
   /** Things to know before confirming (e.g. the agent may still be writing the transcript). */
   warnings: z.array(z.string()),
@@ -55,6 +73,8 @@ const RewindRequest = z
     mode: z.enum(['fork', 'in-place']),
     withCode: z.boolean().default(false),
     force: z.boolean().default(false),
+    /** The size the preview was made at: the confirm is refused when the transcript changed since. */
+    expectSize: z.number().int().nonnegative().optional(),
   })
   .strict();
 
@@ -235,7 +255,7 @@ export const CONTRACT = {
   },
   undo: {
     request: z.object({ project: path, dryRun: z.boolean().default(false), force: z.boolean().default(false) }).strict(),
-    response: z.object({ kind: z.string(), summary: z.string(), dryRun: z.boolean(), keptAt: z.string().nullable() }),
+    response: z.object({ kind: z.string(), summary: z.string(), dryRun: z.boolean(), keptAt: z.string().nullable(), parts: z.number().int().default(1) }),
   },
   hooksStatus: {
     request: z.object({ project: path }).strict(),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bytes, fileChangeSummary, listed, plural, restoredSummary, untouchedSentence } from './wording.js';
+import { bytes, fileChangeSummary, listed, namePrompt, plural, restoredSummary, statementLines, untouchedSentence, windowError } from './wording.js';
 
 describe('wording', () => {
   it('plural', () => {
@@ -25,5 +25,36 @@ describe('wording', () => {
     expect(fileChangeSummary({ action: 'modify', binary: false, sizeBefore: 1, sizeAfter: 2 }, 1)).toBe('large file: 1 line changed');
     expect(fileChangeSummary({ action: 'modify', binary: false, sizeBefore: 2048, sizeAfter: 1024 }, 5000)).toBe('large file: 5000 lines changed');
     expect(fileChangeSummary({ action: 'delete', binary: false, sizeBefore: 2048, sizeAfter: null })).toBe('2 KB, no diff computed');
+  });
+});
+
+describe('window errors', () => {
+  const messages: [string, string][] = [
+    ['TRANSCRIPT_LIVE', 'The agent wrote to this session 2s ago: it may still be running. Stop it first, or pass --force.'],
+    ['TRANSCRIPT_CHANGED', 'the session changed since the preview was made: nothing was written, review the preview again'],
+    ['CONFLICT', '2 files changed outside the agent would be overwritten: a.txt, b.txt (pass --force to restore anyway; a pre-restore checkpoint keeps them)'],
+    ['UNDO_MISMATCH', 'cannot undo both parts of this action, so nothing was undone: fork x changed since it was created (resumed?): pass --force to remove it anyway (it is kept under .agent/rewind/undone/)'],
+    ['NOT_FOUND', 'backup is missing: /p/.agent/rewind/transcript-backup/x.jsonl'],
+    ['IO', 'files changed since the restore: a.txt (pass --force to undo anyway)'],
+  ];
+  it.each(messages)('%s reads as a sentence with buttons, never a command-line flag', (code, message) => {
+    const w = windowError(code, message, 'Rewrite');
+    expect(w.text).not.toMatch(/--\w/);
+    expect(w.text).toMatch(/^[A-Z].*[.!?]$/);
+    for (const a of w.actions) expect(a.label).not.toMatch(/--\w/);
+  });
+  it('an agent still writing offers to try again or to go ahead anyway', () => {
+    expect(windowError('TRANSCRIPT_LIVE', 'x', 'Rewrite').actions.map((a) => a.label)).toEqual(['Stop the agent and try again', 'Rewrite anyway']);
+  });
+});
+
+describe('rewind statement words', () => {
+  const p = (number: number | null, text: string, live = number !== null) => ({ number, text, images: 0, live });
+  it('nothing before it, and long runs of live prompts summarized', () => {
+    const lines = statementLines({ mode: 'fork', keptEnd: null, droppedLive: [1, 2, 3, 4, 5, 6, 7, 8].map((n) => p(n, `p${n}`)), droppedBranch: [], handedBack: [p(1, 'p1')], targetLive: true });
+    expect(lines).toEqual(['The new session will hold nothing before it.', 'Leaves out #1, #2, 4 more, #7, #8 (live).', "Handed back to edit: #1 'p1'."]);
+  });
+  it('an image-only prompt is named by its images', () => {
+    expect(namePrompt({ number: 3, text: '', images: 2, live: true })).toBe('#3 [2 images]');
   });
 });

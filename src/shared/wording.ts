@@ -42,6 +42,99 @@ export function restoredSummary(applied: { written: number; deleted: number }): 
   return `Restored ${plural(written + deleted, 'file')} (${written} written back, ${deleted} deleted)`;
 }
 
+/** A prompt as a statement names it (the engine's StatedPrompt has this shape). */
+export interface NamedPrompt {
+  text: string;
+  images: number;
+  number: number | null;
+  live: boolean;
+}
+
+/** What a rewind leaves and takes away (the engine's RewindStatement has this shape). */
+export interface StatementWords {
+  mode: 'fork' | 'in-place';
+  keptEnd: NamedPrompt | null;
+  droppedLive: NamedPrompt[];
+  droppedBranch: NamedPrompt[];
+  handedBack: NamedPrompt[];
+  targetLive: boolean;
+}
+
+export function clip(text: string, max = 60): string {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+}
+
+/** "#2 'WRITE a.txt version two'", or the text alone when the number is not known. */
+export function namePrompt(p: NamedPrompt, max = 60): string {
+  const text = p.text.trim() ? `'${clip(p.text, max)}'` : p.images ? `[${plural(p.images, 'image')}]` : "''";
+  return p.number !== null ? `#${p.number} ${text}` : text;
+}
+
+function list(items: string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/** Live prompts by number ("#3, #4"), by text when unnumbered; long runs are summarized. */
+function liveList(ps: NamedPrompt[]): string {
+  const named = ps.length > 6 ? [...ps.slice(0, 2).map((p) => shortName(p)), `${ps.length - 4} more`, ...ps.slice(-2).map((p) => shortName(p))] : ps.map((p) => shortName(p));
+  return named.join(', ');
+}
+const shortName = (p: NamedPrompt) => (p.number !== null ? `#${p.number}` : namePrompt(p, 40));
+
+/**
+ * The rewind statement in plain words, one sentence a line, the same in the CLI's dry run and the
+ * window's preview: where the session ends, what it leaves out, what comes back to edit.
+ */
+export function statementLines(s: StatementWords): string[] {
+  const subject = s.mode === 'fork' ? 'The new session' : 'The session';
+  const out: string[] = [];
+  if (s.keptEnd) {
+    const where = s.keptEnd.live ? '' : ' (now on an abandoned branch; it becomes the live path)';
+    out.push(`${subject} will end after ${namePrompt(s.keptEnd)}${where}.`);
+  } else out.push(`${subject} will hold nothing before it.`);
+  const parts: string[] = [];
+  if (s.droppedLive.length) parts.push(`${liveList(s.droppedLive)} (live)`);
+  if (s.droppedBranch.length) parts.push(`${plural(s.droppedBranch.length, 'prompt')} of an abandoned branch`);
+  out.push(parts.length ? `Leaves out ${list(parts)}.` : 'Leaves out no live prompt.');
+  if (s.handedBack.length === 1) out.push(`Handed back to edit: ${namePrompt(s.handedBack[0]!)}${s.handedBack[0]!.live ? '' : ' (from an abandoned branch)'}.`);
+  else if (s.handedBack.length > 1) out.push(`Handed back to edit: ${plural(s.handedBack.length, 'prompt')}, oldest first.`);
+  return out;
+}
+
+/** The agent may still be writing the transcript: said the same way by the CLI and the window. */
+export function agentWritingSentence(secondsAgo: number | null): string {
+  const when = secondsAgo === null ? 'moments ago' : `${Math.max(0, Math.round(secondsAgo))}s ago`;
+  return `The agent wrote to this session ${when}: it may still be running.`;
+}
+
+export type WindowAction = 'retry' | 'force' | 'review';
+
+/**
+ * A failed confirm, in the window's words: a plain sentence and the buttons that act on it (never
+ * a command-line flag). `verb` is the action's name ("Rewrite", "Fork", "Restore").
+ */
+export function windowError(code: string, message: string, verb: string): { text: string; actions: { action: WindowAction; label: string }[] } {
+  switch (code) {
+    case 'TRANSCRIPT_LIVE':
+      return { text: `${agentWritingSentence(null)} Its next write would land in the replaced file.`, actions: [{ action: 'retry', label: 'Stop the agent and try again' }, { action: 'force', label: `${verb} anyway` }] };
+    case 'TRANSCRIPT_CHANGED':
+      return { text: 'The session changed while this preview was open. Nothing was changed.', actions: [{ action: 'review', label: 'Review again' }] };
+    case 'CONFLICT':
+      return { text: 'Some files were changed by hand since the last checkpoint. Nothing was changed.', actions: [{ action: 'review', label: 'Review again' }, { action: 'force', label: `${verb} anyway` }] };
+    case 'UNDO_MISMATCH':
+      return { text: 'This changed since the action (the fork was resumed, or the session went on): undoing now would replace that work. Nothing was undone.', actions: [{ action: 'force', label: `${verb} anyway (what it replaces is kept)` }] };
+    case 'NOT_ENOUGH_PROMPTS':
+      return { text: 'This is the first prompt: nothing would be left to resume. Start a new session instead.', actions: [] };
+    default: {
+      // Flags are for the terminal: the window offers buttons instead.
+      const t = message.replace(/\s*\((?:[^()]*)--\w[^()]*\)\s*$/, '').replace(/[:;,]?\s*(?:pass|or pass|use) --[\w-]+[^.;]*/g, '').trim();
+      return { text: `${t.charAt(0).toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? '' : '.'}`, actions: [] };
+    }
+  }
+}
+
 /** Where the code a compared side ended with was read from. */
 export function treeSourceText(s: { kind: 'checkpoint'; id: string } | { kind: 'disk' } | { kind: 'agent-history'; files: number } | { kind: 'unknown'; reason: string }): string {
   if (s.kind === 'checkpoint') return `Rewind checkpoint ${s.id}`;

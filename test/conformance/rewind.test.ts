@@ -103,6 +103,46 @@ describe.runIf(run)('conformance with the real Claude Code CLI', () => {
     });
   });
 
+  describe('the rewind statement is what the real CLI resumes: every prompt, live or abandoned', () => {
+    it.each(['linear', 'branched', 'subagent'])('%s: back --to each prompt', async (name) => {
+      const sc = s[name]!;
+      const t = toTimeline(await parseTranscriptFile(sc.transcript));
+      const live = t.prompts.filter((p) => p.active);
+      const known = new Set(t.prompts.map((p) => p.text));
+      for (const target of t.prompts) {
+        const copy = await copySession(sc.transcript);
+        const r = rewindApp(['back', '--to', target.uuid, '--json', '--transcript', copy.path, '--project', sc.project]);
+        if (target.uuid === live[0]!.uuid) {
+          expect(r.code, 'the first prompt leaves nothing to resume').toBe(3);
+          continue;
+        }
+        expect(r.code, r.stderr).toBe(0);
+        const out = JSON.parse(r.stdout) as { forkSessionId: string; statement: { keptEnd: { uuid: string; text: string } | null; droppedLive: { uuid: string }[]; handedBack: { uuid: string }[] } };
+        // What the model is sent on resume: the prompts among its user words (a compaction's summary is not one).
+        const history = await resumedHistory(sc, out.forkSessionId);
+        const received = history.filter((l) => l.startsWith('user: ') && known.has(l.slice(6))).map((l) => l.slice(6));
+        // What should be kept, from the timeline alone: the path to the target's parent.
+        let keptPath: typeof t.prompts;
+        if (target.active) keptPath = live.filter((p) => p.number! < target.number!);
+        else {
+          const branch = t.branches.find((b) => b.forkPoint === target.forkPoint)!;
+          const fork = live.find((p) => p.uuid === branch.afterPromptUuid);
+          keptPath = [...live.filter((p) => fork && p.number! <= fork.number!), ...t.prompts.filter((p) => !p.active && p.lane === target.lane && p.forkPoint === target.forkPoint && p.index < target.index)];
+        }
+        // A compaction kept in the result stands in for the prompts before it.
+        const compaction = Math.max(-1, ...t.compactions.filter((c) => c.active && c.byteOffset < target.byteOffset).map((c) => c.byteOffset));
+        const what = `${name}: --to ${target.number ?? 'dead'} "${target.text}"`;
+        expect(received, what).toEqual(keptPath.filter((p) => p.byteOffset > compaction).map((p) => p.text));
+        expect(out.statement.keptEnd?.text, what).toBe(keptPath[keptPath.length - 1]!.text);
+        // The live prompts the model no longer gets (and no compaction covers) are exactly the ones named as dropped.
+        const gone = live.filter((p) => !received.includes(p.text) && p.byteOffset > compaction).map((p) => p.uuid);
+        expect(out.statement.droppedLive.map((p) => p.uuid), what).toEqual(gone);
+        expect(out.statement.handedBack[0]!.uuid).toBe(target.uuid);
+        expect(received).not.toContain(target.text);
+      }
+    });
+  });
+
   describe('in-place rewrites resume the same way, and undo puts the original back', () => {
     it.each([
       ['linear', 2],

@@ -6,7 +6,7 @@ import type { CliIO } from '../io.js';
 import type { SessionModel } from '../../engine/agents/claude/model.js';
 import type { RestoreResult, RestoreTarget } from '../../engine/store/restore.js';
 import { truncate } from '../io.js';
-import { plural } from '../../shared/wording.js';
+import { plural, statementLines } from '../../shared/wording.js';
 
 export interface BackArgs {
   n: number;
@@ -32,17 +32,41 @@ export function parseCount(raw: unknown): number {
   return Number(s);
 }
 
+/** Below this size the CLI reads the whole session so the statement numbers prompts (#n) as the window does. */
+const NUMBERING_MAX_BYTES = 16 * 1024 * 1024;
+
+/** The target (`--to`) and the live prompt count, from the whole session; skipped for a big file's `back n` (the fast path). */
+async function locate(adapter: AgentAdapter, path: string, args: BackArgs): Promise<{ promptUuid?: string; livePromptCount: number | null }> {
+  if (!args.to) {
+    const { stat } = await import('node:fs/promises');
+    const size = (await stat(path).catch(() => null))?.size ?? Infinity;
+    if (size > NUMBERING_MAX_BYTES) return { livePromptCount: null };
+  }
+  const t = await adapter.timeline(path);
+  const livePromptCount = t.stats.activePrompts;
+  if (!args.to) return { livePromptCount };
+  const m = /^#(\d+)$/.exec(args.to);
+  if (m) {
+    const p = t.prompts.find((x) => x.number === Number(m[1]));
+    if (!p) throw new RewindError('NOT_FOUND', `no prompt #${m[1]} on the live path: it has ${plural(livePromptCount, 'prompt')} (#1 to #${livePromptCount})`);
+    return { promptUuid: p.uuid, livePromptCount };
+  }
+  if (!t.prompts.some((x) => x.uuid === args.to)) throw new RewindError('NOT_FOUND', `no prompt ${args.to} in this session (give a prompt uuid or #n)`);
+  return { promptUuid: args.to, livePromptCount };
+}
+
 export async function backCommand(args: BackArgs, io: CliIO): Promise<number> {
   const resolved = await resolveTranscript({ transcript: args.transcript, project: args.project, cwd: io.cwd, env: io.env, claudeRoot: args.claudeDir });
   io.err(`Transcript: ${resolved.path} (${resolved.source})`);
   const adapter = await adapterOfFile(resolved.path);
   const reason = adapter.rewind ? await adapter.readOnlyReason?.(resolved.path) : `${adapter.displayName} sessions are shown (rewind-app timeline), not rewound, for now`;
   if (reason || !adapter.rewind) throw new RewindError('UNSUPPORTED', `${resolved.path}: ${reason}`);
-  const promptUuid = args.to ? await (await import('./back-target.js')).targetPrompt(adapter, resolved.path, args.to) : undefined;
+  const where = await locate(adapter, resolved.path, args);
   const common = {
     transcriptPath: resolved.path,
     n: args.n,
-    promptUuid,
+    promptUuid: where.promptUuid,
+    livePromptCount: where.livePromptCount,
     mode: args.inPlace ? ('in-place' as const) : ('fork' as const),
     force: args.force,
     projectRoot: resolved.projectRoot,
@@ -51,10 +75,12 @@ export async function backCommand(args: BackArgs, io: CliIO): Promise<number> {
   // With --both the code part is planned first: a conflict stops everything before any write.
   let code: CodePlan | null = null;
   if (args.both && !adapter.incremental) io.err(`Restoring code with a ${adapter.displayName} rewind comes later: restoring the chat only.`);
-  else if (args.both) code = await planCode(resolved.path, resolved.projectRoot, args, io, promptUuid);
-  const result = await adapter.rewind({ ...common, dryRun: args.dryRun });
+  else if (args.both) code = await planCode(resolved.path, resolved.projectRoot, args, io, where.promptUuid);
+  // One action, one undo: the chat and the code share a journal group.
+  const journalGroup = code ? (await import('node:crypto')).randomUUID() : undefined;
+  const result = await adapter.rewind({ ...common, dryRun: args.dryRun, journalGroup });
   let checkpoint: CodeReport | null = null;
-  if (code) checkpoint = await applyCode(code, result.prompts[0]!.uuid, result.boundaryOffset, args, io);
+  if (code) checkpoint = await applyCode(code, result.prompts[0]!.uuid, result.boundaryOffset, args, io, journalGroup);
   report(result, args, io, checkpoint, adapter);
   if (args.copy && !args.json) {
     const text = result.prompts.map((p) => p.text).join('\n\n');
@@ -76,6 +102,8 @@ function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeRepo
         resultSize: r.resultSize,
         droppedMessages: r.droppedMessages,
         prompts: r.prompts.map((p) => ({ uuid: p.uuid, text: p.text, timestamp: p.timestamp, images: p.images })),
+        statement: r.statement ?? null,
+        statementText: r.statement ? statementLines(r.statement) : null,
         mode: r.mode,
         dryRun: r.dryRun,
         forkSessionId: r.forkSessionId,
@@ -87,19 +115,23 @@ function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeRepo
       }),
     );
   }
-  const count = r.prompts.length;
-  io.err(`Reverted prompt${count > 1 ? 's' : ''} (${count}), oldest first:`);
-  r.prompts.forEach((p, i) => {
+  const handed = r.statement?.handedBack ?? r.prompts.map((p) => ({ ...p, number: null }));
+  io.err(`Handed back to edit (${handed.length}), oldest first:`);
+  handed.forEach((p, i) => {
     const extra = p.images ? ` [+${plural(p.images, 'image')}]` : '';
-    io.err(`--- ${i + 1} ---\n${p.text}${extra}`);
+    io.err(`--- ${p.number !== null ? `#${p.number}` : i + 1} ---\n${p.text}${extra}`);
   });
   if (r.droppedMessages > 0) io.err(`Left out ${plural(r.droppedMessages, 'message')} of an abandoned branch so the session resumes where you expect.`);
   if (args.json) return;
+  // The same statement the window's preview shows, first.
+  const said = r.statement ? statementLines(r.statement) : [];
   if (r.dryRun) {
+    for (const line of said) io.out(line);
     if (r.mode === 'fork') io.out(`Dry run: would fork before prompt "${truncate(r.prompts[0]!.text, 60)}" (cut at byte ${r.boundaryOffset}); nothing written`);
     else io.out(`Dry run: would rewrite in place before prompt "${truncate(r.prompts[0]!.text, 60)}" (cut at byte ${r.boundaryOffset}), backup to ${r.backupPath}; nothing written`);
     return;
   }
+  for (const line of said) io.err(line);
   if (r.mode === 'fork') {
     io.out(`Fork created: ${r.forkSessionId}`);
     io.err(`Resume it with: ${adapter.resumeCommand(r.forkSessionId!)}`);
@@ -108,7 +140,7 @@ function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeRepo
     io.out(`Backup: ${r.backupPath}`);
   }
   // Each change is its own journal entry, undone newest first: the code, then the chat.
-  if (r.journalId) io.err(checkpoint?.applied ? 'Undo with: rewind-app undo (once puts the code back, twice also the chat)' : 'Undo with: rewind-app undo');
+  if (r.journalId) io.err(checkpoint?.applied ? 'Undo with: rewind-app undo (puts back both the chat and the code)' : 'Undo with: rewind-app undo');
 }
 
 interface CodePlan {
@@ -126,7 +158,7 @@ interface CodeReport {
   applied: RestoreResult['applied'];
 }
 
-async function planCode(transcript: string, projectRoot: string | null, args: BackArgs, io: CliIO, promptUuid?: string): Promise<CodePlan | null> {
+async function planCode(transcript: string, projectRoot: string | null, args: BackArgs, io: CliIO, promptUuid: string | undefined): Promise<CodePlan | null> {
   const { parseTranscriptFile } = await import('../../engine/agents/claude/parse-transcript.js');
   const session = await parseTranscriptFile(transcript, { withSubagents: false });
   const root = projectRoot ?? session.cwd;
@@ -137,6 +169,9 @@ async function planCode(transcript: string, projectRoot: string | null, args: Ba
   // Find the target now (dry) so conflicts stop us before the chat is touched.
   const { rewindTranscript } = await import('../../engine/agents/claude/rewind/rewind.js');
   const dry = await rewindTranscript({ transcriptPath: transcript, n: args.n, promptUuid, mode: 'fork', dryRun: true, projectRoot: root });
+  if (!dry.statement.targetLive && !(await import('../../engine/store/restore.js').then((m) => m.checkpointForPrompt(root, dry.prompts[0]!.uuid, session)))) {
+    throw new RewindError('NO_CHECKPOINT', "that prompt is on an abandoned branch and Rewind took no checkpoint before it: Claude's own file history covers the live path only (fork there without --both, or restore the code of a live prompt)");
+  }
   const { targetForRewind, restore } = await import('../../engine/store/restore.js');
   const target = await targetForRewind(root, session, dry.prompts[0]!.uuid, dry.boundaryOffset);
   if (!target) return null;
@@ -150,7 +185,7 @@ async function planCode(transcript: string, projectRoot: string | null, args: Ba
   return { session, projectRoot: root, claudeRoot, target };
 }
 
-async function applyCode(code: CodePlan, promptUuid: string, boundary: number, args: BackArgs, io: CliIO): Promise<CodeReport | null> {
+async function applyCode(code: CodePlan, promptUuid: string, boundary: number, args: BackArgs, io: CliIO, journalGroup: string | undefined): Promise<CodeReport | null> {
   const { targetForRewind, restore } = await import('../../engine/store/restore.js');
   // The transcript may have grown between plan and rewind, changing which prompt was reverted.
   const target = code.target.promptUuid === promptUuid ? code.target : await targetForRewind(code.projectRoot, code.session, promptUuid, boundary);
@@ -159,7 +194,7 @@ async function applyCode(code: CodePlan, promptUuid: string, boundary: number, a
     return null;
   }
   io.err(`Code: ${target.note}`);
-  const r = await restore(code.projectRoot, target, { session: code.session, claudeRoot: code.claudeRoot, dryRun: args.dryRun, force: args.force });
+  const r = await restore(code.projectRoot, target, { session: code.session, claudeRoot: code.claudeRoot, dryRun: args.dryRun, force: args.force, journalGroup });
   if (!args.json) {
     const { printRestore } = await import('./restore.js');
     printRestore(r, { json: false, dryRun: args.dryRun, undoHint: false }, { ...io, out: io.err });

@@ -122,6 +122,44 @@ export interface RewindRequest {
   agentRoot?: string | null;
   /** An in-place rewrite of a session written this recently is refused without `force`. */
   liveWindowMs?: number;
+  /** Prompts on the live path, when the caller parsed the session: the statement numbers prompts (#n). */
+  livePromptCount?: number | null;
+  /** The size the user's preview was made at: a session that changed since is refused. */
+  expectSize?: number;
+  /** Journal records of one user action share a group: one undo reverts them all. */
+  journalGroup?: string;
+}
+
+/** A prompt as the rewind statement names it. */
+export interface StatedPrompt {
+  uuid: string;
+  text: string;
+  images: number;
+  timestamp: string | null;
+  /** Its number on the current live path (#n), when known; null on an abandoned branch or when not counted. */
+  number: number | null;
+  /** On the current live path. */
+  live: boolean;
+}
+
+/**
+ * What a rewind does to the conversation, read off the plan (not predicted from the timeline): the
+ * CLI's dry run, its JSON and the window's preview all print it (wording.statementLines).
+ */
+export interface RewindStatement {
+  mode: RewindMode;
+  /** The last prompt that stays (the result resumes after its turn); null: nothing before it. */
+  keptEnd: StatedPrompt | null;
+  /** Prompts of the current live path the result no longer holds, oldest first. */
+  droppedLive: StatedPrompt[];
+  /** The target was on an abandoned branch: the prompts after it on that branch, also gone (the target excluded). */
+  droppedBranch: StatedPrompt[];
+  /** The prompt(s) handed back to edit and send again, oldest first. */
+  handedBack: StatedPrompt[];
+  /** The target is on the live path. */
+  targetLive: boolean;
+  /** Messages of an abandoned branch inside the kept part, left out so the resume lands where stated. */
+  leftOutMessages: number;
 }
 
 export interface RevertedPrompt {
@@ -150,4 +188,8 @@ export interface RewindOutcome {
   journalId: string | null;
   bytesScanned: number;
   warnings: string[];
+  /** What the result keeps, leaves out and hands back; agents that cannot say yet leave it out. */
+  statement?: RewindStatement | null;
+  /** The session's size when planned (a confirm compares it). */
+  size?: number;
 }

@@ -170,7 +170,7 @@ export interface RestoreResult {
 export async function restore(
   projectRoot: string,
   target: RestoreTarget,
-  opts: { session?: SessionModel | null; claudeRoot?: string; dryRun?: boolean; force?: boolean; now?: () => number; withDiffs?: boolean; writeHook?: WriteHook } = {},
+  opts: { session?: SessionModel | null; claudeRoot?: string; dryRun?: boolean; force?: boolean; now?: () => number; withDiffs?: boolean; writeHook?: WriteHook; journalGroup?: string } = {},
 ): Promise<RestoreResult> {
   // A restore killed earlier is finished first (the CLI does it and says so at start; this covers the window).
   if (!opts.dryRun) await recoverPending(projectRoot);
@@ -190,6 +190,7 @@ export async function restore(
   const record = {
     kind: 'restore' as const,
     id: journalId,
+    ...(opts.journalGroup ? { group: opts.journalGroup } : {}),
     time: new Date((opts.now ?? Date.now)()).toISOString(),
     checkpointId: target.checkpoint?.id ?? `claude:${target.promptUuid}`,
     preRestoreCheckpointId: pre.manifest.id,

@@ -30,7 +30,8 @@ export const ENGINE_OPS = {
   },
   previewRestore: async (a: { projectRoot: string; target: RestoreTarget; session: SessionModel | null; claudeRoot: string; withDiffs?: boolean }) =>
     (await previewRestore(a.projectRoot, a.target, { session: a.session, claudeRoot: a.claudeRoot, withDiffs: a.withDiffs })).preview,
-  restore: async (a: { projectRoot: string; target: RestoreTarget; session: SessionModel | null; claudeRoot: string; force?: boolean }) => restore(a.projectRoot, a.target, { session: a.session, claudeRoot: a.claudeRoot, force: a.force }),
+  restore: async (a: { projectRoot: string; target: RestoreTarget; session: SessionModel | null; claudeRoot: string; force?: boolean; journalGroup?: string }) =>
+    restore(a.projectRoot, a.target, { session: a.session, claudeRoot: a.claudeRoot, force: a.force, journalGroup: a.journalGroup }),
   undo: async (a: { projectRoot: string; dryRun?: boolean; force?: boolean; agentRoots?: string[] }) => undoLatest(a.projectRoot, { dryRun: a.dryRun, force: a.force, agentRoots: a.agentRoots }),
   ...INDEX_OPS,
 };

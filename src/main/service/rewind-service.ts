@@ -18,7 +18,8 @@ import type { Timeline } from '../../shared/session-schema.js';
 import { LiveSessions } from './live-sessions.js';
 import { InlineRunner, WorkerRunner, type TaskRunner } from './task-runner.js';
 import { Watcher } from './watcher.js';
-import { plural, restoredSummary } from '../../shared/wording.js';
+import { plural, restoredSummary, statementLines } from '../../shared/wording.js';
+import { DEAD_RESTORE_REASON } from '../../shared/eligibility.js';
 import { markersFor } from '../../engine/store/checkpoint-markers.js';
 import type { AgentAdapter } from '../../engine/agents/adapter.js';
 import { AGENT_PRIMARY, adapterFor, adapterOfFile, agentInfo, findSessionAcross, rootsFor, type AgentId, type AgentRoots } from '../../engine/agents/registry.js';
@@ -344,22 +345,32 @@ export class RewindService {
       resultSize: r.resultSize,
       droppedMessages: r.droppedMessages,
       prompts: r.prompts.map((p) => ({ uuid: p.uuid, text: p.text, images: p.images, timestamp: p.timestamp })),
+      statement: r.statement ?? null,
+      sizeAtPlan: r.size ?? null,
       backupPath: r.backupPath,
       warnings: r.warnings,
     };
   }
 
   /** What a rewind of a session needs: its agent (refusing what it cannot rewind), model and project. */
-  private async rewindContext(session: string): Promise<{ adapter: AgentAdapter; path: string; model: SessionModel | null; projectRoot: string | null; agentRoot: string | null }> {
+  private async rewindContext(session: string): Promise<{ adapter: AgentAdapter; path: string; model: SessionModel | null; projectRoot: string | null; agentRoot: string | null; timeline: Timeline }> {
     const { adapter, path } = await this.transcriptOf(session);
     await this.rewindable(adapter, path);
     const agentRoot = this.roots().find((r) => r.adapter === adapter)?.root ?? null;
     if (adapter.incremental) {
-      const model = (await this.live.get(path)).model;
-      return { adapter, path, model, projectRoot: await this.projectOf(model.cwd), agentRoot };
+      const { model, timeline } = await this.live.get(path);
+      return { adapter, path, model, projectRoot: await this.projectOf(model.cwd), agentRoot, timeline };
     }
     const t = await this.whole.timeline(adapter, path);
-    return { adapter, path, model: null, projectRoot: await this.projectOf(t.session.cwd), agentRoot };
+    return { adapter, path, model: null, projectRoot: await this.projectOf(t.session.cwd), agentRoot, timeline: t };
+  }
+
+  /** Claude's own file history covers the live path only: a dead prompt's code needs a Rewind checkpoint. */
+  private async refuseDeadRestore(model: SessionModel | null, target: RestoreTarget | null): Promise<void> {
+    if (!model || !target || target.source !== 'claude' || !target.promptUuid) return;
+    const { timeline } = await this.live.get(model.transcriptPath);
+    const p = timeline.prompts.find((x) => x.uuid === target.promptUuid);
+    if (p && !p.active) throw new RewindError('NO_CHECKPOINT', DEAD_RESTORE_REASON);
   }
 
   /** Why a session of this agent is read only (null: it can be rewound). */
@@ -382,9 +393,11 @@ export class RewindService {
     return { target, note: target ? null : 'No checkpoint covers this prompt: install the hooks so every prompt gets one.' };
   }
 
-  private summary(mode: 'fork' | 'in-place', prompts: number, files: number | null): string {
-    const chat = mode === 'fork' ? `Fork before this prompt (${plural(prompts, 'prompt')} left out of the new session)` : `Rewrite this session in place, dropping ${plural(prompts, 'prompt')}`;
-    return files === null ? chat : `${chat} and restore ${plural(files, 'file')}`;
+  /** The rewind statement's words (the CLI's dry run says the same), and the files when the code goes too. */
+  private summary(chat: RewindResult, files: number | null): string {
+    const n = chat.prompts.length;
+    const said = chat.statement ? statementLines(chat.statement).join(' ') : `${chat.mode === 'fork' ? 'Fork before this prompt' : 'Rewrite in place'}: ${plural(n, 'prompt')} left out.`;
+    return files === null ? said : `${said} Restores ${plural(files, 'file')}.`;
   }
 
   /** A session with its costs, as compare and export read it. */
@@ -443,42 +456,59 @@ export class RewindService {
       };
     },
     previewRewind: async (req) => {
-      const { adapter, path, model, projectRoot, agentRoot } = await this.rewindContext(req.session);
-      const chat = await this.runner.run('rewind', { agent: adapter.id, transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, dryRun: true, projectRoot, agentRoot });
+      const { adapter, path, model, projectRoot, agentRoot, timeline } = await this.rewindContext(req.session);
+      const livePromptCount = timeline.stats.activePrompts;
+      const chat = await this.runner.run('rewind', { agent: adapter.id, transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, dryRun: true, projectRoot, agentRoot, livePromptCount });
       let code: CodePlan | null = null;
       let codeNote: string | null = null;
       if (req.withCode) {
         const t = await this.codeTarget(adapter, model, projectRoot, chat);
+        await this.refuseDeadRestore(model, t.target);
         codeNote = t.note;
         if (t.target && projectRoot) {
           const preview = await this.runner.run('previewRestore', { projectRoot, target: t.target, session: this.sessionFor(t.target, model), claudeRoot: claudeRootFor(path, this.claudeRoot) });
           code = this.codePlanDoc(preview, projectRoot);
         }
       }
-      return { chat: this.chatDoc(chat), code, codeNote, summary: this.summary(req.mode, chat.prompts.length, code ? code.changes.length : null) };
+      return { chat: this.chatDoc(chat), code, codeNote, summary: this.summary(chat, code ? code.changes.length : null) };
     },
     applyRewind: async (req) => {
       const id = `op-${++this.opCounter}`;
-      const { adapter, path, model, projectRoot, agentRoot } = await this.rewindContext(req.session);
+      const { adapter, path, model, projectRoot, agentRoot, timeline } = await this.rewindContext(req.session);
       const claudeRoot = claudeRootFor(path, this.claudeRoot);
+      const livePromptCount = timeline.stats.activePrompts;
       // The number the timeline shows, for the fork's label ("fork at #n").
-      const shown = adapter.incremental ? (await this.live.get(path)).timeline : await this.whole.timeline(adapter, path);
-      const promptNumber = shown.prompts.find((p) => p.uuid === req.promptUuid)?.number ?? undefined;
-      const dry = await this.runner.run('rewind', { agent: adapter.id, transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, dryRun: true, projectRoot, agentRoot });
+      const promptNumber = timeline.prompts.find((p) => p.uuid === req.promptUuid)?.number ?? undefined;
+      const dry = await this.runner.run('rewind', { agent: adapter.id, transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, dryRun: true, projectRoot, agentRoot, livePromptCount, expectSize: req.expectSize });
       let target: RestoreTarget | null = null;
       if (req.withCode) {
         target = (await this.codeTarget(adapter, model, projectRoot, dry)).target;
+        await this.refuseDeadRestore(model, target);
         if (target && projectRoot && !req.force) {
           const preview = await this.runner.run('previewRestore', { projectRoot, target, session: this.sessionFor(target, model), claudeRoot, withDiffs: false });
           if (preview.plan.conflicts > 0) throw new RewindError('CONFLICT', `${plural(preview.plan.conflicts, 'file')} changed outside the agent would be overwritten: nothing was changed`);
         }
       }
       this.emit({ type: 'operationProgress', id, message: req.mode === 'fork' ? 'Writing the fork…' : 'Rewriting the transcript…', fraction: null });
-      const chat = await this.runner.run('rewind', { agent: adapter.id, transcriptPath: path, promptUuid: req.promptUuid, promptNumber, mode: req.mode, force: req.force, projectRoot, agentRoot });
+      // One user action, one journal group: a single Undo reverts the chat and the code together.
+      const journalGroup = target && projectRoot ? (await import('node:crypto')).randomUUID() : undefined;
+      const chat = await this.runner.run('rewind', { agent: adapter.id, transcriptPath: path, promptUuid: req.promptUuid, promptNumber, mode: req.mode, force: req.force, projectRoot, agentRoot, livePromptCount, expectSize: req.expectSize, journalGroup });
       let code: ResponseOf<'applyRewind'>['code'] = null;
       if (target && projectRoot) {
         this.emit({ type: 'operationProgress', id, message: 'Restoring files…', fraction: null });
-        const r = await this.runner.run('restore', { projectRoot, target, session: this.sessionFor(target, model), claudeRoot, force: req.force });
+        let r;
+        try {
+          r = await this.runner.run('restore', { projectRoot, target, session: this.sessionFor(target, model), claudeRoot, force: req.force, journalGroup });
+        } catch (e) {
+          // Both or neither: the chat part is taken back before the error is reported.
+          await this.runner.run('undo', { projectRoot, force: true }).catch(() => undefined);
+          if (req.mode === 'in-place') {
+            this.live.forget(path);
+            this.whole.forget(path);
+          }
+          const d = describeError(e);
+          throw new RewindError(d.code, `${d.message} (the chat was put back as it was: nothing changed)`);
+        }
         code = { written: r.applied?.written ?? 0, deleted: r.applied?.deleted ?? 0, checkpointId: target.checkpoint?.id ?? null };
       }
       if (req.mode === 'in-place') {
@@ -497,12 +527,14 @@ export class RewindService {
     previewRestore: async (req) => {
       const model = req.session ? await this.sessionModel(req.session) : null;
       const target = await resolveRestoreTarget({ projectRoot: req.project, ref: req.ref, source: req.source, session: model });
+      await this.refuseDeadRestore(model, target);
       const preview = await this.runner.run('previewRestore', { projectRoot: req.project, target, session: this.sessionFor(target, model), claudeRoot: claudeRootFor(model?.transcriptPath, this.claudeRoot) });
       return this.codePlanDoc(preview, req.project);
     },
     applyRestore: async (req) => {
       const model = req.session ? await this.sessionModel(req.session) : null;
       const target = await resolveRestoreTarget({ projectRoot: req.project, ref: req.ref, source: req.source, session: model });
+      await this.refuseDeadRestore(model, target);
       const r = await this.runner.run('restore', { projectRoot: req.project, target, session: this.sessionFor(target, model), claudeRoot: claudeRootFor(model?.transcriptPath, this.claudeRoot), force: req.force });
       const summary = restoredSummary({ written: r.applied?.written ?? 0, deleted: r.applied?.deleted ?? 0 });
       this.emit({ type: 'operationFinished', id: `op-${++this.opCounter}`, operation: 'applyRestore', ok: true, summary });
@@ -511,11 +543,14 @@ export class RewindService {
     undo: async (req) => {
       const r = await this.runner.run('undo', { projectRoot: req.project, dryRun: req.dryRun, force: req.force, agentRoots: this.roots().map((r) => r.root) });
       if (!r.dryRun) {
-        if (r.undone.kind === 'in-place') this.live.forget(r.undone.transcript);
+        for (const p of r.parts ?? [r.undone]) if (p.kind === 'in-place') {
+          this.live.forget(p.transcript);
+          this.whole.forget(p.transcript);
+        }
         this.emit({ type: 'operationFinished', id: `op-${++this.opCounter}`, operation: 'undo', ok: true, summary: r.summary });
         this.emit({ type: 'sessionsChanged' });
       }
-      return { kind: r.undone.kind, summary: r.summary, dryRun: r.dryRun, keptAt: r.keptAt };
+      return { kind: r.undone.kind, summary: r.summary, dryRun: r.dryRun, keptAt: r.keptAt, parts: r.parts?.length ?? 1 };
     },
     hooksStatus: async (req) => {
       const scopes = await Promise.all((['user', 'project', 'local'] as Scope[]).map((s) => hooksStatus(settingsPath(s, req.project, this.claudeRoot), s)));

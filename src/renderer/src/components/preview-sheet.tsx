@@ -1,10 +1,15 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import type { CodePlan } from '../../../shared/contract.js';
-import { firstLine, plural } from '../format.js';
-import { ACTION_LABEL } from '../store/action-slice.js';
+import { statementLines, windowError } from '../../../shared/wording.js';
+import { getApi } from '../api/client.js';
+import { bytes, firstLine, plural } from '../format.js';
+import { ACTION_LABEL, actionEligibility, type Action } from '../store/action-slice.js';
 import { useStore } from '../store/store.js';
 import { CodeChanges } from './code-changes.js';
 import { isDestructive } from '../destructive.js';
+import './preview-sheet.css';
+
+const VERB: Record<Action, string> = { fork: 'Fork', rewrite: 'Rewrite', restore: 'Restore', 'fork-restore': 'Fork and restore' };
 
 function CodePart({ plan, note }: { plan: CodePlan | null; note: string | null }) {
   if (!plan) return <p className="muted">{note ?? 'No code change.'}</p>;
@@ -22,70 +27,166 @@ function CodePart({ plan, note }: { plan: CodePlan | null; note: string | null }
   );
 }
 
-/** Exactly what will change, before anything does: the chat part and the code part. */
+const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]), textarea:not([disabled]), select:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
+
+/** Tab and Shift-Tab cycle inside the sheet: a modal keeps the focus. */
+function trapTab(e: ReactKeyboardEvent<HTMLDivElement>) {
+  if (e.key !== 'Tab') return;
+  const items = [...e.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null || el === document.activeElement);
+  if (items.length === 0) return;
+  const first = items[0]!;
+  const last = items[items.length - 1]!;
+  const at = document.activeElement;
+  if (e.shiftKey && (at === first || !e.currentTarget.contains(at))) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && (at === last || !e.currentTarget.contains(at))) {
+    e.preventDefault();
+    first.focus();
+  }
+}
+
+/** Focus back on the timeline row the sheet was opened for (or whatever opened it). */
+function returnFocus(promptUuid: string, opener: HTMLElement | null) {
+  const row = document.getElementById(`prompt-${promptUuid}`);
+  if (row) {
+    if (!row.hasAttribute('tabindex')) row.setAttribute('tabindex', '-1');
+    row.focus();
+    if (document.activeElement === row) return;
+  }
+  if (opener?.isConnected) opener.focus();
+}
+
+/** Watches the preview's transcript: when it changes, the preview may no longer be what happens. */
+function useStaleWatch(session: string | null, open: boolean) {
+  const markStale = useStore((s) => s.markPreviewStale);
+  useEffect(() => {
+    if (!session || !open) return;
+    const linesAtOpen = useStore.getState().timeline?.stats.lines ?? null;
+    return getApi().onEvent((e) => {
+      if (e.type !== 'timelineChanged' || e.session !== session) return;
+      // A checkpoint marker landing re-sends prompts with the same stats: not a change of the transcript.
+      if (e.kind === 'append' && linesAtOpen !== null && e.stats.lines === linesAtOpen) return;
+      markStale(session);
+    });
+  }, [session, open, markStale]);
+}
+
+/** Exactly what will change, before anything does: what the conversation keeps and loses, then the code. */
 export function PreviewSheet() {
   const preview = useStore((s) => s.preview);
   const close = useStore((s) => s.closePreview);
   const confirm = useStore((s) => s.confirm);
-  const primary = useRef<HTMLButtonElement>(null);
+  const reviewAgain = useStore((s) => s.reviewAgain);
+  const writing = useStore((s) => (s.preview ? actionEligibility(s, s.preview.action, s.preview.promptUuid).reason : null));
+  const cancel = useRef<HTMLButtonElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  const openFor = useRef<string | null>(null);
+  const isOpen = !!preview;
+  useStaleWatch(preview?.session ?? null, isOpen);
   useEffect(() => {
-    if (preview && !preview.loading) primary.current?.focus();
-  }, [preview?.loading, preview]);
+    if (isOpen) {
+      // Opening: remember where focus was, and start on Cancel (Enter must not confirm by accident).
+      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      openFor.current = useStore.getState().preview?.promptUuid ?? null;
+      cancel.current?.focus();
+    } else if (openFor.current) {
+      const uuid = openFor.current;
+      openFor.current = null;
+      // After a confirm the result bar takes over; after Cancel/Esc focus goes back to the row.
+      if (!useStore.getState().result || document.activeElement === document.body) returnFocus(uuid, opener.current);
+    }
+  }, [isOpen]);
   if (!preview) return null;
   const r = preview.rewind;
   const code = r ? r.code : preview.restore;
   const conflicts = code?.conflicts ?? 0;
-  const warnings = r?.chat.warnings ?? [];
-  const force = conflicts > 0 || warnings.length > 0;
+  // The engine's "agent wrote Ns ago" and the up-front warning say the same thing: show it once.
+  const warnings = (r?.chat.warnings ?? []).filter((w) => !(writing && w.startsWith('The agent wrote')));
   const title = ACTION_LABEL[preview.action];
+  const verb = VERB[preview.action];
   let button = title;
+  const st = r?.chat.statement ?? null;
+  // An agent whose rewind cannot state the result yet: the prompts it leaves out, listed.
+  const lines = r ? (st ? statementLines(st) : [`${preview.action === 'rewrite' ? 'Dropped from this session' : 'Left out of the new session'}: ${plural(r.chat.prompts.length, 'prompt')}.`]) : [];
+  const handed = st ? st.handedBack : (r?.chat.prompts ?? []).map((p) => ({ ...p, number: null as number | null }));
   if (r) {
-    const n = r.chat.prompts.length;
-    button = preview.action === 'rewrite' ? `Rewrite: drop ${plural(n, 'prompt')}` : `Fork before this prompt`;
+    const lost = st ? st.droppedLive.length + st.droppedBranch.length : r.chat.prompts.length;
+    button = preview.action === 'rewrite' ? `Rewrite: leave out ${plural(lost, 'prompt')}` : 'Fork before this prompt';
     if (r.code) button += ` and restore ${plural(r.code.changes.length, 'file')}`;
   } else if (preview.restore) button = `Restore ${plural(preview.restore.changes.length, 'file')}`;
+  const force = conflicts > 0;
   if (force) button += ' anyway';
+  const err = preview.error ? windowError(preview.error.code, preview.error.message, verb) : null;
+  const destructive = isDestructive({ action: preview.action, code, force });
+  const runAction = (a: 'retry' | 'force' | 'review') => {
+    if (a === 'review') void reviewAgain();
+    else void confirm(a === 'force' || force);
+  };
   return (
     <div className="sheet-backdrop" onClick={close}>
-      <div className="sheet" role="dialog" aria-modal="true" aria-labelledby="sheet-title" onClick={(e) => e.stopPropagation()}>
+      <div className="sheet" role="dialog" aria-modal="true" aria-labelledby="sheet-title" aria-describedby="sheet-statement" onClick={(e) => e.stopPropagation()} onKeyDown={trapTab}>
         <header className="sheet-header">
           <h2 id="sheet-title">{title}</h2>
           <p className="muted small">Nothing changes until you confirm.</p>
         </header>
         <div className="sheet-body">
-          {preview.loading && <p className="muted" aria-busy="true">Working out what would change…</p>}
-          {preview.error && (
-            <p className="error-text" role="alert">
-              {preview.error}
+          {preview.loading && (
+            <p className="muted" aria-busy="true">
+              Working out what would change…
+            </p>
+          )}
+          {preview.stale && (
+            <div className="stale-note" role="alert">
+              <span>This session changed after the preview was made (the agent wrote to it), so what happens may differ.</span>
+              <button type="button" className="button small" onClick={() => void reviewAgain()}>
+                Review again
+              </button>
+            </div>
+          )}
+          {err && (
+            <div className="sheet-error" role="alert">
+              <p className="error-text">{err.text}</p>
+              {err.actions.length > 0 && (
+                <div className="sheet-error-actions">
+                  {err.actions.map((a) => (
+                    <button key={a.action} type="button" className={`button small${a.action === 'force' ? ' danger' : ''}`} onClick={() => runAction(a.action)}>
+                      {a.label}
+                    </button>
+                  ))}
+                </div>
+              )}
+            </div>
+          )}
+          {writing && !preview.loading && (
+            <p className="warning" role="note">
+              {writing}
             </p>
           )}
           {warnings.map((w) => (
-            <p key={w} className="warning" role="alert">
-              Careful: {w}. If it is, stop it first; its next write would land in the replaced file.
+            <p key={w} className="warning" role="note">
+              {w}
             </p>
           ))}
           {r && (
-            <section aria-label="Chat">
+            <section aria-label="Chat" className="statement-part">
               <h3>Chat</h3>
-              <p>
-                {preview.action === 'rewrite' ? 'Dropped from this session' : 'Left out of the new session'}: {plural(r.chat.prompts.length, 'prompt')}
-                {r.chat.droppedMessages > 0 && `, and ${plural(r.chat.droppedMessages, 'message')} of an abandoned branch (so the session resumes where you expect)`}.
-              </p>
-              <ol className="dropped">
-                {r.chat.prompts.slice(0, 8).map((p) => (
-                  <li key={p.uuid}>{firstLine(p.text, 120)}</li>
+              <div id="sheet-statement" className="statement">
+                {lines.map((line) => (
+                  <p key={line}>{line}</p>
                 ))}
-                {r.chat.prompts.length > 8 && <li className="muted">… and {r.chat.prompts.length - 8} more</li>}
-              </ol>
-              <p className="small muted">
-                Cut at byte {r.chat.boundaryOffset.toLocaleString()} of <span className="mono">{r.chat.transcript.split('/').pop()}</span>
-                {r.chat.backupPath && (
-                  <>
-                    {' '}
-                    · backup first to <span className="mono">{r.chat.backupPath}</span>
-                  </>
-                )}
-              </p>
+              </div>
+              {(handed.length > 1 || !st) && (
+                <ol className="dropped" aria-label="Handed back to edit">
+                  {handed.slice(0, 8).map((p) => (
+                    <li key={p.uuid}>
+                      {p.number !== null && <span className="muted">#{p.number} </span>}
+                      {firstLine(p.text, 120)}
+                    </li>
+                  ))}
+                  {handed.length > 8 && <li className="muted">… and {handed.length - 8} more</li>}
+                </ol>
+              )}
             </section>
           )}
           {(preview.action === 'restore' || preview.action === 'fork-restore') && !preview.loading && (
@@ -94,16 +195,54 @@ export function PreviewSheet() {
               <CodePart plan={code} note={r?.codeNote ?? null} />
             </section>
           )}
+          {(r || code) && (
+            <details className="sheet-details">
+              <summary>Details</summary>
+              <dl>
+                {r && (
+                  <>
+                    <dt>Transcript</dt>
+                    <dd className="mono">{r.chat.transcript}</dd>
+                    <dt>Cut</dt>
+                    <dd>
+                      at byte {r.chat.boundaryOffset.toLocaleString()}{r.chat.sizeAtPlan !== null && ` of ${r.chat.sizeAtPlan.toLocaleString()}`}; the result is {bytes(r.chat.resultSize)}
+                    </dd>
+                    {r.chat.droppedMessages > 0 && (
+                      <>
+                        <dt>Also left out</dt>
+                        <dd>{plural(r.chat.droppedMessages, 'message')} of an older abandoned branch, so the session resumes where stated</dd>
+                      </>
+                    )}
+                    {r.chat.backupPath && (
+                      <>
+                        <dt>Backup</dt>
+                        <dd className="mono">{r.chat.backupPath}</dd>
+                      </>
+                    )}
+                  </>
+                )}
+                {code && (
+                  <>
+                    <dt>Code from</dt>
+                    <dd>{code.note}</dd>
+                    <dt>Project</dt>
+                    <dd className="mono">{code.projectRoot}</dd>
+                  </>
+                )}
+              </dl>
+            </details>
+          )}
         </div>
         <footer className="sheet-footer">
-          <button type="button" className="button" onClick={close}>
+          <button type="button" className="button" ref={cancel} onClick={close}>
             Cancel
           </button>
           <button
             type="button"
-            ref={primary}
-            className={`button primary${isDestructive({ action: preview.action, code, force }) ? ' danger' : ''}`}
-            disabled={preview.loading || preview.applying || (!r && !preview.restore)}
+            className={`button primary${destructive ? ' danger' : ''}`}
+            data-destructive={destructive ? 'true' : 'false'}
+            disabled={preview.loading || preview.applying || preview.stale || (!r && !preview.restore)}
+            title={preview.stale ? 'Review again first: the session changed' : undefined}
             onClick={() => void confirm(force)}
           >
             {preview.applying ? 'Working…' : button}

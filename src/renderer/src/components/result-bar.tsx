@@ -1,5 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { windowError } from '../../../shared/wording.js';
 import { useStore } from '../store/store.js';
+import './preview-sheet.css';
 
 async function copy(text: string): Promise<boolean> {
   try {
@@ -10,48 +12,101 @@ async function copy(text: string): Promise<boolean> {
   }
 }
 
-/** After an action: what happened, the resume command, the prompt to retry, and Undo. */
+const CopyIcon = () => (
+  <svg aria-hidden="true" width="14" height="14" viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth="1.5">
+    <rect x="5.5" y="5.5" width="8" height="8" rx="1.5" />
+    <path d="M10.5 3.5v-1a1 1 0 0 0-1-1h-6a1 1 0 0 0-1 1v6a1 1 0 0 0 1 1h1" />
+  </svg>
+);
+const CheckIcon = () => (
+  <svg aria-hidden="true" width="14" height="14" viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth="2">
+    <path d="M3 8.5l3.2 3L13 4.5" />
+  </svg>
+);
+
+/** A copy button of fixed width: the icon and "Copy" become a check and "Copied" without moving anything. */
+function CopyButton({ text, label }: { text: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
+  return (
+    <button
+      type="button"
+      className="button small copy-button"
+      aria-label={copied ? `${label}: copied` : label}
+      title={label}
+      onClick={async () => {
+        if (!(await copy(text))) return;
+        setCopied(true);
+        if (timer.current) clearTimeout(timer.current);
+        timer.current = setTimeout(() => setCopied(false), 1500);
+      }}
+    >
+      {copied ? <CheckIcon /> : <CopyIcon />}
+      <span>{copied ? 'Copied' : 'Copy'}</span>
+    </button>
+  );
+}
+
+function PromptBox({ index, initial }: { index: number; initial: string }) {
+  const [text, setText] = useState(initial);
+  useEffect(() => setText(initial), [initial]);
+  const id = `reverted-prompt-${index}`;
+  return (
+    <div className="result-prompt-box">
+      <textarea id={id} aria-label={`Prompt ${index + 1} to retry or edit`} value={text} onChange={(e) => setText(e.target.value)} rows={Math.min(4, Math.max(1, text.split('\n').length))} />
+      <CopyButton text={text} label={`Copy prompt ${index + 1}`} />
+    </div>
+  );
+}
+
+/** After an action: what happened, the resume command, each prompt handed back to edit, and Undo. */
 export function ResultBar() {
   const result = useStore((s) => s.result);
   const undo = useStore((s) => s.undo);
   const dismiss = useStore((s) => s.dismissResult);
-  const [text, setText] = useState('');
-  const [copied, setCopied] = useState<string | null>(null);
-  useEffect(() => setText(result?.revertedText ?? ''), [result?.revertedText]);
   if (!result) return null;
-  const resume = result.resumeCommand ?? null;
-  const flash = (what: string) => {
-    setCopied(what);
-    setTimeout(() => setCopied(null), 1500);
-  };
+  const resume = result.resumeCommand;
+  const showPrompts = result.handedBack.length > 0 && !result.undone;
+  const err = result.error ? windowError(result.error.code, result.error.message, 'Undo') : null;
   return (
-    <div className="result-bar" role="status" aria-label="Result">
+    <div className="result-bar result-grid" role="status" aria-label="Result">
       <div className="result-main">
-        <strong className="mono">{result.undone ?? result.title}</strong>
-        {result.error && <span className="error-text">{result.error}</span>}
+        <strong>{result.undone ?? result.title}</strong>
+        {err && (
+          <span className="error-text" role="alert">
+            {err.text}
+          </span>
+        )}
+        {err?.actions
+          .filter((a) => a.action === 'force')
+          .map((a) => (
+            <button key={a.action} type="button" className="button small danger" onClick={() => void undo(true)}>
+              {a.label}
+            </button>
+          ))}
         {resume && !result.undone && (
-          <button type="button" className="button small" onClick={async () => (await copy(resume)) && flash('resume')}>
-            {copied === 'resume' ? 'Copied' : <>Copy <span className="mono">{resume}</span></>}
-          </button>
+          <div className="result-resume">
+            <code className="mono" aria-label="Resume command">
+              {resume}
+            </code>
+            <CopyButton text={resume} label="Copy the resume command" />
+          </div>
         )}
       </div>
-      {result.revertedText && !result.undone && (
-        <div className="result-prompt">
-          <label htmlFor="reverted-prompt" className="small muted">
-            The prompt, to retry or edit
-          </label>
-          <textarea id="reverted-prompt" value={text} onChange={(e) => setText(e.target.value)} rows={2} />
-          <button type="button" className="button small" onClick={async () => (await copy(text)) && flash('prompt')}>
-            {copied === 'prompt' ? 'Copied' : 'Copy prompt'}
-          </button>
+      {showPrompts && (
+        <div className="result-prompts" role="group" aria-label={result.handedBack.length === 1 ? 'The prompt, to retry or edit' : 'The prompts, to retry or edit (oldest first)'}>
+          <span className="small muted">{result.handedBack.length === 1 ? 'The prompt, to retry or edit' : 'The prompts, to retry or edit (oldest first)'}</span>
+          {result.handedBack.map((t, i) => (
+            <PromptBox key={`${result.title}-${i}`} index={i} initial={t} />
+          ))}
         </div>
       )}
       <div className="result-actions">
-        {result.undoable && (
-          <button type="button" className="button" onClick={() => void undo()}>
-            Undo
-          </button>
-        )}
+        {/* Always in place: disabled once used, so nothing shifts under the pointer. */}
+        <button type="button" className="button undo-button" disabled={!result.undoable} title={result.undoable ? 'Undo this action (chat and code together)' : result.undone ? 'Already undone' : 'Nothing to undo here'} onClick={() => void undo()}>
+          Undo
+        </button>
         <button type="button" className="button ghost" aria-label="Dismiss" onClick={dismiss}>
           ✕
         </button>

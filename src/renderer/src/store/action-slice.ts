@@ -1,31 +1,46 @@
 import type { StateCreator } from 'zustand';
 import type { ResponseOf } from '../../../shared/contract.js';
+import { CODE_LATER_REASON, eligibility, type Eligibility, type PromptFacts } from '../../../shared/eligibility.js';
+import type { Timeline, TimelinePrompt } from '../../../shared/session-schema.js';
 import { getApi } from '../api/client.js';
 import type { Store } from './store.js';
 import { plural } from '../../../shared/wording.js';
 
 export type Action = 'fork' | 'rewrite' | 'restore' | 'fork-restore';
 
+export interface PreviewError {
+  code: string;
+  message: string;
+}
+
 export interface Preview {
   action: Action;
   promptUuid: string;
+  /** The session the preview was made on (the selection may move while it is open). */
+  session: string;
   loading: boolean;
-  error: string | null;
+  error: PreviewError | null;
   rewind: ResponseOf<'previewRewind'> | null;
   restore: ResponseOf<'previewRestore'> | null;
   applying: boolean;
+  /** The transcript changed after the preview was made: it may no longer be what happens. */
+  stale: boolean;
 }
 
 export interface ActionResult {
   title: string;
   forkSessionId: string | null;
-  /** How to continue the fork in the agent's own CLI (from the service: the renderer names no agent). */
-  resumeCommand?: string | null;
-  revertedText: string;
+  /** How to continue the session in the agent's own CLI (from the service: the renderer names no agent). */
+  resumeCommand: string | null;
+  /** The prompts handed back to edit, oldest first: one box each. */
+  handedBack: string[];
   projectRoot: string | null;
   undoable: boolean;
   undone: string | null;
-  error: string | null;
+  error: PreviewError | null;
+  /** Where the action started: Undo goes back there with the same prompt selected. */
+  sourceSession: string;
+  promptUuid: string;
 }
 
 export interface ActionSlice {
@@ -33,9 +48,14 @@ export interface ActionSlice {
   result: ActionResult | null;
   openPreview: (action: Action, promptUuid?: string) => Promise<void>;
   closePreview: () => void;
+  /** Make the preview again (after the transcript changed). */
+  reviewAgain: () => Promise<void>;
   confirm: (force?: boolean) => Promise<void>;
-  undo: () => Promise<void>;
+  /** `force`: undo even what changed since (the service keeps what it replaces). */
+  undo: (force?: boolean) => Promise<void>;
   dismissResult: () => void;
+  /** The open preview's transcript changed on disk. */
+  markPreviewStale: (session: string) => void;
 }
 
 export const ACTION_LABEL: Record<Action, string> = {
@@ -44,6 +64,29 @@ export const ACTION_LABEL: Record<Action, string> = {
   restore: 'Restore code to here',
   'fork-restore': 'Fork + restore code',
 };
+
+/** What the eligibility rules need to know about a prompt, read off the timeline. */
+export function promptFacts(t: Timeline, p: TimelinePrompt): PromptFacts {
+  let firstOfItsPath = p.number === 1;
+  if (p.number === null) {
+    const branch = t.branches.find((b) => b.forkPoint === p.forkPoint);
+    const sameBranch = t.prompts.filter((q) => q.lane === p.lane && q.forkPoint === p.forkPoint && q.number === null);
+    firstOfItsPath = !!branch && branch.afterPromptUuid === null && sameBranch[0]?.uuid === p.uuid;
+  }
+  return { number: p.number, forkPoint: p.forkPoint, firstOfItsPath, hasRewindCheckpoint: !!p.checkpoint, hasClaudeCheckpoint: !!p.nativeCheckpoint };
+}
+
+export function actionEligibility(s: Pick<Store, 'timeline' | 'sessions' | 'selectedSession'>, action: Action, uuid: string): Eligibility {
+  const t = s.timeline;
+  const p = t?.prompts.find((x) => x.uuid === uuid);
+  if (!t || !p) return { enabled: false, reason: null };
+  const sessionLive = s.sessions.some((x) => x.transcriptPath === s.selectedSession && x.live);
+  // Code goes back with Claude Code's checkpoints and file history only, for now.
+  if ((action === 'restore' || action === 'fork-restore') && t.session.agent !== 'claude') return { enabled: false, reason: CODE_LATER_REASON };
+  return eligibility(action, promptFacts(t, p), { sessionLive });
+}
+
+const modeOf = (a: Action) => (a === 'rewrite' ? ('in-place' as const) : ('fork' as const));
 
 export const createActionSlice: StateCreator<Store, [], [], ActionSlice> = (set, get) => ({
   preview: null,
@@ -54,47 +97,62 @@ export const createActionSlice: StateCreator<Store, [], [], ActionSlice> = (set,
     const cwd = get().timeline?.session.cwd;
     // A read-only session (its agent or format): the detail pane says why instead.
     if (!promptUuid || !session || get().timeline?.session.readOnly) return;
-    set({ preview: { action, promptUuid, loading: true, error: null, rewind: null, restore: null, applying: false } });
+    if (!actionEligibility(get(), action, promptUuid).enabled) return;
+    set({ preview: { action, promptUuid, session, loading: true, error: null, rewind: null, restore: null, applying: false, stale: false } });
     const api = getApi();
+    const current = () => get().preview?.promptUuid === promptUuid && get().preview?.action === action;
     if (action === 'restore') {
       const r = cwd ? await api.previewRestore({ project: cwd, ref: promptUuid, session }) : null;
-      if (get().preview?.promptUuid !== promptUuid) return;
-      set({ preview: { ...get().preview!, loading: false, restore: r?.ok ? r.value : null, error: !r ? 'This session has no project folder on this machine.' : r.ok ? null : r.error.message } });
+      if (!current()) return;
+      const error = !r ? { code: 'NOT_FOUND', message: 'This session has no project folder on this machine.' } : r.ok ? null : r.error;
+      set({ preview: { ...get().preview!, loading: false, restore: r?.ok ? r.value : null, error } });
       return;
     }
-    const r = await api.previewRewind({ session, promptUuid, mode: action === 'rewrite' ? 'in-place' : 'fork', withCode: action === 'fork-restore' });
-    if (get().preview?.promptUuid !== promptUuid) return;
-    set({ preview: { ...get().preview!, loading: false, rewind: r.ok ? r.value : null, error: r.ok ? null : r.error.message } });
+    const r = await api.previewRewind({ session, promptUuid, mode: modeOf(action), withCode: action === 'fork-restore' });
+    if (!current()) return;
+    set({ preview: { ...get().preview!, loading: false, rewind: r.ok ? r.value : null, error: r.ok ? null : r.error } });
   },
   closePreview: () => set({ preview: null }),
+  reviewAgain: async () => {
+    const p = get().preview;
+    if (p) await get().openPreview(p.action, p.promptUuid);
+  },
+  markPreviewStale: (session) => {
+    const p = get().preview;
+    if (p && p.session === session && !p.loading && !p.applying && !p.stale) set({ preview: { ...p, stale: true } });
+  },
   confirm: async (force = false) => {
     const p = get().preview;
-    const session = get().selectedSession;
+    const session = p?.session;
     const cwd = get().timeline?.session.cwd ?? null;
     if (!p || !session || p.loading || p.applying) return;
     set({ preview: { ...p, applying: true, error: null } });
     const api = getApi();
     if (p.action === 'restore') {
       const r = await api.applyRestore({ project: cwd!, ref: p.promptUuid, session, force });
-      if (!r.ok) return set({ preview: { ...get().preview!, applying: false, error: r.error.message } });
-      set({ preview: null, result: { title: r.value.summary, forkSessionId: null, revertedText: '', projectRoot: cwd, undoable: true, undone: null, error: null } });
+      if (!r.ok) return set({ preview: { ...get().preview!, applying: false, error: r.error } });
+      set({ preview: null, result: { title: r.value.summary, forkSessionId: null, resumeCommand: null, handedBack: [], projectRoot: cwd, undoable: true, undone: null, error: null, sourceSession: session, promptUuid: p.promptUuid } });
       return;
     }
-    const r = await api.applyRewind({ session, promptUuid: p.promptUuid, mode: p.action === 'rewrite' ? 'in-place' : 'fork', withCode: p.action === 'fork-restore', force });
-    if (!r.ok) return set({ preview: { ...get().preview!, applying: false, error: r.error.message } });
+    // The size the preview was made at: a transcript that changed since is refused, not silently re-planned.
+    const expectSize = p.rewind?.chat.sizeAtPlan ?? undefined;
+    const r = await api.applyRewind({ session, promptUuid: p.promptUuid, mode: modeOf(p.action), withCode: p.action === 'fork-restore', force, expectSize });
+    if (!r.ok) return set({ preview: { ...get().preview!, applying: false, error: r.error } });
     const v = r.value;
     const files = v.code ? ` · ${plural(v.code.written + v.code.deleted, 'file')} restored` : '';
     set({
       preview: null,
       result: {
-        title: v.forkSessionId ? `Fork created: ${v.forkSessionId}${files}` : `Chat rewritten in place${files}`,
+        title: v.forkSessionId ? `Fork created${files}` : `Chat rewritten in place${files}`,
         forkSessionId: v.forkSessionId,
-        resumeCommand: v.forkSessionId ? v.resumeCommand : null,
-        revertedText: v.chat.prompts.map((x) => x.text).join('\n\n'),
+        resumeCommand: v.resumeCommand ?? null,
+        handedBack: v.chat.statement ? v.chat.statement.handedBack.map((x) => x.text) : v.chat.prompts.map((x) => x.text),
         projectRoot: v.projectRoot,
         undoable: !!v.projectRoot,
         undone: null,
         error: null,
+        sourceSession: session,
+        promptUuid: p.promptUuid,
       },
     });
     if (v.forkPath) {
@@ -102,19 +160,17 @@ export const createActionSlice: StateCreator<Store, [], [], ActionSlice> = (set,
       get().selectSession(v.forkPath);
     } else await get().loadTimeline(session);
   },
-  undo: async () => {
+  undo: async (force = false) => {
     const r = get().result;
     if (!r?.projectRoot) return;
-    const u = await getApi().undo({ project: r.projectRoot });
-    if (!u.ok) return set({ result: { ...r, error: u.error.message } });
+    const u = await getApi().undo({ project: r.projectRoot, force });
+    if (!u.ok) return set({ result: { ...r, error: u.error } });
     set({ result: { ...r, undone: u.value.summary, undoable: false, error: null } });
     await get().loadSessions();
-    const s = get().selectedSession;
-    if (s) {
-      const stillThere = get().sessions.some((x) => x.transcriptPath === s);
-      if (!stillThere && get().sessions[0]) get().selectSession(get().sessions[0]!.transcriptPath);
-      else await get().loadTimeline(s);
-    }
+    // Back where the action started, on the same prompt.
+    if (get().selectedSession !== r.sourceSession) get().selectSession(r.sourceSession);
+    else await get().loadTimeline(r.sourceSession);
+    get().selectPrompt(r.promptUuid);
   },
   dismissResult: () => set({ result: null }),
 });

@@ -12,6 +12,8 @@ import { linkFileHistory } from '../file-history-links.js';
 import { claudeRootOfTranscript } from '../paths.js';
 import { keptRanges, planRewind, type RewindPlan } from './plan.js';
 import { scanTail, type RevertedPrompt, type TailScan } from './tail-scan.js';
+import { rewindStatement, type RewindStatement } from './statement.js';
+import { agentWritingSentence } from '../../../../shared/wording.js';
 
 export type RewindMode = 'fork' | 'in-place';
 
@@ -33,6 +35,12 @@ export interface RewindOptions {
   liveWindowMs?: number;
   now?: () => number;
   chunkSize?: number;
+  /** Prompts on the live path, when a full parse knows it: the statement then numbers prompts (#n). */
+  livePromptCount?: number | null;
+  /** The size the user's preview was made at: a transcript that changed since is refused (review again). */
+  expectSize?: number;
+  /** One user action made of several journal records (fork + restore): undone together. */
+  journalGroup?: string;
   /** Test seam: runs between the scan and each revalidation (where a live agent's append lands). */
   beforeRevalidate?: () => Promise<void>;
 }
@@ -46,12 +54,16 @@ export interface RewindResult {
   resultSize: number;
   droppedMessages: number;
   prompts: RevertedPrompt[];
+  /** What the result holds and leaves out, in one place (CLI, JSON and window all print it). */
+  statement: RewindStatement;
   forkSessionId: string | null;
   forkPath: string | null;
   backupPath: string | null;
   projectRoot: string | null;
   journalId: string | null;
   bytesScanned: number;
+  /** The transcript's size when planned. */
+  size: number;
   warnings: string[];
 }
 
@@ -64,6 +76,7 @@ interface Snapshot {
   fp: Fingerprint | null;
   scan: TailScan;
   plan: RewindPlan;
+  statement: RewindStatement;
 }
 
 const fingerprints = () => import('../../../io/fingerprint.js');
@@ -81,7 +94,8 @@ async function takeSnapshot(fh: FileHandle, opts: RewindOptions): Promise<Snapsh
         : `cannot go back ${opts.n ?? 1}: that is every prompt on the live path, nothing would be left to resume (start a new session instead)`,
     );
   }
-  return { size, fp, scan, plan: planRewind(scan) };
+  const plan = planRewind(scan);
+  return { size, fp, scan, plan, statement: rewindStatement(scan, plan, opts.mode, opts.livePromptCount ?? null) };
 }
 
 /** True when the first `size` bytes are still what we scanned (the file may have grown). */
@@ -137,6 +151,9 @@ async function rewindUnlocked(opts: RewindOptions): Promise<RewindResult> {
     const st = await fh.stat();
     if (!st.isFile()) throw new RewindError('INVALID_TRANSCRIPT', `not a transcript file: ${opts.transcriptPath}`);
     let snap = await takeSnapshot(fh, opts);
+    if (opts.expectSize !== undefined && snap.size !== opts.expectSize) {
+      throw new RewindError('TRANSCRIPT_CHANGED', 'the session changed since the preview was made: nothing was written, review the preview again');
+    }
     const warnings: string[] = [];
     if (snap.plan.garbageLines > 0) warnings.push(`skipped ${snap.plan.garbageLines} unreadable line(s) in the transcript's tail`);
     const sessionId = safeSessionId(snap.scan.sessionId, opts.transcriptPath);
@@ -156,8 +173,10 @@ async function rewindUnlocked(opts: RewindOptions): Promise<RewindResult> {
       resultSize: snap.plan.resultSize,
       droppedMessages: snap.plan.droppedMessages,
       prompts: snap.plan.prompts,
+      statement: snap.statement,
       projectRoot,
       bytesScanned: snap.scan.bytesScanned,
+      size: snap.size,
       warnings,
     };
 
@@ -167,11 +186,11 @@ async function rewindUnlocked(opts: RewindOptions): Promise<RewindResult> {
       const window = opts.liveWindowMs ?? DEFAULT_LIVE_WINDOW_MS;
       if (!opts.force && age < window && opts.dryRun) {
         // A preview still shows the plan; the write itself is refused unless forced.
-        warnings.push(`the transcript was written ${Math.max(0, Math.round(age / 1000))}s ago: the agent may still be running`);
+        warnings.push(agentWritingSentence(age / 1000));
       } else if (!opts.force && age < window) {
         throw new RewindError(
           'TRANSCRIPT_LIVE',
-          `transcript was written ${Math.max(0, Math.round(age / 1000))}s ago: the agent may still be running (stop it first, or pass --force)`,
+          `${agentWritingSentence(age / 1000)} Stop it first, or pass --force.`,
         );
       }
     }
@@ -195,7 +214,7 @@ async function rewindUnlocked(opts: RewindOptions): Promise<RewindResult> {
         throw new RewindError('TRANSCRIPT_CHANGED', `transcript grew while we worked: the agent is running (stop it first); nothing was written`);
       }
       snap = await takeSnapshot(fh, opts);
-      Object.assign(base, { boundaryOffset: snap.plan.boundaryOffset, resultSize: snap.plan.resultSize, droppedMessages: snap.plan.droppedMessages, prompts: snap.plan.prompts });
+      Object.assign(base, { boundaryOffset: snap.plan.boundaryOffset, resultSize: snap.plan.resultSize, droppedMessages: snap.plan.droppedMessages, prompts: snap.plan.prompts, statement: snap.statement });
     }
 
     const { randomUUID } = await import('node:crypto');
@@ -227,6 +246,7 @@ async function rewindUnlocked(opts: RewindOptions): Promise<RewindResult> {
         await appendJournal(projectRoot, {
           kind: 'fork',
           id: journalId,
+          ...(opts.journalGroup ? { group: opts.journalGroup } : {}),
           time: new Date(now()).toISOString(),
           transcript: opts.transcriptPath,
           sessionId,
@@ -292,6 +312,7 @@ async function rewindUnlocked(opts: RewindOptions): Promise<RewindResult> {
     await appendJournal(projectRoot, {
       kind: 'in-place',
       id: journalId,
+      ...(opts.journalGroup ? { group: opts.journalGroup } : {}),
       time: new Date(now()).toISOString(),
       transcript: opts.transcriptPath,
       sessionId,

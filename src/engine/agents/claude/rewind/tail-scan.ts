@@ -25,6 +25,8 @@ export interface TailLine {
   queueContent: string | null;
   /** A line that does not parse. */
   garbage: string | null;
+  /** A human prompt (not a tool result, command or meta line): what the rewind statement names. */
+  prompt: { text: string; images: number; timestamp: string | null } | null;
 }
 
 export interface RevertedPrompt {
@@ -59,7 +61,7 @@ export interface TailScan {
 
 function reduce(offset: number, length: number, e: Json | null, garbage: string | null): TailLine {
   if (!e) {
-    return { offset, length, type: null, uuid: null, parentUuid: null, logicalParentUuid: null, isSidechain: false, isMessage: false, refersTo: null, queueOp: null, queueContent: null, garbage };
+    return { offset, length, type: null, uuid: null, parentUuid: null, logicalParentUuid: null, isSidechain: false, isMessage: false, refersTo: null, queueOp: null, queueContent: null, garbage, prompt: null };
   }
   const type = str(e.type) ?? null;
   const uuid = str(e.uuid) ?? null;
@@ -68,6 +70,11 @@ function reduce(offset: number, length: number, e: Json | null, garbage: string 
   if (type === 'file-history-snapshot') refersTo = str(e.messageId) ?? null;
   else if (type === 'file-history-delta') refersTo = str(e.snapshotMessageId) ?? str(e.messageId) ?? null;
   else if (type === 'last-prompt' || type === 'summary') refersTo = str(e.leafUuid) ?? null;
+  let prompt: TailLine['prompt'] = null;
+  if (type === 'user' && isMessage && e.isSidechain !== true) {
+    const content = readUserContent(e);
+    if (classifyUser(e, content) === 'prompt') prompt = { text: content.text, images: content.images, timestamp: str(e.timestamp) ?? null };
+  }
   return {
     offset,
     length,
@@ -81,6 +88,7 @@ function reduce(offset: number, length: number, e: Json | null, garbage: string 
     queueOp: type === 'queue-operation' ? (str(e.operation) ?? null) : null,
     queueContent: type === 'queue-operation' ? (str(e.content) ?? null) : null,
     garbage: null,
+    prompt,
   };
 }
 
