@@ -17,7 +17,7 @@ async function openSession(page: Page, name: string, scheme: 'light' | 'dark' = 
   await page.emulateMedia({ colorScheme: scheme });
   await page.goto(s.url);
   await expect(page.locator('.app[data-ready="true"]')).toBeVisible();
-  await page.locator('.group').filter({ hasText: name }).locator('.session').click();
+  await page.locator(`.session[data-project$="${name}"]`).click();
   await expect(page.locator('.prompt-row').first()).toBeVisible();
 }
 
