@@ -1,5 +1,6 @@
+import { inProject, summaryOfTimeline } from '../summary-of-timeline.js';
 import { readFile } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { SessionSummary, Timeline } from '../../../shared/session-schema.js';
 import { LIVE_WINDOW_MS } from '../claude/discover.js';
 import { RewindError } from '../../errors.js';
@@ -55,24 +56,8 @@ export async function listGeminiSessions(opts: { root: string; project?: string;
   }
   const out: SessionSummary[] = [];
   for (const { f, t } of best.values()) {
-    if (opts.project && (!t.session.cwd || resolve(t.session.cwd) !== resolve(opts.project))) continue;
-    out.push({
-      id: t.session.id,
-      agent: 'gemini',
-      title: t.session.title,
-      cwd: t.session.cwd,
-      projectDir: dirname(f.path),
-      transcriptPath: f.path,
-      promptCount: t.prompts.length,
-      firstPrompt: t.prompts[0]?.text ?? null,
-      lastPrompt: t.prompts[t.prompts.length - 1]?.text ?? null,
-      createdAt: t.session.firstTimestamp,
-      lastActivity: new Date(f.mtimeMs).toISOString(),
-      sizeBytes: f.size,
-      version: null,
-      live: now - f.mtimeMs < LIVE_WINDOW_MS,
-      forkOf: null,
-    });
+    if (!inProject(t, opts.project)) continue;
+    out.push(summaryOfTimeline('gemini', t, f, { now, liveWindowMs: LIVE_WINDOW_MS }));
   }
   return out.sort((a, b) => b.lastActivity.localeCompare(a.lastActivity));
 }
