@@ -1,3 +1,4 @@
+import type { RewindMode } from '../../adapter.js';
 import { appendFile, copyFile, constants, link, mkdir, open, rmdir, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { RewindError } from '../../../errors.js';
@@ -15,7 +16,7 @@ import { scanTail, type RevertedPrompt, type TailScan } from './tail-scan.js';
 import { rewindStatement, type RewindStatement } from './statement.js';
 import { agentWritingSentence } from '../../../../shared/wording.js';
 
-export type RewindMode = 'fork' | 'in-place';
+export type { RewindMode };
 
 export interface RewindOptions {
   transcriptPath: string;

@@ -1,3 +1,4 @@
+import type { RevertedPrompt } from '../../adapter.js';
 import type { FileHandle } from 'node:fs/promises';
 import { RewindError } from '../../../errors.js';
 import { ReverseLineReader } from '../../../io/reverse-lines.js';
@@ -29,13 +30,7 @@ export interface TailLine {
   prompt: { text: string; images: number; timestamp: string | null } | null;
 }
 
-export interface RevertedPrompt {
-  uuid: string;
-  text: string;
-  images: number;
-  timestamp: string | null;
-  offset: number;
-}
+export type { RevertedPrompt };
 
 export interface TailScan {
   size: number;
