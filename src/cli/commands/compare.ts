@@ -1,7 +1,7 @@
 import { claudeConfigRoot } from '../../engine/agents/claude/paths.js';
 import { RewindError } from '../../engine/errors.js';
 import { liveEnd } from '../../engine/insight/compare.js';
-import { runCompare } from '../../engine/insight/run.js';
+import { runCompare, type InsightSession } from '../../engine/insight/run.js';
 import { insightTimeline } from '../../engine/insight/session-input.js';
 import type { CompareResult } from '../../shared/contract.js';
 import { formatCost } from '../../shared/insight/cost.js';
@@ -18,9 +18,7 @@ export interface CompareArgs {
   claudeDir?: string;
 }
 
-interface Side {
-  file: string;
-  timeline: Timeline;
+interface Side extends InsightSession {
   prompt: TimelinePrompt;
 }
 
@@ -43,21 +41,21 @@ async function resolveSide(ref: string, io: CliIO, claudeRoot: string): Promise<
   const cut = ref.lastIndexOf(':');
   const promptPart = cut > 1 ? ref.slice(cut + 1) : null;
   if (promptPart && (/^#\d+$/.test(promptPart) || /^[0-9a-f-]{8,}$/i.test(promptPart))) {
-    const { file, timeline } = await insightTimeline(ref.slice(0, cut), opts);
+    const { file, timeline, book } = await insightTimeline(ref.slice(0, cut), opts);
     const prompt = findPrompt(timeline, promptPart);
     if (!prompt) throw new RewindError('NOT_FOUND', `no prompt ${promptPart} in session ${timeline.session.id}`);
-    return { file, timeline, prompt };
+    return { file, timeline, book, prompt };
   }
   if (/^#\d+$/.test(ref) || /^[0-9a-f]{8}/i.test(ref)) {
     const here = await insightTimeline(undefined, opts).catch(() => null);
     const prompt = here ? findPrompt(here.timeline, ref) : null;
-    if (here && prompt) return { file: here.file, timeline: here.timeline, prompt };
+    if (here && prompt) return { file: here.file, timeline: here.timeline, book: here.book, prompt };
     if (ref.startsWith('#')) throw new RewindError('NOT_FOUND', here ? `no prompt ${ref} on the live path of ${here.timeline.session.id}` : `no session for ${io.cwd} to find ${ref} in`);
   }
-  const { file, timeline } = await insightTimeline(ref, opts);
+  const { file, timeline, book } = await insightTimeline(ref, opts);
   const end = liveEnd(timeline);
   if (!end) throw new RewindError('NOT_FOUND', `session ${timeline.session.id} has no prompt`);
-  return { file, timeline, prompt: end };
+  return { file, timeline, book, prompt: end };
 }
 
 export async function compareCommand(args: CompareArgs, io: CliIO): Promise<number> {

@@ -23,7 +23,7 @@ export async function exportCommand(args: ExportArgs, io: CliIO): Promise<number
   if (format !== 'md' && format !== 'html') throw new RewindError('USAGE', `--format takes md or html (got "${format}")`);
   const out = args.out ? resolve(io.cwd, args.out) : null;
   if (out && existsSync(out) && !args.force) throw new RewindError('USAGE', `${out} exists (pass --force to replace it)`);
-  const { file, timeline, notice } = await insightTimeline(args.session, { cwd: io.cwd, env: io.env, claudeRoot: args.claudeDir ?? claudeConfigRoot(io.env) });
+  const { file, timeline, book, notice } = await insightTimeline(args.session, { cwd: io.cwd, env: io.env, claudeRoot: args.claudeDir ?? claudeConfigRoot(io.env) });
   if (notice) io.err(`warning: ${notice}`);
   let branch: string | undefined;
   if (args.branch) {
@@ -31,7 +31,7 @@ export async function exportCommand(args: ExportArgs, io: CliIO): Promise<number
     if (!hit) throw new RewindError('NOT_FOUND', `no prompt ${args.branch} in session ${timeline.session.id}`);
     branch = hit.uuid;
   }
-  const r = await runExport({ file, timeline }, { branch, format, redact: args.redact });
+  const r = await runExport({ file, timeline, book }, { branch, format, redact: args.redact });
   if (!out) io.out(r.content);
   else {
     // User-only, like the transcript it comes from: it holds code and prompts.

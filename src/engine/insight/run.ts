@@ -1,7 +1,8 @@
+import { adapterFor } from '../agents/registry.js';
 import { existsSync } from 'node:fs';
 import type { CompareResult } from '../../shared/contract.js';
 import { costReport } from '../../shared/insight/cost.js';
-import { DEFAULT_PRICE_BOOK } from '../../shared/insight/prices.js';
+import type { PriceBook } from '../../shared/insight/prices.js';
 import type { Timeline, TimelinePrompt } from '../../shared/session-schema.js';
 import { RewindError } from '../errors.js';
 import { findProjectRoot } from '../project.js';
@@ -10,34 +11,19 @@ import { compareCode } from './compare-code.js';
 import { exportedPrompts, toHtml, toMarkdown } from './export.js';
 import { agentTreeBefore, readTurns } from './session-input.js';
 
-/** A session as insight reads it: its file and its timeline (with costs). */
+/** A session as insight reads it: its file, its timeline (with costs) and the prices they came from. */
 export interface InsightSession {
   file: string;
   timeline: Timeline;
+  book: PriceBook;
 }
 
 const brief = (p: TimelinePrompt) => ({ uuid: p.uuid, number: p.number, text: p.text, active: p.active });
 
-function sideOf(side: CompareSide, t: Timeline): CompareResult['a'] {
-  const book = t.cost ? { overrides: {}, asOf: t.cost.pricesAsOf, source: t.cost.pricesSource } : DEFAULT_PRICE_BOOK;
-  // A side's cost: its own prompts' turns (what was spent after the two parted).
-  const cost = t.cost
-    ? sumCosts(side.prompts.map((p) => t.cost!.prompts[p.uuid]?.turn).filter((c) => !!c))
-    : costReport({ ...t, prompts: side.prompts }, book).session;
+/** A side's cost: its own prompts' turns (what was spent after the two parted), at the session's prices. */
+function sideOf(side: CompareSide, s: InsightSession): CompareResult['a'] {
+  const cost = costReport({ ...s.timeline, prompts: side.prompts }, s.book).session;
   return { sessionId: side.sessionId, picked: brief(side.picked), end: side.end ? brief(side.end) : null, prompts: side.prompts.map(brief), cost };
-}
-
-function sumCosts(cs: CompareResult['a']['cost'][]): CompareResult['a']['cost'] {
-  const tokens = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
-  let usd: number | null = null;
-  let partial = false;
-  for (const c of cs) {
-    for (const k of Object.keys(tokens) as (keyof typeof tokens)[]) tokens[k] += c.tokens[k];
-    if (c.usd !== null) usd = (usd ?? 0) + c.usd;
-    else if (c.tokens.input + c.tokens.output + c.tokens.cacheRead + c.tokens.cacheWrite > 0) partial = true;
-    partial ||= c.partial;
-  }
-  return { tokens, usd, partial: usd !== null && partial };
 }
 
 /**
@@ -51,18 +37,15 @@ export async function runCompare(a: InsightSession & { prompt: string }, b: Insi
   const code = projectRoot
     ? await compareCode(projectRoot, [a.timeline, b.timeline], cmp.a.end, cmp.b.end, await agentTreeBefore(a.file, opts.claudeRoot, projectRoot))
     : { unavailable: `the session's folder ${cwd ?? ''} is not on this machine (give the project folder)` };
-  return { ancestor: cmp.ancestor ? brief(cmp.ancestor) : null, a: sideOf(cmp.a, a.timeline), b: sideOf(cmp.b, b.timeline), code };
+  return { ancestor: cmp.ancestor ? brief(cmp.ancestor) : null, a: sideOf(cmp.a, a), b: sideOf(cmp.b, b), code };
 }
-
-// Display names until the agent registry gives them.
-const AGENT_NAME: Record<string, string> = { claude: 'Claude Code', codex: 'Codex CLI' };
 
 /** A session or one branch of it as Markdown or HTML, redacted unless told otherwise. */
 export async function runExport(s: InsightSession, o: { branch?: string; format: 'md' | 'html'; redact: boolean; now?: Date }) {
   if (o.branch && !s.timeline.prompts.some((p) => p.uuid === o.branch)) throw new RewindError('NOT_FOUND', `no prompt ${o.branch} in session ${s.timeline.session.id}`);
   const prompts = exportedPrompts(s.timeline, o.branch);
   const turns = await readTurns(s.file, s.timeline, prompts.map((p) => p.uuid));
-  const input = { timeline: s.timeline, agentName: AGENT_NAME[s.timeline.session.agent] ?? s.timeline.session.agent, branch: o.branch, turns, redact: o.redact, exportedAt: (o.now ?? new Date()).toISOString() };
+  const input = { timeline: s.timeline, agentName: adapterFor(s.timeline.session.agent).displayName, branch: o.branch, turns, redact: o.redact, exportedAt: (o.now ?? new Date()).toISOString() };
   const r = o.format === 'html' ? toHtml(input) : toMarkdown(input);
   const slug = s.timeline.session.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'session';
   return { filename: `${slug}-${s.timeline.session.id.slice(0, 8)}.${o.format}`, mime: o.format === 'html' ? 'text/html' : 'text/markdown', content: r.content, prompts: r.prompts, redacted: r.redacted };

@@ -7,16 +7,17 @@ import { resolveSessionFile, timelineOfFile } from '../session-files.js';
 import { AGENT_PRIMARY, adapterOfFile } from '../agents/registry.js';
 import { withCost } from '../../shared/insight/cost.js';
 import { loadPrices } from './load-prices.js';
+import type { PriceBook } from '../../shared/insight/prices.js';
 import type { ExportItem } from './export.js';
 import { plainItems } from '../turn-plain.js';
 
 /** A session read for insight: its file, its timeline with costs, and a notice from the price table. */
-export async function insightTimeline(ref: string | undefined, opts: { cwd: string; env: NodeJS.ProcessEnv; claudeRoot?: string }): Promise<{ file: string; timeline: Timeline; notice: string | null }> {
+export async function insightTimeline(ref: string | undefined, opts: { cwd: string; env: NodeJS.ProcessEnv; claudeRoot?: string }): Promise<{ file: string; timeline: Timeline; book: PriceBook; notice: string | null }> {
   const found = await resolveSessionFile(ref, { cwd: opts.cwd, env: opts.env, roots: { [AGENT_PRIMARY]: opts.claudeRoot } });
   const file = found?.path;
   if (!file) throw new RewindError('NO_TRANSCRIPT', `no session for ${opts.cwd} (pass a session id or path)`);
   const { book, notice } = await loadPrices(opts.env);
-  return { file, timeline: withCost(await timelineOfFile(file), book), notice };
+  return { file, timeline: withCost(await timelineOfFile(file), book), book, notice };
 }
 
 /**

@@ -404,7 +404,8 @@ export class RewindService {
   private async insightSession(ref: string): Promise<InsightSession> {
     const { adapter, path: file } = await this.transcriptOf(ref);
     const timeline = adapter.incremental ? (await this.live.get(file)).timeline : await this.whole.timeline(adapter, file, true);
-    return { file, timeline: withCost(timeline, (await loadPrices()).book) };
+    const { book } = await loadPrices();
+    return { file, timeline: withCost(timeline, book), book };
   }
 
   private readonly handlers: { [K in OperationName]: Handler<K> } = {
