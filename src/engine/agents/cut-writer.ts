@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import { RewindError } from '../errors.js';
 import { writeBufferAtomic, writeFileAtomic } from '../io/atomic-write.js';
 import { fingerprintFile } from '../io/fingerprint.js';
+import { inPlaceLocked } from '../io/transcript-lock.js';
 import type { RevertedPrompt, RewindOutcome, RewindRequest } from './adapter.js';
 import { backupPathFor, DEFAULT_LIVE_WINDOW_MS } from './claude/rewind/rewind.js';
 
@@ -69,7 +70,12 @@ async function stillThere(path: string, before: Buffer): Promise<'same' | 'grew'
  * Forks or rewrites one session file by a plan: validated before anything is written, written
  * atomically, a backup before every in-place rewrite, and a journal record so `undo` puts it back.
  */
-export async function rewindByPlan(planner: CutPlanner, opts: RewindRequest & { now?: () => number; beforeRevalidate?: () => Promise<void> }): Promise<RewindOutcome> {
+export function rewindByPlan(planner: CutPlanner, opts: RewindRequest & { now?: () => number; beforeRevalidate?: () => Promise<void> }): Promise<RewindOutcome> {
+  // Two in-place rewrites of one file at once would each write over the other's cut.
+  return inPlaceLocked(opts, () => rewindByPlanUnlocked(planner, opts));
+}
+
+async function rewindByPlanUnlocked(planner: CutPlanner, opts: RewindRequest & { now?: () => number; beforeRevalidate?: () => Promise<void> }): Promise<RewindOutcome> {
   const now = opts.now ?? Date.now;
   const path = opts.transcriptPath;
   const buf = await readSession(path);

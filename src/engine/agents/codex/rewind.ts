@@ -4,6 +4,7 @@ import type { RevertedPrompt, RewindOutcome, RewindRequest } from '../adapter.js
 import { RewindError } from '../../errors.js';
 import { writeFileAtomic } from '../../io/atomic-write.js';
 import { fingerprintFile } from '../../io/fingerprint.js';
+import { inPlaceLocked } from '../../io/transcript-lock.js';
 import { ensureStore } from '../../project.js';
 import { timelineOfThread } from './rollout.js';
 import { homeOfRollout, readThread, type Thread } from './thread.js';
@@ -77,7 +78,12 @@ function backupPathFor(projectRoot: string, sessionId: string, time: number): st
   return join(projectRoot, '.agent', 'rewind', 'transcript-backup', `${sessionId}-${stamp}.jsonl`);
 }
 
-export async function rewindRollout(req: RewindRequest & { now?: () => number }): Promise<RewindOutcome> {
+export function rewindRollout(req: RewindRequest & { now?: () => number }): Promise<RewindOutcome> {
+  // The same lock as every in-place rewrite: never two Rewinds writing one rollout.
+  return inPlaceLocked(req, () => rewindRolloutUnlocked(req));
+}
+
+async function rewindRolloutUnlocked(req: RewindRequest & { now?: () => number }): Promise<RewindOutcome> {
   const now = req.now ?? Date.now;
   const st = await stat(req.transcriptPath).catch(() => null);
   if (!st?.isFile()) throw new RewindError('NO_TRANSCRIPT', `transcript not found: ${req.transcriptPath}`);
