@@ -5,6 +5,7 @@ import type { PromptCountCache } from './discover.js';
 import type { SessionModel } from './model.js';
 import { claudeConfigRoot } from './paths.js';
 import { CLAUDE_PROMPTS } from './prompt-lines.js';
+import { claudeCodeHistory } from './code-history.js';
 
 /** Claude Code: `<root>/projects/<project>/<session>.jsonl` trees of messages (FORMATS.md §1). */
 export const claude: AgentAdapter = {
@@ -12,7 +13,7 @@ export const claude: AgentAdapter = {
   displayName: 'Claude Code',
   badge: 'Claude',
   incremental: true,
-  fileHistory: true,
+  codeHistory: claudeCodeHistory,
   checkpointHooks: true,
 
   root: (env, override) => override || claudeConfigRoot(env),

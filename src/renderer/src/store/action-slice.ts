@@ -76,13 +76,14 @@ export function promptFacts(t: Timeline, p: TimelinePrompt): PromptFacts {
   return { number: p.number, forkPoint: p.forkPoint, firstOfItsPath, hasRewindCheckpoint: !!p.checkpoint, hasClaudeCheckpoint: !!p.nativeCheckpoint };
 }
 
-export function actionEligibility(s: Pick<Store, 'timeline' | 'sessions' | 'selectedSession'>, action: Action, uuid: string): Eligibility {
+export function actionEligibility(s: Pick<Store, 'timeline' | 'sessions' | 'selectedSession'> & { agents?: Store['agents'] }, action: Action, uuid: string): Eligibility {
   const t = s.timeline;
   const p = t?.prompts.find((x) => x.uuid === uuid);
   if (!t || !p) return { enabled: false, reason: null };
   const sessionLive = s.sessions.some((x) => x.transcriptPath === s.selectedSession && x.live);
-  // Code goes back with Claude Code's checkpoints and file history only, for now.
-  if ((action === 'restore' || action === 'fork-restore') && t.session.agent !== 'claude') return { enabled: false, reason: CODE_LATER_REASON };
+  // Code goes back from an agent's own store (its adapter says it keeps one) or Rewind's checkpoints.
+  const code = s.agents?.find((a) => a.id === t.session.agent)?.code ?? false;
+  if ((action === 'restore' || action === 'fork-restore') && !code) return { enabled: false, reason: CODE_LATER_REASON };
   return eligibility(action, promptFacts(t, p), { sessionLive });
 }
 
