@@ -23,6 +23,10 @@ export const qwen: AgentAdapter = {
   id: 'qwen',
   displayName: 'Qwen Code',
   badge: 'Qwen',
+  codeHistory: {
+    label: "Qwen's own file history",
+    before: async (req) => (await import('./code-history.js')).qwenCodeBefore(req),
+  },
 
   // The CLI's own overrides: QWEN_RUNTIME_DIR holds projects/, else QWEN_HOME, else ~/.qwen.
   root: (env, override) => override || env.QWEN_RUNTIME_DIR || env.QWEN_HOME || join(env.HOME || homedir(), '.qwen'),
