@@ -123,7 +123,7 @@ export async function targetForRewind(
 /** One line for a prompt whose code no source holds: names the agent's store when it has one. */
 export async function nothingForPrompt(session: RestoreSession | null, projectRoot: string): Promise<string> {
   const h = session ? await codeHistoryOf(session.agent) : null;
-  const store = h ? `${h.history.label} has nothing for that prompt and ` : '';
+  const store = h ? `${h.history.label}: nothing for that prompt, and ` : '';
   return `${store}no Rewind checkpoint in ${projectRoot}/.agent/rewind covers it: the code is unchanged (install the hooks: rewind-app hooks install)`;
 }
 
