@@ -1,33 +1,14 @@
 import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, tempDir } from '../../../../test/fixtures.js';
-import { copyWithProject, restoreFromAgent, treeOf } from '../../../../test/agent-store.js';
+import { droidHome, restoreFromAgent, treeOf } from '../../../../test/agent-store.js';
 import { undoLatest } from '../../undo.js';
 import { sha256 } from '../code-history-parts.js';
 import { droid } from './adapter.js';
 
-const SID = '6051d471-5227-4553-b05b-88838ef014de';
 const P1 = 'c7200ba0-b3ed-4b25-b46b-6c02b76108ed'; // WRITE a.txt version one (a.txt was "v0")
 const P2 = '65879ecd-2868-4781-b2e0-f132877ff260'; // WRITE a.txt version two
 const P3 = 'd3942991-0efa-4f28-8f9b-c0cabf2c649b'; // WRITE b.txt bee (creates b.txt)
-
-/** Droid's real recorded home (session + snapshots) with its project at a temp folder, left as the session ended. */
-async function droidHome() {
-  const home = await tempDir('droid-code-');
-  const project = join(home, 'proj');
-  await mkdir(project);
-  const root = join(home, '.factory');
-  const dir = join(root, 'sessions', '-proj');
-  await copyWithProject(join(FIXTURES, 'droid-real', 'native-rewind'), join(home, 'rec'), '/home/dev/projects/proj', project);
-  await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, `${SID}.jsonl`), await readFile(join(home, 'rec', `${SID}.jsonl`)));
-  const { cp } = await import('node:fs/promises');
-  await cp(join(home, 'rec', 'snapshots'), join(root, 'snapshots'), { recursive: true });
-  await writeFile(join(project, 'a.txt'), 'version two\n');
-  await writeFile(join(project, 'b.txt'), 'bee\n');
-  return { root, project, transcript: join(dir, `${SID}.jsonl`), manifest: join(root, 'snapshots', 'manifests', `${SID}.snapshots.json`) };
-}
 
 describe("Droid's snapshots as the code store", () => {
   it('before #2: a.txt modified back, b.txt (created after) deleted; before #1: the v0 Droid captured; undo puts everything back', async () => {

@@ -1,44 +1,13 @@
-import { cp, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, tempDir } from '../../../../test/fixtures.js';
-import { restoreFromAgent, treeOf } from '../../../../test/agent-store.js';
+import { qwenHome, restoreFromAgent, treeOf } from '../../../../test/agent-store.js';
 import { undoLatest } from '../../undo.js';
 
-const SID = 'e217908e-90f9-463a-8526-e6d70c1a6d5c';
 const P1 = 'd6c9c72d-6a88-404e-8fb7-94ff0a2cc70e'; // WRITE a.txt version one (a.txt was "v0")
 const P2 = 'f12463c2-8185-4fed-a450-ec0901460950'; // WRITE a.txt version two
 const P3 = 'e21fd10e-edbd-489f-bfea-8b75d93c4208'; // WRITE b.txt bee (creates b.txt)
 const P4 = '6eb57c76-82a7-47d7-b033-db45933a95c7'; // after Qwen's own /rewind to #2: WRITE d.txt
-const REC = join(FIXTURES, 'qwen-real', 'native-rewind');
-
-/**
- * Qwen's real recorded session and file history. `beforeNativeRewind`: the session as it was
- * before Qwen's own /rewind (its lines up to the rewind record), with the files as #3 left them.
- */
-async function qwenHome(opts: { beforeNativeRewind: boolean }) {
-  const home = await tempDir('qwen-code-');
-  const project = join(home, 'proj');
-  await mkdir(project);
-  const root = join(home, '.qwen');
-  const chats = join(root, 'projects', '-proj', 'chats');
-  await mkdir(chats, { recursive: true });
-  let text = (await readFile(join(REC, `${SID}.jsonl`), 'utf8')).split('/home/dev/projects/proj').join(project);
-  if (opts.beforeNativeRewind) text = text.slice(0, text.indexOf('{"uuid":"079c40c4'));
-  const transcript = join(chats, `${SID}.jsonl`);
-  await writeFile(transcript, text);
-  await cp(join(REC, 'file-history'), join(root, 'file-history'), { recursive: true });
-  if (opts.beforeNativeRewind) {
-    await writeFile(join(project, 'a.txt'), 'version two\n');
-    await writeFile(join(project, 'b.txt'), 'bee\n');
-  } else {
-    // What Qwen's own rewind left: a.txt put back, b.txt (created after the target) still there.
-    await writeFile(join(project, 'a.txt'), 'version one\n');
-    await writeFile(join(project, 'b.txt'), 'bee\n');
-    await writeFile(join(project, 'd.txt'), 'after native rewind\n');
-  }
-  return { root, project, transcript, backups: join(root, 'file-history', SID) };
-}
 
 describe("Qwen's file history as the code store", () => {
   it("before #2: a.txt modified back and b.txt, created after, deleted (Qwen's own rewind kept it); undo puts both back", async () => {
