@@ -119,13 +119,15 @@ async function rewindByPlanUnlocked(planner: CutPlanner, opts: RewindRequest & {
   const journalId = randomUUID();
   const time = new Date(now()).toISOString();
   const prompts = plan.prompts.map((p) => p.uuid);
+  // One user action (a fork and its code restore) is one group: one undo reverts both.
+  const extra = { ...(opts.journalGroup ? { group: opts.journalGroup } : {}), ...(opts.promptNumber ? { promptNumber: opts.promptNumber } : {}) };
   if (opts.mode === 'fork') {
     const forkSessionId = randomUUID();
     const fork = plan.fork(forkSessionId);
     await writeBufferAtomic(fork.path, fork.bytes);
     if (projectRoot) {
       const result = await fingerprintFile(fork.path);
-      await appendJournal(projectRoot, { kind: 'fork', id: journalId, time, transcript: path, sessionId: plan.sessionId, forkPath: fork.path, forkSessionId, fileHistoryDir: null, result, boundaryOffset: plan.boundaryOffset, prompts });
+      await appendJournal(projectRoot, { kind: 'fork', id: journalId, time, transcript: path, sessionId: plan.sessionId, forkPath: fork.path, forkSessionId, fileHistoryDir: null, result, boundaryOffset: plan.boundaryOffset, prompts, ...extra });
     } else {
       warnings.push('no project folder known: this fork is not in an undo journal');
     }
@@ -147,6 +149,6 @@ async function rewindByPlanUnlocked(planner: CutPlanner, opts: RewindRequest & {
     if ((await stillThere(path, buf)) !== 'same') throw new RewindError('TRANSCRIPT_CHANGED', 'transcript changed while we were writing: nothing was replaced, run again when the agent is idle');
   });
   const result = await fingerprintFile(path);
-  await appendJournal(projectRoot, { kind: 'in-place', id: journalId, time, transcript: path, sessionId: plan.sessionId, backupPath, original, result, boundaryOffset: plan.boundaryOffset, prompts });
+  await appendJournal(projectRoot, { kind: 'in-place', id: journalId, time, transcript: path, sessionId: plan.sessionId, backupPath, original, result, boundaryOffset: plan.boundaryOffset, prompts, ...extra });
   return { ...base, forkSessionId: null, forkPath: null, backupPath, journalId };
 }

@@ -169,7 +169,7 @@ async function rewindRolloutUnlocked(req: RewindRequest & { now?: () => number }
     await writeFileAtomic(forkPath, body);
     const result = await fingerprintFile(forkPath);
     if (projectRoot) {
-      await appendJournal(projectRoot, { kind: 'fork', id: journalId, time: stamp.toISOString(), transcript: req.transcriptPath, sessionId, forkPath, forkSessionId: newId, fileHistoryDir: null, result, boundaryOffset: cut, prompts: reverted.map((p) => p.uuid), ...(req.promptNumber ? { promptNumber: req.promptNumber } : {}) });
+      await appendJournal(projectRoot, { kind: 'fork', id: journalId, time: stamp.toISOString(), transcript: req.transcriptPath, sessionId, forkPath, forkSessionId: newId, fileHistoryDir: null, result, boundaryOffset: cut, prompts: reverted.map((p) => p.uuid), ...(req.promptNumber ? { promptNumber: req.promptNumber } : {}), ...(req.journalGroup ? { group: req.journalGroup } : {}) });
     } else warnings.push('no project folder known: this fork is not in an undo journal');
     return { ...base, forkSessionId: newId, forkPath, backupPath: null, journalId: projectRoot ? journalId : null };
   }
@@ -183,6 +183,6 @@ async function rewindRolloutUnlocked(req: RewindRequest & { now?: () => number }
   if ((await stat(backupPath)).size < st.size) throw new RewindError('IO', `backup is incomplete: ${backupPath}`);
   await writeFileAtomic(req.transcriptPath, body);
   const result = await fingerprintFile(req.transcriptPath);
-  await appendJournal(projectRoot, { kind: 'in-place', id: journalId, time: stamp.toISOString(), transcript: req.transcriptPath, sessionId, backupPath, original, result, boundaryOffset: cut, prompts: reverted.map((p) => p.uuid), ...(req.promptNumber ? { promptNumber: req.promptNumber } : {}) });
+  await appendJournal(projectRoot, { kind: 'in-place', id: journalId, time: stamp.toISOString(), transcript: req.transcriptPath, sessionId, backupPath, original, result, boundaryOffset: cut, prompts: reverted.map((p) => p.uuid), ...(req.promptNumber ? { promptNumber: req.promptNumber } : {}), ...(req.journalGroup ? { group: req.journalGroup } : {}) });
   return { ...base, forkSessionId: null, forkPath: null, backupPath, journalId };
 }
