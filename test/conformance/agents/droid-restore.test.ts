@@ -1,9 +1,9 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../fixtures.js';
-import { restoreFromAgent } from '../../agent-store.js';
+import { restoreFromAgent, treeOf } from '../../agent-store.js';
 import { chatModelApi } from './chat-model.js';
 import { ensureNpmCli, orSkip } from './npm-cli.js';
 import type { ModelApi } from './suite.js';
@@ -78,20 +78,6 @@ class JsonRpcDroid {
     const busy = await this.until((m, i) => (m.params?.notification?.type === 'droid_working_state_changed' && m.params.notification.newState !== 'idle' ? i : null), from);
     await this.until((m) => (m.params?.notification?.type === 'droid_working_state_changed' && m.params.notification.newState === 'idle' ? true : null), busy + 1);
   }
-}
-
-async function treeOf(root: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  const walk = async (d: string): Promise<void> => {
-    for (const e of await readdir(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) {
-        if (e.name !== '.agent') await walk(p);
-      } else out[relative(root, p)] = await readFile(p, 'utf8');
-    }
-  };
-  await walk(root);
-  return out;
 }
 
 const PROMPTS = ['WRITE a.txt version one', 'WRITE a.txt version two', 'WRITE b.txt bee', 'just chatting'];

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../fixtures.js';
-import { restoreFromAgent } from '../../agent-store.js';
+import { restoreFromAgent, treeOf } from '../../agent-store.js';
 import { chatModelApi } from './chat-model.js';
 import { ensureNpmCli, orSkip } from './npm-cli.js';
 import type { ModelApi } from './suite.js';
@@ -60,20 +60,6 @@ class Acp {
       setTimeout(() => fail(new Error(`${method}: no answer in ${ms} ms; last: ${JSON.stringify(this.log.slice(-3)).slice(0, 1500)}`)), ms).unref();
     });
   }
-}
-
-async function treeOf(root: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  const walk = async (d: string): Promise<void> => {
-    for (const e of await readdir(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) {
-        if (e.name !== '.agent') await walk(p);
-      } else out[relative(root, p)] = await readFile(p, 'utf8');
-    }
-  };
-  await walk(root);
-  return out;
 }
 
 // Qwen's tools in ACP mode take absolute paths only (the scripted model writes what the prompt names).
