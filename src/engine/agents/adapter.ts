@@ -203,6 +203,12 @@ export interface CodeHistory {
   /** What the source is called where a preview or the CLI names it: "Claude's own file history". */
   readonly label: string;
   /**
+   * The timeline marks the prompts this store covers (`nativeCheckpoint`): the window offers code
+   * restore only there. Without it the window offers it on every live prompt and the preview says
+   * when the store has nothing.
+   */
+  readonly marksPrompts?: boolean;
+  /**
    * The project's files as they were before a prompt, from the agent's own store; null when the
    * store holds nothing for that prompt (the caller says so and uses Rewind's checkpoints). Throws
    * a one-line RewindError when the store is there but cannot be read whole (a missing blob).

@@ -82,9 +82,12 @@ export function actionEligibility(s: Pick<Store, 'timeline' | 'sessions' | 'sele
   if (!t || !p) return { enabled: false, reason: null };
   const sessionLive = s.sessions.some((x) => x.transcriptPath === s.selectedSession && x.live);
   // Code goes back from an agent's own store (its adapter says it keeps one) or Rewind's checkpoints.
-  const code = s.agents?.find((a) => a.id === t.session.agent)?.code ?? false;
-  if ((action === 'restore' || action === 'fork-restore') && !code) return { enabled: false, reason: CODE_LATER_REASON };
-  return eligibility(action, promptFacts(t, p), { sessionLive });
+  const agent = s.agents?.find((a) => a.id === t.session.agent);
+  if ((action === 'restore' || action === 'fork-restore') && !agent?.code) return { enabled: false, reason: CODE_LATER_REASON };
+  const facts = promptFacts(t, p);
+  // A store the timeline does not mark is asked when the preview opens (it says when it has nothing).
+  if (agent && !agent.codeMarks) facts.hasClaudeCheckpoint = true;
+  return eligibility(action, facts, { sessionLive });
 }
 
 const modeOf = (a: Action) => (a === 'rewrite' ? ('in-place' as const) : ('fork' as const));
