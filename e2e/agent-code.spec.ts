@@ -1,5 +1,5 @@
 import { readdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { droidHome, treeOf } from '../test/agent-store.js';
 import { serve, type Served } from './server.js';
