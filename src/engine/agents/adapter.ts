@@ -202,6 +202,8 @@ export interface RewindOutcome {
 export interface CodeHistory {
   /** What the source is called where a preview or the CLI names it: "Claude's own file history". */
   readonly label: string;
+  /** What a restore from it puts back, in the note beside the label: "only files Claude edited are restored". */
+  readonly covers: string;
   /**
    * The timeline marks the prompts this store covers (`nativeCheckpoint`): the window offers code
    * restore only there. Without it the window offers it on every live prompt and the preview says

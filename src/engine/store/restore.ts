@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { RewindError } from '../errors.js';
 import type { CodeBefore } from '../agents/adapter.js';
 import { readAgentWrites } from './agent-writes.js';
@@ -94,14 +93,14 @@ async function agentBefore(projectRoot: string, target: { agent?: string | null;
   return h.history.before({ transcriptPath: target.transcriptPath, promptUuid: target.promptUuid, projectRoot, agentRoot });
 }
 
-function agentTarget(session: RestoreSession, promptUuid: string, label: string, why: string): RestoreTarget {
-  return { source: 'agent', checkpoint: null, promptUuid, agent: session.agent, transcriptPath: session.transcriptPath, note: `${label}${why}` };
+function agentTarget(session: RestoreSession, promptUuid: string, history: { label: string; covers: string }, why: string): RestoreTarget {
+  return { source: 'agent', checkpoint: null, promptUuid, agent: session.agent, transcriptPath: session.transcriptPath, note: `${history.label}${why}: ${history.covers}` };
 }
 
 /**
  * The code state to go with a chat rewind: our checkpoint taken before the first reverted prompt,
- * else the newest one taken on this transcript at or before the cut, else the agent's own store.
- * Null with `missing`: what was looked at and had nothing, in one line.
+ * else the newest one taken on this transcript at or before the cut, else the agent's own store;
+ * null when none has anything for it (`nothingForPrompt` says so).
  */
 export async function targetForRewind(
   projectRoot: string,
@@ -116,7 +115,7 @@ export async function targetForRewind(
   if (m) return { source: 'rewind', checkpoint: m, promptUuid, note: `Rewind checkpoint ${m.id} (the newest before that prompt)` };
   const h = await codeHistoryOf(session.agent);
   if (!h) return null;
-  const t = agentTarget(session, promptUuid, h.history.label, ' (no Rewind checkpoint): only files the agent edited are restored');
+  const t = agentTarget(session, promptUuid, h.history, ' (no Rewind checkpoint)');
   return (await agentBefore(projectRoot, t, opts.agentRoot)) ? t : null;
 }
 
@@ -144,8 +143,7 @@ export async function resolveRestoreTarget(o: ResolveOptions): Promise<RestoreTa
       if (o.source === 'rewind') throw new RewindError('NO_CHECKPOINT', `no Rewind checkpoint for prompt ${o.ref} (were the hooks installed then?)`);
       const h = o.session ? await codeHistoryOf(o.session.agent) : null;
       if (!h || !o.session) throw new RewindError('NO_CHECKPOINT', `no Rewind checkpoint for prompt ${o.ref}, and its agent keeps no file history of its own (were the hooks installed then?)`);
-      const t = agentTarget(o.session, o.ref, h.history.label, ' (no Rewind checkpoint for that prompt): only files the agent edited are restored');
-      return t;
+      return agentTarget(o.session, o.ref, h.history, ' (no Rewind checkpoint for that prompt)');
     }
     const matches = ids.filter((id) => id.startsWith(o.ref));
     if (matches.length === 1) {
@@ -158,7 +156,7 @@ export async function resolveRestoreTarget(o: ResolveOptions): Promise<RestoreTa
   if (!PROMPT_UUID.test(o.ref)) throw new RewindError('USAGE', "the agent's own store takes a prompt uuid (see rewind-app timeline)");
   const h = o.session ? await codeHistoryOf(o.session.agent) : null;
   if (!h || !o.session) throw new RewindError('UNSUPPORTED', "this session's agent keeps no file history of its own: restore from Rewind's checkpoints");
-  return agentTarget(o.session, o.ref, h.history.label, ': only files the agent edited are restored');
+  return agentTarget(o.session, o.ref, h.history, '');
 }
 
 /** The state the agent left: newest checkpoint plus the edits it reported since. */
@@ -223,9 +221,6 @@ export function treeOfAgentStore(before: CodeBefore, current: TreeState): { tree
   if (before.scope === 'tree') return { tree, coverage: 'all' };
   return { tree, coverage: new Set(before.files.keys()) };
 }
-
-/** sha256 of a buffer: the ref Rewind's trees use, for stores that address content otherwise. */
-export const sha256 = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 
 export interface RestoreResult {
   preview: RestorePreview;

@@ -8,6 +8,7 @@ import type { CodeBefore, CodeBeforeRequest, CodeHistory } from '../adapter.js';
  */
 export const claudeCodeHistory: CodeHistory = {
   label: "Claude's own file history",
+  covers: 'only files Claude edited are restored',
   marksPrompts: true,
   async before(req: CodeBeforeRequest): Promise<CodeBefore | null> {
     const { parseTranscriptFile } = await import('./parse-transcript.js');

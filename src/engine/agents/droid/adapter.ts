@@ -24,6 +24,7 @@ export const droid: AgentAdapter = {
   badge: 'Droid',
   codeHistory: {
     label: "Droid's own snapshots",
+    covers: 'only files Droid edited are restored',
     before: async (req) => (await import('./code-history.js')).droidCodeBefore(req),
   },
 

@@ -22,7 +22,7 @@ export const gemini: AgentAdapter = {
   id: 'gemini',
   displayName: 'Gemini CLI',
   badge: 'Gemini',
-  codeHistory: { label: "Gemini's own checkpoints", before: async (req) => (await import('./code-history.js')).geminiCodeBefore(req) },
+  codeHistory: { label: "Gemini's own checkpoints", covers: 'the whole folder as its checkpoint holds it', before: async (req) => (await import('./code-history.js')).geminiCodeBefore(req) },
 
   // The CLI's own override of its home folder (it puts `.gemini` inside).
   root: (env, override) => override || join(env.GEMINI_CLI_HOME || env.HOME || homedir(), '.gemini'),

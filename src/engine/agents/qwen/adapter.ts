@@ -25,6 +25,7 @@ export const qwen: AgentAdapter = {
   badge: 'Qwen',
   codeHistory: {
     label: "Qwen's own file history",
+    covers: 'only files Qwen edited are restored',
     before: async (req) => (await import('./code-history.js')).qwenCodeBefore(req),
   },
 
