@@ -76,4 +76,24 @@ describe("Droid's snapshots as the code store", () => {
     await unlink(h.manifest);
     expect(await droid.codeHistory!.before({ transcriptPath: h.transcript, promptUuid: P2, projectRoot: h.project })).toBeNull();
   });
+
+  it("a fork (Droid's own rewind, or Rewind's) has no manifest of its own: the parent's speaks for the prompts it kept", async () => {
+    const h = await droidHome();
+    const { copyFile } = await import('node:fs/promises');
+    const { dirname } = await import('node:path');
+    const { FIXTURES } = await import('../../../../test/fixtures.js');
+    // Droid's own rewind to before #2 wrote this session, naming its parent.
+    const fork = join(dirname(h.transcript), '6b131df1-ad0b-49ca-94a4-a08f51abac51.jsonl');
+    await copyFile(join(FIXTURES, 'droid-real', 'native-rewind', '6b131df1-ad0b-49ca-94a4-a08f51abac51.jsonl'), fork);
+    await writeFile(fork, (await readFile(fork, 'utf8')).split('/home/dev/projects/proj').join(h.project));
+    await restoreFromAgent(h.project, fork, P1);
+    expect(await treeOf(h.project)).toEqual({ 'a.txt': 'v0\n' });
+    // Rewind's own fork keeps the ids and names no parent: the manifest naming the prompt is found.
+    await undoLatest(h.project);
+    const { rewindDroid } = await import('./rewind.js');
+    const r = await rewindDroid({ transcriptPath: h.transcript, promptUuid: P3, mode: 'fork', projectRoot: h.project });
+    await restoreFromAgent(h.project, r.forkPath!, P2, { force: true });
+    expect(await treeOf(h.project)).toEqual({ 'a.txt': 'version one\n' });
+  });
 });
+

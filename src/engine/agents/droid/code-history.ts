@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { RewindError } from '../../errors.js';
 import type { CodeBefore, CodeBeforeRequest, StoredFile } from '../adapter.js';
-import { insideProject, sha256 } from '../code-history-parts.js';
+import { insideProject, plainName, sha256 } from '../code-history-parts.js';
 
 const HASH = z.string().regex(/^[0-9a-f]{64}$/);
 const Manifest = z.object({
@@ -26,6 +26,36 @@ const droidRootOf = (transcript: string): string => dirname(dirname(dirname(tran
 /** What one edit in a boundary tells about a file before it: its content, absence, or nothing usable. */
 type Event = { at: number; path: string; state: { hash: string; mode: number | null } | null | 'unknown' };
 
+async function readManifest(path: string): Promise<z.infer<typeof Manifest> | null> {
+  const raw = await readFile(path, 'utf8').catch(() => null);
+  if (raw === null) return null;
+  try {
+    return Manifest.parse(JSON.parse(raw));
+  } catch {
+    throw new RewindError('INVALID_TRANSCRIPT', `Droid's snapshot manifest is not in a format Rewind reads: ${path}`);
+  }
+}
+
+/**
+ * The manifest that speaks for a session's prompt: its own; else, for a fork (Droid's own keeps
+ * the message ids and names its `parent`; Rewind's keeps them too), the parent's, else any
+ * manifest naming that message.
+ */
+async function manifestFor(dir: string, transcript: string, sessionId: string, promptUuid: string): Promise<z.infer<typeof Manifest> | null> {
+  const own = await readManifest(join(dir, `${sessionId}.snapshots.json`));
+  if (own) return own;
+  const { parseDroidBuffer } = await import('./parse.js');
+  const parent = parseDroidBuffer(await readFile(transcript)).head?.parent ?? null;
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.snapshots.json'));
+  const order = parent ? [`${parent}.snapshots.json`, ...names.filter((n) => n !== `${parent}.snapshots.json`)] : names;
+  for (const name of order) {
+    if (!plainName(name)) continue;
+    const m = await readManifest(join(dir, name)).catch(() => null);
+    if (m?.boundaries.some((b) => b.messageId === promptUuid)) return m;
+  }
+  return null;
+}
+
 /**
  * Factory Droid's snapshots (`<root>/snapshots`): per user message a boundary listing each file's
  * content (by sha256, under `content/<first 2>/<other 62>`) captured before the turn's first edit of it, the
@@ -39,15 +69,9 @@ export async function droidCodeBefore(req: CodeBeforeRequest): Promise<CodeBefor
   if (!prompt) throw new RewindError('NOT_FOUND', `no prompt ${req.promptUuid} in this session`);
   const root = req.agentRoot ?? droidRootOf(req.transcriptPath);
   const store = join(root, 'snapshots');
-  const manifestPath = join(store, 'manifests', `${timeline.session.id}.snapshots.json`);
-  const raw = await readFile(manifestPath, 'utf8').catch(() => null);
-  if (raw === null) return null;
-  let manifest: z.infer<typeof Manifest>;
-  try {
-    manifest = Manifest.parse(JSON.parse(raw));
-  } catch {
-    throw new RewindError('INVALID_TRANSCRIPT', `Droid's snapshot manifest is not in a format Rewind reads: ${manifestPath}`);
-  }
+  const found = await manifestFor(join(store, 'manifests'), req.transcriptPath, timeline.session.id, req.promptUuid);
+  if (!found) return null;
+  const manifest = found;
   const bounds = manifest.boundaries;
   let k = bounds.findIndex((b) => b.messageId === req.promptUuid);
   // A prompt whose turn edited nothing has no boundary: the next one after it speaks for it.
