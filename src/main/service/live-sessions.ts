@@ -8,7 +8,7 @@ import { SessionBuilder, sessionIdFromPath } from '../../engine/agents/claude/se
 import { cursorOf, extendTimeline, toTimeline, type TimelineCursor } from '../../engine/agents/claude/timeline.js';
 import { RewindError } from '../../engine/errors.js';
 import type { RewindEvent } from '../../shared/contract.js';
-import type { Timeline, TimelinePrompt } from '../../shared/session-schema.js';
+import type { Timeline } from '../../shared/session-schema.js';
 
 const GUARD = 256;
 /** A parsed session takes about 0.2-0.6x its transcript in memory (bench parse): ~0.5 GiB at most for this. */
