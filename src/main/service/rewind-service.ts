@@ -187,8 +187,7 @@ export class RewindService {
       onTranscript: (p) => {
         this.sessionChanged(p);
         if (this.live.has(p)) void this.live.refresh(p);
-        else void this.wholeChanged(p);
-        void this.adapterOf(p).then((a) => (a.incremental ? undefined : this.promptCheckpoints.changed(a, p)));
+        else void this.adapterOf(p).then((a) => (a.incremental ? undefined : this.otherChanged(a, p)));
       },
       onSessions: () => {
         this.indexCurrent = false;
@@ -270,8 +269,33 @@ export class RewindService {
   /** Rewind's checkpoints at each new prompt of agents without hooks for it. */
   private readonly promptCheckpoints = new PromptCheckpoints(async (projectRoot, transcript) => {
     await this.runner.run('checkpoint', { projectRoot, trigger: 'prompt', label: null, transcript });
-    await this.wholeChanged(transcript.transcript_path);
   });
+
+  private readonly otherPending = new Map<string, Promise<void>>();
+
+  /**
+   * A session of an agent read whole changed: one read of its timeline serves both the prompt
+   * checkpoint (agents without hooks) and the open window, which gets one event after it, with
+   * the new prompt's marker already in it. Serialised per file.
+   */
+  private otherChanged(adapter: AgentAdapter, path: string): Promise<void> {
+    const next = (this.otherPending.get(path) ?? Promise.resolve())
+      .then(async () => {
+        const open = this.whole.has(path);
+        if (!open && adapter.checkpointHooks) return;
+        const timeline = await adapter.timeline(path).catch(() => null);
+        if (!timeline) {
+          this.whole.forget(path);
+          return;
+        }
+        if (!adapter.checkpointHooks) await this.promptCheckpoints.changed(adapter, path, Date.now(), timeline);
+        if (open) await this.wholeChanged(path, timeline);
+      })
+      .catch(() => undefined);
+    this.otherPending.set(path, next);
+    void next.finally(() => this.otherPending.get(path) === next && this.otherPending.delete(path));
+    return next;
+  }
 
   private async adapterOf(path: string): Promise<AgentAdapter> {
     let a = this.agentOf.get(path);
@@ -280,8 +304,8 @@ export class RewindService {
   }
 
   /** An open session read whole changed (or got a marker): the window gets it again. */
-  private async wholeChanged(path: string): Promise<void> {
-    const fresh = await this.whole.changed(path);
+  private async wholeChanged(path: string, read?: Timeline): Promise<void> {
+    const fresh = await this.whole.changed(path, read);
     if (!fresh) return;
     const timeline = await this.decorate(fresh).catch(() => fresh);
     this.emit({ type: 'timelineChanged', session: path, kind: 'reread', upserts: [], timeline, stats: timeline.stats });
