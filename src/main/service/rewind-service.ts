@@ -48,11 +48,18 @@ export interface ServiceOptions {
   env?: NodeJS.ProcessEnv;
   /** Where the search and metadata index lives; default the platform's cache folder. */
   cacheDir?: string;
+  /**
+   * A window's start: the first list is answered from the persisted index alone, and the watcher
+   * (and the index's refresh) start only after it (or after WATCH_LATER_MS without one).
+   */
+  deferWatch?: boolean;
 }
 
 /** How long a list or a search may spend indexing before it answers with what it has (and says what is left). */
 const LIST_BUDGET_MS = 600;
 const SEARCH_BUDGET_MS = 1500;
+/** With `deferWatch`, the watcher starts this long after start when no list was asked for first. */
+const WATCH_LATER_MS = 1000;
 
 type Handler<K extends OperationName> = (req: ParsedRequestOf<K>) => Promise<ResponseOf<K>>;
 
@@ -135,11 +142,18 @@ export class RewindService {
   /** The index has every session and the watcher keeps it current: searches need no refresh first. */
   private indexCurrent = false;
 
-  /** Finishes a first build in the background (on the worker), then has the window list again. */
-  private indexLater(): void {
+  /** Finishes a first build in the background (on the worker), then has the window list again
+   * (`onlyIfChanged`: only when a summary changed). */
+  private indexLater(onlyIfChanged = false): void {
     this.indexing ??= this.runner
       .run('indexSummaries', { ...this.indexRoots() })
-      .then(() => this.emit({ type: 'sessionsChanged' }), () => undefined)
+      .then(
+        (r) => {
+          this.indexCurrent = !!this.watcher && r.pending === 0;
+          if (!onlyIfChanged || r.changed > 0) this.emit({ type: 'sessionsChanged' });
+        },
+        () => undefined,
+      )
       .finally(() => (this.indexing = null));
   }
 
@@ -166,11 +180,45 @@ export class RewindService {
     void update.finally(() => this.indexUpdates.delete(update));
   }
 
-  /** Picks the data source (demo when asked or when there is no Claude data) and starts watching. */
+  /** Picks the data source (demo when asked or when there is no Claude data) and starts watching
+   * (with `deferWatch`, after the first list). */
   async start(): Promise<void> {
     const hasData = !!(await stat(join(this.claudeRoot, 'projects')).catch(() => null)) || (await this.anySessions());
     if ((this.opts.demo || (!hasData && !this.opts.claudeRoot)) && this.opts.resourcesDir) await this.useDemo();
-    if (this.opts.watch !== false) await this.startWatching();
+    // The worker loads the engine while the doors start: the first list does not wait for it.
+    this.runner.warm?.();
+    if (this.opts.watch === false) return;
+    if (!this.opts.deferWatch) return this.startWatching();
+    this.firstList = true;
+    this.watching = new Promise((resolve) => (this.watchStarted = resolve));
+    void this.runner.run('indexOpen', { dir: this.indexRoots().dir }).catch(() => undefined);
+    this.watchTimer = setTimeout(() => this.watchAfterFirstList(), WATCH_LATER_MS);
+    this.watchTimer.unref?.();
+  }
+
+  /** The next list answers from the persisted index alone (set by a deferred start). */
+  private firstList = false;
+  private watchTimer: NodeJS.Timeout | null = null;
+  /** Resolves when the watcher of a deferred start is up (tests and the bench wait for it). */
+  watching: Promise<void> = Promise.resolve();
+  private watchStarted: () => void = () => undefined;
+
+  /**
+   * Starts the deferred watcher, then catches up with what changed before it was up: the index
+   * (one refresh, a re-list only if a summary changed) and the open sessions.
+   */
+  private watchAfterFirstList(): void {
+    if (!this.watchTimer) return;
+    clearTimeout(this.watchTimer);
+    this.watchTimer = null;
+    this.firstList = false;
+    void this.startWatching()
+      .then(() => {
+        this.indexLater(true);
+        for (const p of this.live.paths()) void this.live.refresh(p);
+      })
+      .catch(() => undefined)
+      .finally(() => this.watchStarted());
   }
 
   private async useDemo(): Promise<void> {
@@ -202,6 +250,12 @@ export class RewindService {
   }
 
   async close(): Promise<void> {
+    if (this.watchTimer) {
+      clearTimeout(this.watchTimer);
+      this.watchStarted();
+    }
+    this.watchTimer = null;
+    await this.watching;
     await this.watcher?.close();
     await this.runner.close();
     // The demo's copies are scratch: each start makes a fresh one.
@@ -438,13 +492,19 @@ export class RewindService {
       // From the metadata index on the worker: what is not indexed within the budget comes from its
       // head (count unknown) and indexing goes on; a sessionsChanged follows when it is done.
       await this.indexSettled();
-      const r = await this.runner.run('indexSummaries', { ...this.indexRoots(), project: req.project, budgetMs: LIST_BUDGET_MS });
+      // A deferred start's first list: the persisted index alone (when it has anything); the
+      // watcher starts once this answer is out, and then the index catches up.
+      const stored = this.firstList;
+      const r = await this.runner.run('indexSummaries', { ...this.indexRoots(), project: req.project, budgetMs: LIST_BUDGET_MS, stored });
       if (r.pending > 0) this.indexLater();
-      else this.indexCurrent = !!this.watcher;
+      else this.indexCurrent = !!this.watcher && !r.stored;
       const { withJournals } = await import('../../engine/session-journals.js');
       const entries = await readdir(this.claudeRoot).catch(() => null);
       const rootState = entries === null ? 'missing' : entries.length === 0 ? 'empty' : 'present';
-      return { root: this.claudeRoot, exists, rootState, agents: agentInfo(), sessions: await withJournals(r.sessions) };
+      const sessions = await withJournals(r.sessions);
+      // After this answer is written (the door writes it before any timer runs).
+      if (stored) setTimeout(() => this.watchAfterFirstList(), 0);
+      return { root: this.claudeRoot, exists, rootState, agents: agentInfo(), sessions };
     },
     getTimeline: async (req) => {
       const { adapter, path } = await this.transcriptOf(req.session);
@@ -603,6 +663,12 @@ export class RewindService {
         this.claudeRoot = req.claudeRoot;
         this.demo = false;
       }
+      if (this.watchTimer) {
+        clearTimeout(this.watchTimer);
+        this.watchStarted();
+      }
+      this.watchTimer = null;
+      this.firstList = false;
       if (this.opts.watch !== false) await this.startWatching();
       this.emit({ type: 'sessionsChanged' });
       return { claudeRoot: this.claudeRoot, demo: this.demo, version: this.opts.version ?? 'dev' };
