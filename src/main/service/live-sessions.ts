@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { readLines } from '../../engine/io/read-lines.js';
 import { readRange } from '../../engine/io/read-range.js';
 import type { TaskRunner } from './task-runner.js';
-import { readSubagentFiles, type LineCountCache } from '../../engine/agents/claude/parse-transcript.js';
+import { readSubagentFiles, type LineCountCache, type SubagentCache } from '../../engine/agents/claude/parse-transcript.js';
 import type { SessionModel } from '../../engine/agents/claude/model.js';
 import { SessionBuilder, sessionIdFromPath } from '../../engine/agents/claude/session-builder.js';
 import { cursorOf, extendTimeline, toTimeline, type TimelineCursor } from '../../engine/agents/claude/timeline.js';
@@ -26,6 +26,7 @@ interface Live {
   timeline: Timeline;
   cursor: TimelineCursor;
   subagentCounts: LineCountCache;
+  subagentsKnown: SubagentCache;
 }
 
 /** What the last refresh of a session did: an incremental step touches only what the new lines reach. */
@@ -102,14 +103,14 @@ export class LiveSessions {
     const builder = Object.setPrototypeOf(parsed.builder, SessionBuilder.prototype) as SessionBuilder;
     const res = { endOffset: parsed.endOffset, lineCount: parsed.lineCount, size: parsed.size, partial: parsed.partial ? true : null };
     const guard = res.endOffset > 0 ? await readRange(path, Math.max(0, res.endOffset - GUARD), Math.min(GUARD, res.endOffset)) : Buffer.alloc(0);
-    const live: Live = { path, builder, endOffset: res.endOffset, lineCount: res.lineCount, guard, model: null as unknown as SessionModel, timeline: null as unknown as Timeline, cursor: { leafPrompt: null }, subagentCounts: new Map() };
+    const live: Live = { path, builder, endOffset: res.endOffset, lineCount: res.lineCount, guard, model: null as unknown as SessionModel, timeline: null as unknown as Timeline, cursor: { leafPrompt: null }, subagentCounts: new Map(), subagentsKnown: { meta: new Map(), sibling: new Map() } };
     await this.rebuild(live, res.size, res.partial !== null);
     if (builder.order.length === 0 && builder.issues.length > 0) throw new RewindError('INVALID_TRANSCRIPT', `not a Claude Code transcript: ${path}`);
     return live;
   }
 
   private async subagentFiles(l: Live) {
-    return readSubagentFiles(l.path, l.builder.sessionId ?? sessionIdFromPath(l.path), l.subagentCounts);
+    return readSubagentFiles(l.path, l.builder.sessionId ?? sessionIdFromPath(l.path), l.subagentCounts, l.subagentsKnown);
   }
 
   private async rebuild(l: Live, size: number, partial: boolean): Promise<void> {
