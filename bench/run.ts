@@ -381,7 +381,10 @@ if (want('scale')) {
     await w.watchSessions('claude', adapterFor('claude').watch(root));
     const lat: number[] = [];
     for (let i = 0; i < 11; i++) {
-      const got = new Promise<number>((res) => (seen = res));
+      const got = new Promise<number>((res, rej) => {
+        seen = res;
+        setTimeout(() => rej(new Error(`the watcher did not see ${h.small} grow`)), 10_000).unref();
+      });
       const a = performance.now();
       // A line every reader skips (Claude Code writes these itself).
       await append(h.small, `${JSON.stringify({ type: 'last-prompt', lastPrompt: `watch ${i}`, sessionId: 'bench' })}\n`);
@@ -405,13 +408,14 @@ if (want('scale')) {
     const lat: number[] = [];
     for (let i = 0; i < 11; i++) {
       const uuid = `bench-scale-${i}-0000-4000-8000-${Date.now().toString().padStart(12, '0').slice(-12)}`;
-      const got = new Promise<number>((res) => {
+      const got = new Promise<number>((res, rej) => {
         const off = s.onEvent((e) => {
           if (e.type === 'timelineChanged' && e.upserts.some((p) => p.uuid === uuid)) {
             off();
             res(performance.now());
           }
         });
+        setTimeout(() => rej(new Error(`no event for the prompt appended to ${file}`)), 10_000).unref();
       });
       const a = performance.now();
       await append(file, `${JSON.stringify({ type: 'user', uuid, parentUuid: leaf, isSidechain: false, userType: 'external', sessionId: sid, timestamp: new Date().toISOString(), message: { role: 'user', content: `scale prompt ${i}` } })}\n`);
