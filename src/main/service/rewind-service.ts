@@ -221,6 +221,16 @@ export class RewindService {
       .finally(() => this.watchStarted());
   }
 
+  /** A deferred watch that has not started will not (closing, or another root that is watched now). */
+  private cancelDeferredWatch(): void {
+    if (this.watchTimer) {
+      clearTimeout(this.watchTimer);
+      this.watchStarted();
+    }
+    this.watchTimer = null;
+    this.firstList = false;
+  }
+
   private async useDemo(): Promise<void> {
     const d = await materializeDemo(this.opts.resourcesDir!);
     this.demoDirs.push(d.base);
@@ -250,11 +260,7 @@ export class RewindService {
   }
 
   async close(): Promise<void> {
-    if (this.watchTimer) {
-      clearTimeout(this.watchTimer);
-      this.watchStarted();
-    }
-    this.watchTimer = null;
+    this.cancelDeferredWatch();
     await this.watching;
     await this.watcher?.close();
     await this.runner.close();
@@ -663,12 +669,7 @@ export class RewindService {
         this.claudeRoot = req.claudeRoot;
         this.demo = false;
       }
-      if (this.watchTimer) {
-        clearTimeout(this.watchTimer);
-        this.watchStarted();
-      }
-      this.watchTimer = null;
-      this.firstList = false;
+      this.cancelDeferredWatch();
       if (this.opts.watch !== false) await this.startWatching();
       this.emit({ type: 'sessionsChanged' });
       return { claudeRoot: this.claudeRoot, demo: this.demo, version: this.opts.version ?? 'dev' };
