@@ -1,6 +1,6 @@
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { generateRewound } from '../../../bench/generate-rewound.js';
 import { BRANCHED, LINEAR, SUBAGENT, copyClaudeHome, inCopy, tempDir } from '../../../test/fixtures.js';
 import { parseTranscriptFile } from '../../engine/agents/claude/parse-transcript.js';
@@ -126,5 +126,43 @@ describe('LiveSessions on a transcript the agent appends to', () => {
     await live.refresh(file);
     expect(events.pop()).toMatchObject({ kind: 'reread' });
     expect((await live.get(file)).timeline).toEqual(toTimeline(await parseTranscriptFile(file)));
+  });
+});
+
+describe("an append's event and Rewind's checkpoint markers", () => {
+  it('marks a new prompt with the checkpoint its hook took just before, after the project list was read for an earlier event', async () => {
+    const { RewindService } = await import('./rewind-service.js');
+    const { takeCheckpoint } = await import('../../engine/store/checkpoint.js');
+    const { mkdir } = await import('node:fs/promises');
+    const home = await tempDir();
+    const project = join(home, 'project');
+    await mkdir(join(project, '.agent', 'rewind'), { recursive: true });
+    await writeFile(join(project, 'a.txt'), 'one\n');
+    const root = join(home, '.claude');
+    const file = join(root, 'projects', '-project', '11111111-0000-4000-8000-000000000001.jsonl');
+    await mkdir(join(file, '..'), { recursive: true });
+    const base = { isSidechain: false, userType: 'external', cwd: project, sessionId: '11111111-0000-4000-8000-000000000001', version: '2.1.330' };
+    const line = (o: Record<string, unknown>) => `${JSON.stringify({ ...base, timestamp: new Date().toISOString(), ...o })}\n`;
+    const user = (uuid: string, parentUuid: string | null, text: string) => line({ type: 'user', uuid, parentUuid, message: { role: 'user', content: text } });
+    await writeFile(file, user('c0000000-0000-4000-8000-000000000001', null, 'first'));
+    const svc = new RewindService({ claudeRoot: root, roots: { codex: join(home, 'no-codex') }, cacheDir: join(home, 'cache') });
+    const events: TimelineEvent[] = [];
+    svc.onEvent((e) => e.type === 'timelineChanged' && events.push(e));
+    await svc.start();
+    try {
+      // The store already holds a checkpoint (the project's list exists and is read).
+      await takeCheckpoint({ projectRoot: project, trigger: 'manual' });
+      expect((await svc.handle('getTimeline', { session: file })).ok).toBe(true);
+      // An earlier append: its event reads the project's (empty) checkpoint list.
+      await appendFile(file, line({ type: 'assistant', uuid: 'c0000000-0000-4000-8000-000000000002', parentUuid: 'c0000000-0000-4000-8000-000000000001', message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'ok' }] } }));
+      await vi.waitFor(() => expect(events).toHaveLength(1), { timeout: 5000, interval: 20 });
+      // The prompt hook checkpoints, then the prompt's line lands.
+      const uuid = 'c0000000-0000-4000-8000-000000000003';
+      const cp = await takeCheckpoint({ projectRoot: project, trigger: 'prompt', transcript: { transcript_path: file, session_id: base.sessionId, agent: 'claude', prompt_uuid: uuid, prompt_id: null, byte_offset_end: 0, prefix_sha256: '' } });
+      await appendFile(file, user(uuid, 'c0000000-0000-4000-8000-000000000002', 'second'));
+      await vi.waitFor(() => expect(events.some((e) => e.upserts.some((p) => p.uuid === uuid && p.checkpoint?.id === cp.manifest.id))).toBe(true), { timeout: 5000, interval: 20 });
+    } finally {
+      await svc.close();
+    }
   });
 });

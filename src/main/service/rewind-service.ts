@@ -9,7 +9,6 @@ import type { RewindOutcome as RewindResult } from '../../engine/agents/adapter.
 import { materializeDemo } from '../../engine/demo.js';
 import { describeError, RewindError } from '../../engine/errors.js';
 import { hookCommand, hooksStatus, installHooks, settingsPath, type Scope } from '../../engine/hooks/settings.js';
-import { listCheckpoints } from '../../engine/store/manifest.js';
 import { checkpointForPrompt, resolveRestoreTarget, targetForRewind, type RestorePreview, type RestoreTarget } from '../../engine/store/restore.js';
 import { PromptCheckpoints } from './prompt-checkpoints.js';
 import { CONTRACT, type CodePlan, type ParsedRequestOf, type ResponseOf, type Result, type RewindEvent } from '../../shared/contract.js';
@@ -20,7 +19,8 @@ import { InlineRunner, WorkerRunner, type TaskRunner } from './task-runner.js';
 import { Watcher } from './watcher.js';
 import { plural, restoredSummary, statementLines } from '../../shared/wording.js';
 import { DEAD_RESTORE_REASON } from '../../shared/eligibility.js';
-import { markersFor } from '../../engine/store/checkpoint-markers.js';
+import { promptMarkers } from '../../engine/store/checkpoint-markers.js';
+import { checkpointsDir, listCheckpoints, type CheckpointSummary } from '../../engine/store/manifest.js';
 import type { AgentAdapter } from '../../engine/agents/adapter.js';
 import { AGENT_PRIMARY, adapterFor, adapterOfFile, agentInfo, findSessionAcross, rootsFor, type AgentId, type AgentRoots } from '../../engine/agents/registry.js';
 import { defaultCacheDir } from '../../engine/cache-dir.js';
@@ -98,14 +98,37 @@ export class RewindService {
   }
 
   private async decorate(t: Timeline): Promise<Timeline> {
-    const mark = await markersFor(t);
+    const mark = await this.markersFor(t);
     return { ...t, prompts: this.remember(t.session.transcriptPath, t.prompts.map(mark)) };
   }
 
   private async decorateEvent(e: RewindEvent): Promise<RewindEvent> {
     if (e.type !== 'timelineChanged') return e;
-    const mark = await markersFor(e.timeline ?? (await this.live.get(e.session)).timeline);
+    const mark = await this.markersFor(e.timeline ?? (await this.live.get(e.session)).timeline);
     return { ...e, upserts: this.remember(e.session, e.upserts.map(mark)), timeline: e.timeline ? { ...e.timeline, prompts: this.remember(e.session, e.timeline.prompts.map(mark)) } : null };
+  }
+
+  /** Each project's checkpoint list, kept while its checkpoints folder and index file are unchanged. */
+  private readonly checkpointLists = new Map<string, { key: string; list: Promise<CheckpointSummary[]> }>();
+
+  /**
+   * The marker function for a timeline (Rewind's checkpoint of each prompt). Two stats per call: an
+   * append's event does not read the project's whole checkpoint list again, which grows with every
+   * prompt ever checkpointed there.
+   */
+  private async markersFor(t: Timeline): Promise<ReturnType<typeof promptMarkers>> {
+    const cwd = t.session.cwd;
+    if (!cwd) return promptMarkers([], t.session.transcriptPath);
+    const dir = checkpointsDir(cwd);
+    const [d, ix] = await Promise.all([stat(dir).catch(() => null), stat(join(dir, 'index.jsonl')).catch(() => null)]);
+    if (!d) return promptMarkers([], t.session.transcriptPath);
+    const key = `${d.mtimeMs}:${ix?.size}:${ix?.mtimeMs}`;
+    let known = this.checkpointLists.get(cwd);
+    if (known?.key !== key) {
+      known = { key, list: listCheckpoints(cwd).catch(() => []) };
+      this.checkpointLists.set(cwd, known);
+    }
+    return promptMarkers(await known.list, t.session.transcriptPath);
   }
 
   /** Which checkpoint each prompt was last sent with, per open session. */
@@ -126,7 +149,7 @@ export class RewindService {
     for (const path of this.live.paths()) {
       const { timeline } = await this.live.get(path);
       if (timeline.session.cwd !== projectRoot) continue;
-      const mark = await markersFor(timeline);
+      const mark = await this.markersFor(timeline);
       const sent = this.markersSent.get(path);
       const upserts = timeline.prompts.map(mark).filter((p) => (sent?.get(p.uuid) ?? null) !== (p.checkpoint?.id ?? null));
       if (upserts.length === 0) continue;
