@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { defaultCacheDir } from '../../engine/cache-dir.js';
 import { AGENT_IDS, AGENT_PRIMARY, rootsFor } from '../../engine/agents/registry.js';
@@ -17,6 +19,15 @@ export interface SearchArgs {
   claudeDir?: string;
 }
 
+/** The index build's worker entry next to this file as built (scripts/build-cli.mjs); from source, none. */
+function builtWorker(): URL | undefined {
+  for (const rel of ['./search-index-worker.mjs', '../search-index-worker.mjs']) {
+    const u = new URL(rel, import.meta.url);
+    if (u.protocol === 'file:' && existsSync(u)) return u;
+  }
+  return undefined;
+}
+
 /** The index for these roots, brought up to date (progress on stderr while a first build reads a lot). */
 export async function freshIndex(io: CliIO, claudeDir: string | undefined): Promise<SearchIndex> {
   const ix = await SearchIndex.open(indexDir(defaultCacheDir(io.env)));
@@ -30,7 +41,9 @@ export async function freshIndex(io: CliIO, claudeDir: string | undefined): Prom
     shown = pct;
     io.err(`Indexing ${plural(p.filesTotal, 'session')} (${(p.bytesTotal / 2 ** 20).toFixed(0)} MiB): ${pct}%`);
   };
-  const rep = await ix.refresh(rootsFor(io.env, { [AGENT_PRIMARY]: claudeDir }), { onProgress: progress });
+  const workerScript = builtWorker();
+  const parallel = workerScript ? { workerScript, threads: Math.min(4, availableParallelism()) } : undefined;
+  const rep = await ix.refresh(rootsFor(io.env, { [AGENT_PRIMARY]: claudeDir }), { onProgress: progress, parallel });
   for (const s of rep.skipped) io.err(`rewind-app: skipped ${s.path}: ${s.reason}`);
   return ix;
 }

@@ -40,8 +40,10 @@ export interface AgentAdapter {
   /**
    * One session's list entry (title, cwd, first and last prompt; counts left null), for the metadata
    * index, which asks only about files that changed. Absent: the index takes it from `summarize`.
+   * `ends`: the file's first and last bytes as the index just read them (optional: without them,
+   * the adapter reads the file itself).
    */
-  summarizeFile?(file: SessionFile, now?: number): Promise<SessionSummary | null>;
+  summarizeFile?(file: SessionFile, now?: number, ends?: FileEnds): Promise<SessionSummary | null>;
   /** The whole session in the shared model: prompts, turns, branches, compactions, subagents. */
   timeline(path: string): Promise<Timeline>;
   /** One prompt's turn, item by item, for the detail pane. */
@@ -81,6 +83,13 @@ export interface WatchSpec {
   depth: number;
   /** Is this path one of the agent's session files? */
   isSessionFile(path: string): boolean;
+}
+
+/** A file's first and last `ENDS_BYTES` (the whole file in `head` when it is no longer). */
+export interface FileEnds {
+  size: number;
+  head: Buffer;
+  tail: Buffer;
 }
 
 export interface SessionFile {

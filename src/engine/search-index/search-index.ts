@@ -5,12 +5,16 @@ import { writeCacheFileAtomic } from '../io/atomic-write.js';
 import type { SessionSummary } from '../../shared/session-schema.js';
 import { oneLine } from '../turn-text.js';
 import { highlight, parseQuery } from './fold.js';
-import { EMPTY_STATE, fingerprintOf, scanFile, type ScanState } from './scan-file.js';
+import { indexFile, skipReason, type FileInput, type IndexJob } from './index-file.js';
+import { claimJobs, runJobs, type ParallelOptions } from './parallel.js';
+import type { ScanState } from './scan-file.js';
 import { CorruptIndexError, decodeSegment, encodeSegment, fileMeta, segmentFolded, segmentText, type FileMeta, type FileRecord, type Segment, type SegmentInput } from './segment.js';
 
 /** Past this many delta segments, a refresh writes one base segment holding everything. */
 const MAX_SEGMENTS = 12;
 const LIVE_WINDOW_MS = 10_000;
+/** Below this much to read, worker threads would cost more to start than they save. */
+const PARALLEL_BYTES = 64 * 1024 * 1024;
 
 interface Part {
   seg: Segment;
@@ -149,58 +153,80 @@ export class SearchIndex {
 
   /**
    * Brings the index up to date with the session files on disk. `budgetMs`: stop reading new work
-   * after this long (the rest is `pending`, and searches say so); the CLI gives none.
+   * after this long (the rest is `pending`, and searches say so); the CLI gives none. `parallel`:
+   * a large build (no budget) is split across worker threads; the index is the same either way.
    */
-  async refresh(sources: Source[], opts: { budgetMs?: number; onProgress?: (p: RefreshProgress) => void; now?: number } = {}): Promise<RefreshReport> {
+  async refresh(sources: Source[], opts: { budgetMs?: number; onProgress?: (p: RefreshProgress) => void; now?: number; parallel?: ParallelOptions } = {}): Promise<RefreshReport> {
     const t0 = Date.now();
     const report: RefreshReport = { scanned: 0, appended: 0, reindexed: 0, deleted: 0, bytesRead: 0, skipped: [], pending: [], changed: [] };
     const seen = new Set<string>();
-    const out: SegmentInput['files'] = [];
-    const work: { adapter: AgentAdapter; root: string; f: SessionFile }[] = [];
+    const work: { adapter: AgentAdapter; root: string; job: IndexJob }[] = [];
     for (const { adapter, root } of sources) {
       const files = await adapter.sessionFiles(root).catch(() => [] as SessionFile[]);
       for (const f of files) {
         seen.add(f.path);
         const v = this.views.get(f.path);
         if (v && v.rec.fp.size === f.size && v.rec.fp.mtimeMs === f.mtimeMs) continue;
-        work.push({ adapter, root, f });
+        work.push({ adapter, root, job: this.jobFor(adapter, f, opts.now) });
       }
     }
-    const bytesTotal = work.reduce((a, w) => a + w.f.size, 0);
+    // Biggest first: the threads then finish at about the same time.
+    work.sort((x, y) => y.job.file.size - x.job.file.size);
+    const bytesTotal = work.reduce((a, w) => a + w.job.file.size, 0);
     let bytesDone = 0;
+    let filesDone = 0;
     const fallback = new Map<AgentAdapter, Promise<Map<string, SessionSummary>>>();
     this.left.clear();
-    // Several files at once: most of a file's cost is waiting for small reads.
-    let next = 0;
-    let filesDone = 0;
-    const worker = async () => {
-      while (next < work.length) {
-        const i = next++;
-        const { adapter, root, f } = work[i]!;
-        if (opts.budgetMs !== undefined && Date.now() - t0 > opts.budgetMs) {
-          report.pending.push({ path: f.path, size: f.size });
-          this.left.set(f.path, 'not indexed yet (indexing continues)');
-          continue;
-        }
-        try {
-          const known = this.views.has(f.path);
-          const rec = await this.updateFile(adapter, root, f, fallback, opts.now);
-          out.push(rec);
-          report.changed.push(f.path);
-          report.bytesRead += rec.indexedTo - rec.from;
-          if (rec.mode === 'append') report.appended++;
-          else if (known) report.reindexed++;
-          else report.scanned++;
-        } catch (e) {
-          const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'vanished while indexing' : `unreadable: ${(e as Error).message}`;
-          report.skipped.push({ path: f.path, reason });
-          this.left.set(f.path, reason);
-        }
-        bytesDone += f.size;
-        opts.onProgress?.({ filesDone: ++filesDone, filesTotal: work.length, bytesDone, bytesTotal });
+    const results: (FileInput | undefined)[] = new Array(work.length);
+    const outcome = (i: number, rec: FileInput | undefined, reason: string | undefined) => {
+      const { job } = work[i]!;
+      if (rec) {
+        results[i] = rec;
+        report.changed.push(job.file.path);
+        report.bytesRead += rec.indexedTo - rec.from;
+        if (rec.mode === 'append') report.appended++;
+        else if (job.prev) report.reindexed++;
+        else report.scanned++;
+      } else {
+        report.skipped.push({ path: job.file.path, reason: reason ?? 'unreadable' });
+        this.left.set(job.file.path, reason ?? 'unreadable');
+      }
+      bytesDone += job.file.size;
+      opts.onProgress?.({ filesDone: ++filesDone, filesTotal: work.length, bytesDone, bytesTotal });
+    };
+    const local = async (i: number) => {
+      const { adapter, root, job } = work[i]!;
+      if (opts.budgetMs !== undefined && Date.now() - t0 > opts.budgetMs) {
+        report.pending.push({ path: job.file.path, size: job.file.size });
+        this.left.set(job.file.path, 'not indexed yet (indexing continues)');
+        return;
+      }
+      try {
+        outcome(i, await indexFile(adapter, job, (f) => this.fallbackSummary(fallback, adapter, root, f, opts.now)), undefined);
+      } catch (e) {
+        outcome(i, undefined, skipReason(e));
       }
     };
-    await Promise.all(Array.from({ length: Math.min(8, work.length) }, worker));
+    // Only files whose adapter summarizes one file at a time can go to a worker; the rest stay here.
+    const shippable = work.map((_, i) => i).filter((i) => work[i]!.adapter.summarizeFile);
+    const shipBytes = shippable.reduce((a, i) => a + work[i]!.job.file.size, 0);
+    const threads = Math.min(opts.parallel?.threads ?? 1, shippable.length);
+    let rest = work.map((_, i) => i);
+    if (opts.parallel && threads > 1 && opts.budgetMs === undefined && shipBytes >= PARALLEL_BYTES) {
+      await runJobs(
+        shippable.map((i) => work[i]!.job),
+        { ...opts.parallel, threads },
+        (k) => local(shippable[k]!),
+        (o) => outcome(shippable[o.i]!, o.rec, o.reason),
+      );
+      rest = rest.filter((i) => !work[i]!.adapter.summarizeFile);
+    }
+    await claimJobs(
+      rest.map((i) => work[i]!.job),
+      new Int32Array(1),
+      (k) => local(rest[k]!),
+    );
+    const out: FileInput[] = results.filter((r): r is FileInput => r !== undefined);
     for (const [path, v] of this.views) {
       if (seen.has(path)) continue;
       out.push({ ...v.rec, mode: 'delete', from: v.rec.indexedTo, meta: { prompts: [], recent: {}, leaf: null }, texts: [], folded: [] });
@@ -221,64 +247,38 @@ export class SearchIndex {
     }
     if (v && v.rec.fp.size === st.size && v.rec.fp.mtimeMs === st.mtimeMs) return this.summary(path, now);
     const f: SessionFile = { path, sessionId: v?.rec.sessionId ?? basename(path).replace(/\.jsonl$/, ''), size: st.size, mtimeMs: st.mtimeMs };
-    await this.write([await this.updateFile(adapter, root, f, new Map(), now)]);
+    const fallback = new Map<AgentAdapter, Promise<Map<string, SessionSummary>>>();
+    await this.write([await indexFile(adapter, this.jobFor(adapter, f, now), (file) => this.fallbackSummary(fallback, adapter, root, file, now))]);
     this.left.delete(path);
     return this.summary(path, now);
   }
 
-  private async updateFile(adapter: AgentAdapter, root: string, f: SessionFile, fallback: Map<AgentAdapter, Promise<Map<string, SessionSummary>>>, now?: number): Promise<SegmentInput['files'][number]> {
+  private jobFor(adapter: AgentAdapter, f: SessionFile, now?: number): IndexJob {
     const v = this.views.get(f.path);
-    const { fp, headAgain } = fingerprintOf(f.path, v?.rec.fp.headLen);
-    let prev: ScanState = EMPTY_STATE;
-    let mode: 'full' | 'append' = 'full';
-    if (v && fp.ino === v.rec.fp.ino && headAgain === v.rec.fp.head && fp.size > v.rec.fp.size && fp.size >= v.rec.indexedTo) {
-      prev = this.state(v);
-      mode = 'append';
-    }
-    let scan = await scanFile(f.path, adapter.promptLines, prev);
-    if (scan.needsFullScan) {
-      mode = 'full';
-      scan = await scanFile(f.path, adapter.promptLines, EMPTY_STATE);
-    }
-    const file: SessionFile = { ...f, size: fp.size, mtimeMs: fp.mtimeMs };
-    let summary = adapter.summarizeFile ? await adapter.summarizeFile(file, now).catch(() => null) : null;
-    if (!adapter.summarizeFile) {
-      let all = fallback.get(adapter);
-      if (!all) fallback.set(adapter, (all = adapter.summarize(root, { now }).then((l) => new Map(l.map((s) => [s.transcriptPath, s])), () => new Map())));
-      summary = (await all).get(f.path) ?? null;
-    }
-    if (summary) {
-      // First and last prompt from the prompts themselves (the file's ends may not hold them).
-      const first = mode === 'append' ? (v?.rec.summary?.firstPrompt ?? null) : null;
-      const a = scan.prompts[0];
-      const z = scan.prompts[scan.prompts.length - 1];
-      summary = {
-        ...summary,
-        firstPrompt: first ?? (a ? oneLine(a.text, 200) : summary.firstPrompt),
-        lastPrompt: z ? oneLine(z.text, 200) : mode === 'append' ? (v?.rec.summary?.lastPrompt ?? summary.lastPrompt) : summary.lastPrompt,
-      };
-      if (summary.title === '(no prompt yet)' && summary.firstPrompt) summary.title = summary.firstPrompt;
-    }
-    const meta: FileMeta = { prompts: scan.prompts.map((p) => [p.uuid, p.offset, p.timestamp]), recent: scan.state.recent, leaf: scan.state.leaf };
     return {
-      mode,
-      path: f.path,
       agent: adapter.id,
-      sessionId: summary?.id ?? f.sessionId,
-      fp,
-      from: prev.indexedTo,
-      indexedTo: scan.state.indexedTo,
-      lineCount: scan.state.lineCount,
-      counts: scan.state.counts,
-      summary,
-      meta,
-      texts: scan.prompts.map((p) => p.text),
-      folded: scan.prompts.map((p) => p.folded),
+      file: f,
+      prev: v ? { fp: v.rec.fp, state: this.state(v) } : null,
+      prevPrompts: v ? { first: v.rec.summary?.firstPrompt ?? null, last: v.rec.summary?.lastPrompt ?? null } : null,
+      now,
     };
   }
 
+  /** The summary of an adapter without summarizeFile: its whole list, made once per refresh. */
+  private async fallbackSummary(cache: Map<AgentAdapter, Promise<Map<string, SessionSummary>>>, adapter: AgentAdapter, root: string, f: SessionFile, now?: number): Promise<SessionSummary | null> {
+    let all = cache.get(adapter);
+    if (!all) cache.set(adapter, (all = adapter.summarize(root, { now }).then((l) => new Map(l.map((s) => [s.transcriptPath, s])), () => new Map())));
+    return (await all).get(f.path) ?? null;
+  }
+
+  /** Segments apply in name order: a stamp after every segment we hold, even within one millisecond. */
+  private nextStamp(): string {
+    const last = this.segments.length ? Number(this.segments[this.segments.length - 1]!.name.slice(4, 19)) || 0 : 0;
+    return String(Math.max(Date.now(), last + 1)).padStart(15, '0');
+  }
+
   private async write(files: SegmentInput['files']): Promise<void> {
-    const name = `seg-${Date.now().toString().padStart(15, '0')}-${process.pid}-${Math.random().toString(36).slice(2, 8)}.idx`;
+    const name = `seg-${this.nextStamp()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}.idx`;
     const buf = encodeSegment({ files, base: this.segments.length === 0 });
     await writeCacheFileAtomic(join(this.dir, name), buf);
     const seg = decodeSegment(name, buf);
@@ -307,7 +307,7 @@ export class SearchIndex {
       files.push({ ...v.rec, mode: 'full', from: 0, meta: { prompts, recent: st.recent, leaf: st.leaf }, texts, folded });
     }
     const old = this.segments;
-    const name = `seg-${Date.now().toString().padStart(15, '0')}-${process.pid}-base.idx`;
+    const name = `seg-${this.nextStamp()}-${process.pid}-base.idx`;
     const buf = encodeSegment({ files, base: true });
     await writeCacheFileAtomic(join(this.dir, name), buf);
     this.segments = [];

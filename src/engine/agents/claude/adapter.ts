@@ -48,10 +48,10 @@ export const claude: AgentAdapter = {
     const cache = opts.cacheDir ? await PromptCountCache.load(join(opts.cacheDir, 'prompt-counts.json')) : (countsInMemory ??= new PromptCountCache(null));
     return withJournals(await listSessions({ root, project: opts.project, countBudgetBytes: opts.countBudgetBytes, now: opts.now, cache }));
   },
-  async summarizeFile(f, now) {
+  async summarizeFile(f, now, ends) {
     const { summarizeTranscript } = await import('./discover.js');
     // The index has every prompt already (first, last): the ends only need to give cwd, version and titles.
-    return summarizeTranscript(f, now, 16 * 1024);
+    return summarizeTranscript(f, now, 16 * 1024, ends);
   },
   async timeline(path) {
     const { parseTranscriptFile } = await import('./parse-transcript.js');

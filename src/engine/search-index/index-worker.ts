@@ -1,0 +1,17 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { adapterFor } from '../agents/registry.js';
+import { indexFile, skipReason, type IndexJob } from './index-file.js';
+import { claimJobs, type JobOutcome } from './parallel.js';
+
+// Worker entry of a parallel index build (parallel.ts): index the files this thread claims, send each record.
+const { jobs, counter } = workerData as { jobs: IndexJob[]; counter: Int32Array };
+await claimJobs(jobs, counter, async (i) => {
+  let m: JobOutcome;
+  try {
+    m = { i, rec: await indexFile(adapterFor(jobs[i]!.agent), jobs[i]!) };
+  } catch (e) {
+    m = { i, reason: skipReason(e) };
+  }
+  parentPort!.postMessage(m);
+});
+parentPort!.postMessage({ end: true });
