@@ -6,7 +6,7 @@
 const MARKS = /\p{M}+/gu;
 const SPACES = /\s+/g;
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[^ -~\t\n\r\f\v]/;
 
 export function fold(s: string): string {
   // Most prompts are ASCII: nothing to decompose (same result, a fraction of the time).

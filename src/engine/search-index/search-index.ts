@@ -3,7 +3,6 @@ import { basename, join } from 'node:path';
 import type { AgentAdapter, SessionFile } from '../agents/adapter.js';
 import { writeCacheFileAtomic } from '../io/atomic-write.js';
 import type { SessionSummary } from '../../shared/session-schema.js';
-import { oneLine } from '../turn-text.js';
 import { highlight, parseQuery } from './fold.js';
 import { indexFile, skipReason, type FileInput, type IndexJob } from './index-file.js';
 import { claimJobs, runJobs, type ParallelOptions } from './parallel.js';
