@@ -27,6 +27,11 @@ export interface AgentAdapter {
   watch(root: string): WatchSpec;
   /** Every session file under `root`, newest first (a missing root gives none). */
   sessionFiles(root: string): Promise<SessionFile[]>;
+  /**
+   * The same files, synchronously, for the search index (which runs on the CLI or a worker thread,
+   * never the UI's): thousands of stats in a few milliseconds. Absent: the index awaits `sessionFiles`.
+   */
+  sessionFilesSync?(root: string): SessionFile[];
   /** Does this file belong to this agent? Decided from its path and first line (null: unreadable). */
   owns(path: string, firstLine: Buffer | null): boolean;
   /** A session by id or id prefix (paths are resolved by the registry); null when none matches. */

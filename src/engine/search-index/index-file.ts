@@ -2,7 +2,7 @@ import type { AgentAdapter, SessionFile } from '../agents/adapter.js';
 import type { SessionSummary } from '../../shared/session-schema.js';
 import { oneLine } from '../turn-text.js';
 import { scanSession, type PreviousScan } from './scan-file.js';
-import type { FileMeta, SegmentInput } from './segment.js';
+import { packPrompts, type FileMeta, type SegmentInput } from './segment.js';
 
 /** One file's record for the next segment (what a refresh learned about it). */
 export type FileInput = SegmentInput['files'][number];
@@ -53,8 +53,10 @@ export async function indexFile(adapter: AgentAdapter, job: IndexJob, summarize?
     counts: scan.state.counts,
     summary,
     meta,
-    texts: scan.prompts.map((p) => p.text),
-    folded: scan.prompts.map((p) => p.folded),
+    packed: packPrompts(
+      scan.prompts.map((p) => p.text),
+      scan.prompts.map((p) => p.folded),
+    ),
   };
 }
 

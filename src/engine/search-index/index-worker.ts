@@ -12,6 +12,7 @@ await claimJobs(jobs, counter, async (i) => {
   } catch (e) {
     m = { i, reason: skipReason(e) };
   }
-  parentPort!.postMessage(m);
+  // The packed prompts move to the main thread without a copy.
+  parentPort!.postMessage(m, m.rec ? [m.rec.packed.folded.buffer as ArrayBuffer, m.rec.packed.texts.buffer as ArrayBuffer] : []);
 });
 parentPort!.postMessage({ end: true });

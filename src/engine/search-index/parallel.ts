@@ -13,6 +13,8 @@ export interface ParallelOptions {
   workerScript: string | URL;
   /** Threads in all, this one included. */
   threads: number;
+  /** This thread claims files too (else it only gathers, and takes what the workers leave). */
+  alsoHere?: boolean;
 }
 
 /**
@@ -24,7 +26,8 @@ export async function runJobs(jobs: IndexJob[], opts: ParallelOptions, local: (i
   const counter = new Int32Array(new SharedArrayBuffer(4));
   const done = new Uint8Array(jobs.length);
   const finished: Promise<void>[] = [];
-  for (let t = 1; t < opts.threads; t++) {
+  const workers = opts.alsoHere ? opts.threads - 1 : opts.threads;
+  for (let t = 0; t < workers; t++) {
     finished.push(
       new Promise<void>((resolve) => {
         // A larger young generation: the scan's short-lived objects die young instead of being copied.
@@ -40,10 +43,11 @@ export async function runJobs(jobs: IndexJob[], opts: ParallelOptions, local: (i
       }),
     );
   }
-  await claimJobs(jobs, counter, async (i) => {
-    await local(i);
-    done[i] = 1;
-  });
+  if (opts.alsoHere)
+    await claimJobs(jobs, counter, async (i) => {
+      await local(i);
+      done[i] = 1;
+    });
   await Promise.all(finished);
   for (let i = 0; i < jobs.length; i++) {
     if (done[i]) continue;

@@ -7,7 +7,7 @@ import { highlight, parseQuery } from './fold.js';
 import { indexFile, skipReason, type FileInput, type IndexJob } from './index-file.js';
 import { claimJobs, runJobs, type ParallelOptions } from './parallel.js';
 import type { ScanState } from './scan-file.js';
-import { CorruptIndexError, decodeSegment, encodeSegment, fileMeta, segmentFolded, segmentText, type FileMeta, type FileRecord, type Segment, type SegmentInput } from './segment.js';
+import { concatPacked, CorruptIndexError, decodeSegment, encodeSegment, fileMeta, fileSummary, NO_PROMPTS, segmentFolded, segmentPacked, segmentText, type FileMeta, type FileRecord, type PackedPrompts, type Segment, type SegmentInput } from './segment.js';
 
 /** Past this many delta segments, a refresh writes one base segment holding everything. */
 const MAX_SEGMENTS = 12;
@@ -23,6 +23,17 @@ interface Part {
 interface View {
   rec: FileRecord;
   parts: Part[];
+  /** Its summary, parsed on first use (undefined: not yet). */
+  summary?: SessionSummary | null;
+}
+
+/** The view's summary: it is in the segment of its latest record. */
+function summaryOf(v: View): SessionSummary | null {
+  if (v.summary === undefined) {
+    const last = v.parts[v.parts.length - 1]!;
+    v.summary = fileSummary(last.seg, last.file);
+  }
+  return v.summary;
 }
 
 export interface Source {
@@ -161,7 +172,7 @@ export class SearchIndex {
     const seen = new Set<string>();
     const work: { adapter: AgentAdapter; root: string; job: IndexJob }[] = [];
     for (const { adapter, root } of sources) {
-      const files = await adapter.sessionFiles(root).catch(() => [] as SessionFile[]);
+      const files = await listFiles(adapter, root);
       for (const f of files) {
         seen.add(f.path);
         const v = this.views.get(f.path);
@@ -228,7 +239,7 @@ export class SearchIndex {
     const out: FileInput[] = results.filter((r): r is FileInput => r !== undefined);
     for (const [path, v] of this.views) {
       if (seen.has(path)) continue;
-      out.push({ ...v.rec, mode: 'delete', from: v.rec.indexedTo, meta: { prompts: [], recent: {}, leaf: null }, texts: [], folded: [] });
+      out.push({ ...v.rec, mode: 'delete', from: v.rec.indexedTo, summary: null, meta: { prompts: [], recent: {}, leaf: null }, packed: NO_PROMPTS });
       report.deleted++;
       report.changed.push(path);
     }
@@ -241,7 +252,7 @@ export class SearchIndex {
     const st = await stat(path).catch(() => null);
     const v = this.views.get(path);
     if (!st?.isFile()) {
-      if (v) await this.write([{ ...v.rec, mode: 'delete', from: v.rec.indexedTo, meta: { prompts: [], recent: {}, leaf: null }, texts: [], folded: [] }]);
+      if (v) await this.write([{ ...v.rec, mode: 'delete', from: v.rec.indexedTo, summary: null, meta: { prompts: [], recent: {}, leaf: null }, packed: NO_PROMPTS }]);
       return null;
     }
     if (v && v.rec.fp.size === st.size && v.rec.fp.mtimeMs === st.mtimeMs) return this.summary(path, now);
@@ -258,7 +269,7 @@ export class SearchIndex {
       agent: adapter.id,
       file: f,
       prev: v ? { fp: v.rec.fp, state: this.state(v) } : null,
-      prevPrompts: v ? { first: v.rec.summary?.firstPrompt ?? null, last: v.rec.summary?.lastPrompt ?? null } : null,
+      prevPrompts: v ? { first: summaryOf(v)?.firstPrompt ?? null, last: summaryOf(v)?.lastPrompt ?? null } : null,
       now,
     };
   }
@@ -290,20 +301,14 @@ export class SearchIndex {
   async compact(): Promise<void> {
     const files: SegmentInput['files'] = [];
     for (const v of this.views.values()) {
-      const texts: string[] = [];
-      const folded: string[] = [];
+      const packed: PackedPrompts[] = [];
       const prompts: FileMeta['prompts'] = [];
       for (const { seg, file } of v.parts) {
-        const [first, count] = seg.files[file]!.prompts;
-        const m = fileMeta(seg, file);
-        for (let p = first; p < first + count; p++) {
-          texts.push(segmentText(seg, p));
-          folded.push(segmentFolded(seg, p));
-        }
-        prompts.push(...m.prompts);
+        packed.push(segmentPacked(seg, file));
+        prompts.push(...fileMeta(seg, file).prompts);
       }
       const st = this.state(v);
-      files.push({ ...v.rec, mode: 'full', from: 0, meta: { prompts, recent: st.recent, leaf: st.leaf }, texts, folded });
+      files.push({ ...v.rec, summary: summaryOf(v), mode: 'full', from: 0, meta: { prompts, recent: st.recent, leaf: st.leaf }, packed: concatPacked(packed) });
     }
     const old = this.segments;
     const name = `seg-${this.nextStamp()}-${process.pid}-base.idx`;
@@ -322,7 +327,7 @@ export class SearchIndex {
     const now = opts.now ?? Date.now();
     const out: SessionSummary[] = [];
     for (const v of this.views.values()) {
-      const s = v.rec.summary;
+      const s = summaryOf(v);
       if (!s) continue;
       if (opts.project && s.cwd !== opts.project) continue;
       out.push({ ...s, sizeBytes: v.rec.fp.size, lastActivity: new Date(v.rec.fp.mtimeMs).toISOString(), live: now - v.rec.fp.mtimeMs < LIVE_WINDOW_MS, promptCount: v.rec.counts.total, livePromptCount: v.rec.counts.live });
@@ -332,7 +337,7 @@ export class SearchIndex {
 
   summary(path: string, now = Date.now()): SessionSummary | null {
     const v = this.views.get(path);
-    const s = v?.rec.summary;
+    const s = v ? summaryOf(v) : null;
     if (!v || !s) return null;
     return { ...s, sizeBytes: v.rec.fp.size, lastActivity: new Date(v.rec.fp.mtimeMs).toISOString(), live: now - v.rec.fp.mtimeMs < LIVE_WINDOW_MS, promptCount: v.rec.counts.total, livePromptCount: v.rec.counts.live };
   }
@@ -344,7 +349,7 @@ export class SearchIndex {
     const wanted = new Map<Segment, Uint8Array>();
     for (const v of this.views.values()) {
       if (opts.agent && v.rec.agent !== opts.agent) continue;
-      if (opts.project && v.rec.summary?.cwd !== opts.project) continue;
+      if (opts.project && v.rec.cwd !== opts.project) continue;
       for (const { seg, file } of v.parts) {
         let w = wanted.get(seg);
         if (!w) wanted.set(seg, (w = new Uint8Array(seg.files.length)));
@@ -390,8 +395,8 @@ export class SearchIndex {
         sessionId: v.rec.sessionId,
         agent: v.rec.agent,
         transcriptPath: v.rec.path,
-        title: v.rec.summary?.title ?? null,
-        cwd: v.rec.summary?.cwd ?? null,
+        title: summaryOf(v)?.title ?? null,
+        cwd: v.rec.cwd,
         lastActivity: new Date(v.rec.fp.mtimeMs).toISOString(),
         count: hits.length,
         prompts: prompts.map((h, i) => {
@@ -401,6 +406,14 @@ export class SearchIndex {
       });
     }
     return result;
+  }
+}
+
+async function listFiles(adapter: AgentAdapter, root: string): Promise<SessionFile[]> {
+  try {
+    return adapter.sessionFilesSync ? adapter.sessionFilesSync(root) : await adapter.sessionFiles(root);
+  } catch {
+    return [];
   }
 }
 

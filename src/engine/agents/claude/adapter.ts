@@ -4,6 +4,7 @@ import { isRewindError } from '../../errors.js';
 import type { PromptCountCache } from './discover.js';
 import type { SessionModel } from './model.js';
 import { claudeConfigRoot } from './paths.js';
+import { listSessionFilesSync } from './list-sync.js';
 import { CLAUDE_PROMPTS } from './prompt-lines.js';
 
 /** Claude Code: `<root>/projects/<project>/<session>.jsonl` trees of messages (FORMATS.md §1). */
@@ -26,6 +27,7 @@ export const claude: AgentAdapter = {
     });
     return files.map((f) => ({ path: f.path, sessionId: f.sessionId, size: f.size, mtimeMs: f.mtimeMs }));
   },
+  sessionFilesSync: (root) => listSessionFilesSync(root),
   // Claude's lines carry no header: any JSONL no other agent claims (the registry asks it last).
   owns: () => true,
   async find(ref, root) {
