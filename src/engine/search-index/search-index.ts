@@ -1,4 +1,5 @@
-import { mkdir, readdir, readFile, stat, unlink } from 'node:fs/promises';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { stat, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { AgentAdapter, SessionFile } from '../agents/adapter.js';
 import { writeCacheFileAtomic } from '../io/atomic-write.js';
@@ -121,11 +122,15 @@ export class SearchIndex {
   }
 
   private async load(retried = false): Promise<void> {
-    await mkdir(this.dir, { recursive: true, mode: 0o700 });
-    const names = (await readdir(this.dir)).filter((n) => n.endsWith('.idx')).sort();
+    // Synchronous reads (the index lives on the CLI or a worker thread): one call per segment file
+    // instead of a promise per 512 KiB piece.
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const names = readdirSync(this.dir)
+      .filter((n) => n.endsWith('.idx'))
+      .sort();
     const segs: Segment[] = [];
     try {
-      for (const n of names) segs.push(decodeSegment(n, await readFile(join(this.dir, n))));
+      for (const n of names) segs.push(decodeSegment(n, readFileSync(join(this.dir, n))));
     } catch (e) {
       // Another process compacted while we listed: its new base segment holds everything.
       if ((e as NodeJS.ErrnoException).code === 'ENOENT' && !retried) return this.load(true);
