@@ -42,7 +42,7 @@ export async function freshIndex(io: CliIO, claudeDir: string | undefined): Prom
     io.err(`Indexing ${plural(p.filesTotal, 'session')} (${(p.bytesTotal / 2 ** 20).toFixed(0)} MiB): ${pct}%`);
   };
   const workerScript = builtWorker();
-  const parallel = workerScript ? { workerScript, threads: Math.min(4, availableParallelism()), alsoHere: process.env.RW_ALSO === '1' } : undefined;
+  const parallel = workerScript ? { workerScript, threads: Math.min(4, availableParallelism()), alsoHere: true } : undefined;
   const rep = await ix.refresh(rootsFor(io.env, { [AGENT_PRIMARY]: claudeDir }), { onProgress: progress, parallel });
   for (const s of rep.skipped) io.err(`rewind-app: skipped ${s.path}: ${s.reason}`);
   return ix;

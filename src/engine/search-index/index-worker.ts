@@ -1,18 +1,26 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { adapterFor } from '../agents/registry.js';
 import { indexFile, skipReason, type IndexJob } from './index-file.js';
-import { claimJobs, type JobOutcome } from './parallel.js';
+import { claimJobs, packOutcomes, type JobOutcome } from './parallel.js';
 
-// Worker entry of a parallel index build (parallel.ts): index the files this thread claims, send each record.
+// Worker entry of a parallel index build (parallel.ts): index the files this thread claims; say
+// which are done as it goes (progress), and send every record at the end in one message.
 const { jobs, counter } = workerData as { jobs: IndexJob[]; counter: Int32Array };
+const outcomes: JobOutcome[] = [];
+let done: number[] = [];
+let flushed = Date.now();
 await claimJobs(jobs, counter, async (i) => {
-  let m: JobOutcome;
   try {
-    m = { i, rec: await indexFile(adapterFor(jobs[i]!.agent), jobs[i]!) };
+    outcomes.push({ i, rec: await indexFile(adapterFor(jobs[i]!.agent), jobs[i]!) });
   } catch (e) {
-    m = { i, reason: skipReason(e) };
+    outcomes.push({ i, reason: skipReason(e) });
   }
-  // The packed prompts move to the main thread without a copy.
-  parentPort!.postMessage(m, m.rec ? [m.rec.packed.folded.buffer as ArrayBuffer, m.rec.packed.texts.buffer as ArrayBuffer] : []);
+  done.push(i);
+  if (Date.now() - flushed > 100) {
+    parentPort!.postMessage({ done });
+    done = [];
+    flushed = Date.now();
+  }
 });
-parentPort!.postMessage({ end: true });
+const batch = packOutcomes(outcomes);
+parentPort!.postMessage({ done, batch }, [batch.folded, batch.texts]);

@@ -8,6 +8,42 @@ export interface JobOutcome {
   reason?: string;
 }
 
+/** A worker's records in one message: every prompt in two buffers (moved, not copied), each record's part named by offsets. */
+export interface OutcomeBatch {
+  outcomes: (Omit<JobOutcome, 'rec'> & { rec?: Omit<FileInput, 'packed'> & { packed: { fa: number; ta: number; foldLens: number[]; textLens: number[] } } })[];
+  folded: ArrayBuffer;
+  texts: ArrayBuffer;
+}
+
+export function packOutcomes(outcomes: JobOutcome[]): OutcomeBatch {
+  const recs = outcomes.flatMap((o) => (o.rec ? [o.rec] : []));
+  const folded = new Uint8Array(recs.reduce((a, r) => a + r.packed.folded.length, 0));
+  const texts = new Uint8Array(recs.reduce((a, r) => a + r.packed.texts.length, 0));
+  let fa = 0;
+  let ta = 0;
+  const out: OutcomeBatch['outcomes'] = outcomes.map((o) => {
+    if (!o.rec) return { i: o.i, reason: o.reason };
+    const { packed, ...rest } = o.rec;
+    folded.set(packed.folded, fa);
+    texts.set(packed.texts, ta);
+    const m = { i: o.i, rec: { ...rest, packed: { fa, ta, foldLens: packed.foldLens, textLens: packed.textLens } } };
+    fa += packed.folded.length;
+    ta += packed.texts.length;
+    return m;
+  });
+  return { outcomes: out, folded: folded.buffer, texts: texts.buffer };
+}
+
+function unpackOutcomes(b: OutcomeBatch): JobOutcome[] {
+  const sum = (l: number[]) => l.reduce((a, x) => a + x, 0);
+  return b.outcomes.map((o) => {
+    if (!o.rec) return { i: o.i, reason: o.reason };
+    const { fa, ta, foldLens, textLens } = o.rec.packed;
+    const packed = { folded: new Uint8Array(b.folded, fa, sum(foldLens)), texts: new Uint8Array(b.texts, ta, sum(textLens)), foldLens, textLens };
+    return { i: o.i, rec: { ...o.rec, packed } };
+  });
+}
+
 export interface ParallelOptions {
   /** The worker entry (index-worker.ts as built); each worker indexes files like this thread does. */
   workerScript: string | URL;
@@ -22,7 +58,7 @@ export interface ParallelOptions {
  * the next job from one shared counter, so a slow thread (or a busy core) takes fewer: put the
  * biggest jobs first. A job a worker did not report (it crashed or could not start) runs here.
  */
-export async function runJobs(jobs: IndexJob[], opts: ParallelOptions, local: (i: number) => Promise<void>, onOutcome: (o: JobOutcome) => void): Promise<void> {
+export async function runJobs(jobs: IndexJob[], opts: ParallelOptions, local: (i: number) => Promise<void>, onOutcome: (o: JobOutcome) => void, onProgress: (i: number) => void): Promise<void> {
   const counter = new Int32Array(new SharedArrayBuffer(4));
   const done = new Uint8Array(jobs.length);
   const finished: Promise<void>[] = [];
@@ -32,14 +68,18 @@ export async function runJobs(jobs: IndexJob[], opts: ParallelOptions, local: (i
       new Promise<void>((resolve) => {
         // A larger young generation: the scan's short-lived objects die young instead of being copied.
         const w = new Worker(opts.workerScript, { workerData: { jobs, counter }, resourceLimits: { maxYoungGenerationSizeMb: 64 } });
-        w.on('message', (m: JobOutcome | { end: true }) => {
-          if ('end' in m) return resolve();
-          if (done[m.i]) return;
-          done[m.i] = 1;
-          onOutcome(m);
+        w.on('message', (m: { done: number[]; batch?: OutcomeBatch }) => {
+          for (const i of m.done) onProgress(i);
+          if (!m.batch) return;
+          for (const o of unpackOutcomes(m.batch)) {
+            if (done[o.i]) continue;
+            done[o.i] = 1;
+            onOutcome(o);
+          }
+          resolve();
         });
         w.on('error', () => resolve());
-        w.on('exit', () => resolve());
+        w.on('exit', () => setImmediate(resolve));
       }),
     );
   }

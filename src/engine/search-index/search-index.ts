@@ -193,6 +193,10 @@ export class SearchIndex {
     const fallback = new Map<AgentAdapter, Promise<Map<string, SessionSummary>>>();
     this.left.clear();
     const results: (FileInput | undefined)[] = new Array(work.length);
+    const progressed = (i: number) => {
+      bytesDone += work[i]!.job.file.size;
+      opts.onProgress?.({ filesDone: ++filesDone, filesTotal: work.length, bytesDone, bytesTotal });
+    };
     const outcome = (i: number, rec: FileInput | undefined, reason: string | undefined) => {
       const { job } = work[i]!;
       if (rec) {
@@ -206,8 +210,6 @@ export class SearchIndex {
         report.skipped.push({ path: job.file.path, reason: reason ?? 'unreadable' });
         this.left.set(job.file.path, reason ?? 'unreadable');
       }
-      bytesDone += job.file.size;
-      opts.onProgress?.({ filesDone: ++filesDone, filesTotal: work.length, bytesDone, bytesTotal });
     };
     const local = async (i: number) => {
       const { adapter, root, job } = work[i]!;
@@ -221,6 +223,7 @@ export class SearchIndex {
       } catch (e) {
         outcome(i, undefined, skipReason(e));
       }
+      progressed(i);
     };
     // Only files whose adapter summarizes one file at a time can go to a worker; the rest stay here.
     const shippable = work.map((_, i) => i).filter((i) => work[i]!.adapter.summarizeFile);
@@ -233,6 +236,7 @@ export class SearchIndex {
         { ...opts.parallel, threads },
         (k) => local(shippable[k]!),
         (o) => outcome(shippable[o.i]!, o.rec, o.reason),
+        (k) => progressed(shippable[k]!),
       );
       rest = rest.filter((i) => !work[i]!.adapter.summarizeFile);
     }
