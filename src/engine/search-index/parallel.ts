@@ -49,6 +49,8 @@ export interface ParallelOptions {
   workerScript: string | URL;
   /** Threads in all, this one included. */
   threads: number;
+  /** Split only when at least this much is to be read (default 64 MiB: below, starting workers costs more than it saves). */
+  minBytes?: number;
   /** This thread claims files too (else it only gathers, and takes what the workers leave). */
   alsoHere?: boolean;
 }

@@ -59,6 +59,8 @@ export interface RefreshReport {
   skipped: { path: string; reason: string }[];
   /** Files left for later because the time budget ran out: searches say they were not searched. */
   pending: { path: string; size: number }[];
+  /** Files indexed on worker threads (the rest on this one). */
+  byWorkers: number;
   /** Paths whose summary changed (for one event each). */
   changed: string[];
 }
@@ -173,7 +175,7 @@ export class SearchIndex {
    */
   async refresh(sources: Source[], opts: { budgetMs?: number; onProgress?: (p: RefreshProgress) => void; now?: number; parallel?: ParallelOptions } = {}): Promise<RefreshReport> {
     const t0 = Date.now();
-    const report: RefreshReport = { scanned: 0, appended: 0, reindexed: 0, deleted: 0, bytesRead: 0, skipped: [], pending: [], changed: [] };
+    const report: RefreshReport = { scanned: 0, appended: 0, reindexed: 0, deleted: 0, bytesRead: 0, skipped: [], pending: [], changed: [], byWorkers: 0 };
     const seen = new Set<string>();
     const work: { adapter: AgentAdapter; root: string; job: IndexJob }[] = [];
     for (const { adapter, root } of sources) {
@@ -230,12 +232,15 @@ export class SearchIndex {
     const shipBytes = shippable.reduce((a, i) => a + work[i]!.job.file.size, 0);
     const threads = Math.min(opts.parallel?.threads ?? 1, shippable.length);
     let rest = work.map((_, i) => i);
-    if (opts.parallel && threads > 1 && opts.budgetMs === undefined && shipBytes >= PARALLEL_BYTES) {
+    if (opts.parallel && threads > 1 && opts.budgetMs === undefined && shipBytes >= (opts.parallel.minBytes ?? PARALLEL_BYTES)) {
       await runJobs(
         shippable.map((i) => work[i]!.job),
         { ...opts.parallel, threads },
         (k) => local(shippable[k]!),
-        (o) => outcome(shippable[o.i]!, o.rec, o.reason),
+        (o) => {
+          report.byWorkers++;
+          outcome(shippable[o.i]!, o.rec, o.reason);
+        },
         (k) => progressed(shippable[k]!),
       );
       rest = rest.filter((i) => !work[i]!.adapter.summarizeFile);
