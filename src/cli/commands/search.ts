@@ -31,7 +31,7 @@ function builtWorker(): URL | undefined {
 /** The index for these roots, brought up to date (progress on stderr while a first build reads a lot). */
 export async function freshIndex(io: CliIO, claudeDir: string | undefined): Promise<SearchIndex> {
   const ix = await SearchIndex.open(indexDir(defaultCacheDir(io.env)));
-  for (const n of ix.notices) io.err(`rewind-app: ${n}`);
+  for (const n of ix.notices.splice(0)) io.err(`rewind-app: ${n}`);
   const started = Date.now();
   let shown = -1;
   const progress = (p: RefreshProgress) => {
@@ -44,6 +44,7 @@ export async function freshIndex(io: CliIO, claudeDir: string | undefined): Prom
   const workerScript = builtWorker();
   const parallel = workerScript ? { workerScript, threads: Math.min(4, availableParallelism()), alsoHere: true } : undefined;
   const rep = await ix.refresh(rootsFor(io.env, { [AGENT_PRIMARY]: claudeDir }), { onProgress: progress, parallel });
+  for (const n of ix.notices.splice(0)) io.err(`rewind-app: ${n}`);
   for (const s of rep.skipped) io.err(`rewind-app: skipped ${s.path}: ${s.reason}`);
   return ix;
 }
@@ -54,7 +55,8 @@ export async function searchCommand(args: SearchArgs, io: CliIO): Promise<number
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new RewindError('USAGE', `--limit must be a whole number above 0, not "${args.limit}"`);
   if (args.agent && !(AGENT_IDS as string[]).includes(args.agent)) throw new RewindError('USAGE', `--agent must be one of ${AGENT_IDS.join(', ')}`);
   const ix = await freshIndex(io, args.claudeDir);
-  const r = ix.search(args.query, { project: args.project ? resolve(io.cwd, args.project) : undefined, agent: args.agent, limit });
+  const r = await ix.recovering(() => ix.search(args.query, { project: args.project ? resolve(io.cwd, args.project) : undefined, agent: args.agent, limit }));
+  for (const n of ix.notices.splice(0)) io.err(`rewind-app: ${n}`);
   if (args.json) io.out(JSON.stringify(r, null, 2));
   else {
     for (const s of r.sessions) {

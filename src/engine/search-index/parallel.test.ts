@@ -7,7 +7,7 @@ import { CC_HOME, tempDir } from '../../../test/fixtures.js';
 import type { AgentAdapter } from '../agents/adapter.js';
 import { ADAPTERS } from '../agents/registry.js';
 import { SearchIndex, type Source } from './search-index.js';
-import { decodeSegment } from './segment.js';
+import { decodeSegment, fileMeta, fileSummary, segmentText } from './segment.js';
 
 const WORKER_TS = resolve(import.meta.dirname, 'index-worker.ts');
 
@@ -50,10 +50,10 @@ async function contents(cache: string) {
   return seg.files
     .map((f, i) => {
       const [first, count] = f.prompts;
-      const texts = Array.from({ length: count }, (_, k) => seg.texts.toString('utf8', seg.textStarts[first + k]!, seg.textStarts[first + k + 1]!));
+      const texts = Array.from({ length: count }, (_, k) => segmentText(seg, first + k));
       const folded = seg.folded.toString('utf8', seg.foldStarts[first]!, seg.foldStarts[first + count]!);
-      const meta = seg.metaBlob.toString('utf8', f.meta[0], f.meta[0] + f.meta[1]);
-      const summary = seg.summaryBlob.toString('utf8', f.summaryAt[0], f.summaryAt[0] + f.summaryAt[1]);
+      const meta = fileMeta(seg, i);
+      const summary = fileSummary(seg, i);
       const { prompts: _p, meta: _m, summaryAt: _s, ...rec } = f;
       return { i, rec, texts, folded, meta, summary };
     })

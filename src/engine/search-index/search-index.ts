@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, unlinkSync } from 'node:fs';
 import { stat, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { AgentAdapter, SessionFile } from '../agents/adapter.js';
@@ -8,7 +8,7 @@ import { highlight, parseQuery } from './fold.js';
 import { indexFile, skipReason, type FileInput, type IndexJob } from './index-file.js';
 import { claimJobs, runJobs, type ParallelOptions } from './parallel.js';
 import type { ScanState } from './scan-file.js';
-import { concatPacked, CorruptIndexError, decodeSegment, encodeSegment, fileMeta, fileSummary, NO_PROMPTS, segmentFolded, segmentPacked, segmentText, type FileMeta, type FileRecord, type PackedPrompts, type Segment, type SegmentInput } from './segment.js';
+import { closeSegment, concatPacked, CorruptIndexError, decodeSegment, openSegment, encodeSegment, fileMeta, fileSummary, NO_PROMPTS, segmentFolded, segmentPacked, segmentText, type FileMeta, type FileRecord, type PackedPrompts, type Segment, type SegmentInput } from './segment.js';
 
 /** Past this many delta segments, a refresh writes one base segment holding everything. */
 const MAX_SEGMENTS = 12;
@@ -90,6 +90,13 @@ export interface SearchResult {
   indexedFiles: number;
 }
 
+export interface RefreshOptions {
+  budgetMs?: number;
+  onProgress?: (p: RefreshProgress) => void;
+  now?: number;
+  parallel?: ParallelOptions;
+}
+
 export interface SearchOptions {
   project?: string;
   agent?: string;
@@ -108,6 +115,8 @@ export class SearchIndex {
   private views = new Map<string, View>();
   private segments: Segment[] = [];
   readonly notices: string[] = [];
+  /** The last refresh, to run again after a damaged index was dropped. */
+  private lastRefresh?: () => Promise<unknown>;
   /** Left out of the last refresh (budget, unreadable): searches report them. */
   private left = new Map<string, string>();
 
@@ -132,9 +141,10 @@ export class SearchIndex {
       .sort();
     const segs: Segment[] = [];
     try {
-      for (const n of names) segs.push(decodeSegment(n, readFileSync(join(this.dir, n))));
+      for (const n of names) segs.push(openSegment(n, join(this.dir, n)));
     } catch (e) {
       // Another process compacted while we listed: its new base segment holds everything.
+      segs.forEach(closeSegment);
       if ((e as NodeJS.ErrnoException).code === 'ENOENT' && !retried) return this.load(true);
       if (!(e instanceof CorruptIndexError)) throw e;
       this.notices.push(`search index: ${e.message}; rebuilding it`);
@@ -147,7 +157,10 @@ export class SearchIndex {
         from = i;
         break;
       }
-    for (const s of segs.slice(0, from)) await unlink(join(this.dir, s.name)).catch(() => undefined);
+    for (const s of segs.slice(0, from)) {
+      closeSegment(s);
+      await unlink(join(this.dir, s.name)).catch(() => undefined);
+    }
     this.segments = segs.slice(from);
     for (const s of this.segments) this.apply(s);
   }
@@ -172,8 +185,21 @@ export class SearchIndex {
    * Brings the index up to date with the session files on disk. `budgetMs`: stop reading new work
    * after this long (the rest is `pending`, and searches say so); the CLI gives none. `parallel`:
    * a large build (no budget) is split across worker threads; the index is the same either way.
+   * A damaged segment block met on the way drops the index (one notice) and the refresh starts over.
    */
-  async refresh(sources: Source[], opts: { budgetMs?: number; onProgress?: (p: RefreshProgress) => void; now?: number; parallel?: ParallelOptions } = {}): Promise<RefreshReport> {
+  async refresh(sources: Source[], opts: RefreshOptions = {}): Promise<RefreshReport> {
+    this.lastRefresh = () => this.refreshOnce(sources, opts);
+    try {
+      return await this.refreshOnce(sources, opts);
+    } catch (e) {
+      if (!(e instanceof CorruptIndexError)) throw e;
+      this.notices.push(`search index: ${e.message}; rebuilding it`);
+      this.drop();
+      return this.refreshOnce(sources, opts);
+    }
+  }
+
+  private async refreshOnce(sources: Source[], opts: RefreshOptions): Promise<RefreshReport> {
     const t0 = Date.now();
     const report: RefreshReport = { scanned: 0, appended: 0, reindexed: 0, deleted: 0, bytesRead: 0, skipped: [], pending: [], changed: [], byWorkers: 0 };
     const seen = new Set<string>();
@@ -263,6 +289,17 @@ export class SearchIndex {
 
   /** One file that the watcher saw change: read what it added, write it, return its summary (null: gone). */
   async refreshFile(adapter: AgentAdapter, root: string, path: string, now?: number): Promise<SessionSummary | null> {
+    try {
+      return await this.refreshFileOnce(adapter, root, path, now);
+    } catch (e) {
+      if (!(e instanceof CorruptIndexError)) throw e;
+      this.notices.push(`search index: ${e.message}; rebuilding it`);
+      this.drop();
+      return this.refreshFileOnce(adapter, root, path, now);
+    }
+  }
+
+  private async refreshFileOnce(adapter: AgentAdapter, root: string, path: string, now?: number): Promise<SessionSummary | null> {
     const st = await stat(path).catch(() => null);
     const v = this.views.get(path);
     if (!st?.isFile()) {
@@ -333,7 +370,41 @@ export class SearchIndex {
     const seg = decodeSegment(name, buf);
     this.segments.push(seg);
     this.apply(seg);
-    for (const s of old) await unlink(join(this.dir, s.name)).catch(() => undefined);
+    for (const s of old) {
+      closeSegment(s);
+      await unlink(join(this.dir, s.name)).catch(() => undefined);
+    }
+  }
+
+  /**
+   * Runs `read` (a search, a listing); a segment block found damaged while reading (texts, ids and
+   * summaries are checked when first read) drops the whole index with a one-line notice, and
+   * `rebuild` (a refresh) builds it again before `read` runs once more.
+   */
+  async recovering<T>(read: () => T): Promise<T> {
+    try {
+      return read();
+    } catch (e) {
+      if (!(e instanceof CorruptIndexError)) throw e;
+      this.notices.push(`search index: ${e.message}; rebuilding it`);
+      this.drop();
+      await this.lastRefresh?.();
+      return read();
+    }
+  }
+
+  /** Forgets and deletes every segment. */
+  private drop(): void {
+    for (const s of this.segments) {
+      closeSegment(s);
+      try {
+        unlinkSync(join(this.dir, s.name));
+      } catch {
+        // Gone already (another process compacted): nothing to drop.
+      }
+    }
+    this.segments = [];
+    this.views.clear();
   }
 
   /** Every indexed session's list entry with its counts, newest first. */
