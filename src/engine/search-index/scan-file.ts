@@ -27,7 +27,7 @@ export interface ScanResult {
 }
 
 /** Below this many bytes past the read position, a file is read in one call; beyond, in CHUNK pieces. */
-const CHUNK = 8 * 1024 * 1024;
+const CHUNK = 1024 * 1024;
 /**
  * One read buffer per thread, reused for every file: fresh buffers for 2,500 files cost more in page
  * faults and garbage collection than the reads themselves. Grown only for a line longer than it.

@@ -204,9 +204,10 @@ export class SearchIndex {
     const report: RefreshReport = { scanned: 0, appended: 0, reindexed: 0, deleted: 0, bytesRead: 0, skipped: [], pending: [], changed: [], byWorkers: 0 };
     const seen = new Set<string>();
     const work: { adapter: AgentAdapter; root: string; job: IndexJob }[] = [];
-    for (const { adapter, root } of sources) {
-      const files = await listFiles(adapter, root);
-      for (const f of files) {
+    // Every agent's listing at once: the ones without a synchronous listing wait on promises.
+    const listed = await Promise.all(sources.map(({ adapter, root }) => listFiles(adapter, root)));
+    for (const [k, { adapter, root }] of sources.entries()) {
+      for (const f of listed[k]!) {
         seen.add(f.path);
         const v = this.views.get(f.path);
         if (v && v.rec.fp.size === f.size && v.rec.fp.mtimeMs === f.mtimeMs) continue;
