@@ -38,29 +38,14 @@ function sha1(b: Buffer): string {
   return createHash('sha1').update(b).digest('hex');
 }
 
-/** The file's fingerprint, and its head hashed over `headLen` bytes (what an earlier fingerprint covered). */
-export function fingerprintOf(path: string, headLen?: number): { fp: Fingerprint; headAgain: string | null } {
-  const fd = openSync(path, 'r');
-  try {
-    return fingerprintFd(fd, headLen);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function fingerprintFd(fd: number, headLen?: number): { fp: Fingerprint; headAgain: string | null } {
-  // Synchronous: a few KiB, and an index runs on the CLI or a worker thread, never the UI's thread.
-  const st = fstatSync(fd);
-  const buf = Buffer.alloc(Math.min(HEAD_BYTES, st.size));
-  let got = 0;
-  while (got < buf.length) {
-    const n = readSync(fd, buf, got, buf.length - got, got);
-    if (n === 0) break;
-    got += n;
-  }
-  const head = buf.subarray(0, got);
-  const headAgain = headLen === undefined ? null : headLen <= got ? sha1(head.subarray(0, headLen)) : 'shorter';
-  return { fp: { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, head: sha1(head), headLen: got }, headAgain };
+/**
+ * The file's fingerprint (taken from its stat and its first bytes, already read), and its head
+ * hashed over `headLen` bytes (what an earlier fingerprint covered).
+ */
+function fingerprintOf(st: { size: number; mtimeMs: number; ino: number }, first: Buffer, headLen?: number): { fp: Fingerprint; headAgain: string | null } {
+  const head = first.subarray(0, HEAD_BYTES);
+  const headAgain = headLen === undefined ? null : headLen <= head.length ? sha1(head.subarray(0, headLen)) : 'shorter';
+  return { fp: { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, head: sha1(head), headLen: head.length }, headAgain };
 }
 
 /**
@@ -183,8 +168,10 @@ export interface SessionScan extends ScanResult {
 export function scanSession(path: string, lines: PromptLines, prev: PreviousScan | null): SessionScan {
   const fd = openSync(path, 'r');
   try {
-    const { fp, headAgain } = fingerprintFd(fd, prev?.fp.headLen);
-    const ends = readEnds(fd, fp.size);
+    // Synchronous: an index runs on the CLI or a worker thread, never the UI's thread.
+    const st = fstatSync(fd);
+    const ends = readEnds(fd, st.size);
+    const { fp, headAgain } = fingerprintOf(st, ends.head, prev?.fp.headLen);
     if (prev && fp.ino === prev.fp.ino && headAgain === prev.fp.head && fp.size > prev.fp.size && fp.size >= prev.state.indexedTo) {
       const scan = scanFd(fd, fp.size, lines, prev.state);
       if (!scan.needsFullScan) return { ...scan, fp, ends, mode: 'append', from: prev.state.indexedTo };
@@ -195,7 +182,7 @@ export function scanSession(path: string, lines: PromptLines, prev: PreviousScan
   }
 }
 
-/** Bytes of each end a scan hands to the adapter's summary (Claude reads 16 KiB at each end, or all of a file up to 32 KiB). */
+/** Bytes of each end a scan reads: the fingerprint's head, and the adapter's summary (Claude reads 16 KiB at each end, or all of a file up to 32 KiB). */
 export const ENDS_BYTES = 32 * 1024;
 
 function readAt(fd: number, len: number, at: number): Buffer {
@@ -213,14 +200,4 @@ function readEnds(fd: number, size: number): FileEnds {
   const head = readAt(fd, Math.min(size, ENDS_BYTES), 0);
   const tail = size <= ENDS_BYTES ? head : readAt(fd, ENDS_BYTES, size - ENDS_BYTES);
   return { size, head, tail };
-}
-
-/** The whole file from `prev` on (kept for callers holding a path; the index uses scanSession). */
-export function scanFile(path: string, lines: PromptLines, prev: ScanState): ScanResult {
-  const fd = openSync(path, 'r');
-  try {
-    return scanFd(fd, fstatSync(fd).size, lines, prev);
-  } finally {
-    closeSync(fd);
-  }
 }
