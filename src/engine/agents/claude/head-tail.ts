@@ -41,6 +41,11 @@ function parseLine(raw: string): Json | null {
 
 /** Can this raw line be a title (custom-title, ai-title, summary)? Only such lines are parsed for titles. */
 const mayBeTitle = (raw: string) => raw.includes('title"') || raw.includes('"summary"');
+/**
+ * Can this raw line be a prompt or a command? A user line that is not a tool result (a tool result's
+ * key is escaped inside any string, so only a real tool result carries it raw, as CLAUDE_PROMPTS says).
+ */
+const mayBeTyped = (raw: string) => raw.includes('"user"') && !raw.includes('"tool_use_id"');
 
 /**
  * What a session list needs from a transcript, read from its first and last 64 KiB only, so
@@ -101,7 +106,7 @@ export async function readHeadTail(path: string, size: number, window = HEAD_TAI
   // output): the result is the same as parsing every line.
   for (const raw of head) {
     const basics = info.sessionId !== null && info.cwd !== null && info.version !== null && info.firstTimestamp !== null;
-    const wantUser = (!info.firstPrompt || !info.firstCommand) && raw.includes('"user"');
+    const wantUser = (!info.firstPrompt || !info.firstCommand) && mayBeTyped(raw);
     if (basics && !wantUser && (whole || !mayBeTitle(raw))) continue;
     const e = parseLine(raw);
     if (!e || e.isSidechain === true) continue;
@@ -126,7 +131,7 @@ export async function readHeadTail(path: string, size: number, window = HEAD_TAI
   const titled = new Set<unknown>();
   for (let k = tail.length - 1; k >= 0; k--) {
     const raw = tail[k]!;
-    const wantPrompt = needPrompt && (raw.includes('"last-prompt"') || raw.includes('"user"'));
+    const wantPrompt = needPrompt && (raw.includes('"last-prompt"') || mayBeTyped(raw));
     const wantTitle = mayBeTitle(raw);
     if (!needTs && !wantPrompt && !wantTitle) continue;
     const e = parseLine(raw);

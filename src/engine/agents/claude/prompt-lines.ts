@@ -27,8 +27,7 @@ const SIDE_TRUE = Buffer.from('"isSidechain":true');
 const HEAD = 512;
 
 function quoted(bytes: Buffer, at: number): string | null {
-  // A UUID's closing quote is 36 bytes on: no search needed.
-  const end = bytes[at + 36] === 34 ? at + 36 : bytes.indexOf(34, at);
+  const end = bytes.indexOf(34, at);
   return end === -1 ? null : bytes.toString('latin1', at, end);
 }
 
