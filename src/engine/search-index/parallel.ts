@@ -1,5 +1,9 @@
 import { Worker } from 'node:worker_threads';
 import type { FileInput, IndexJob } from './index-file.js';
+import { encodeJson, type FileMeta } from './segment.js';
+
+/** What stands for a record's meta once it travels as JSON (encodeSegment uses the JSON). */
+const NO_META: FileMeta = { prompts: [], recent: {}, leaf: null };
 
 /** What a worker thread sends back for job `i`: its record, or why the file was skipped. */
 export interface JobOutcome {
@@ -26,7 +30,9 @@ export function packOutcomes(outcomes: JobOutcome[]): OutcomeBatch {
     const { packed, ...rest } = o.rec;
     folded.set(packed.folded, fa);
     texts.set(packed.texts, ta);
-    const m = { i: o.i, rec: { ...rest, packed: { fa, ta, foldLens: packed.foldLens, textLens: packed.textLens } } };
+    // The meta travels as its JSON only (made here, on the worker): the object is not cloned too.
+    const json = rest.json ?? encodeJson(rest.meta, rest.summary);
+    const m = { i: o.i, rec: { ...rest, meta: NO_META, json, packed: { fa, ta, foldLens: packed.foldLens, textLens: packed.textLens } } };
     fa += packed.folded.length;
     ta += packed.texts.length;
     return m;

@@ -79,6 +79,11 @@ export interface PackedPrompts {
 
 export const NO_PROMPTS: PackedPrompts = { folded: new Uint8Array(0), texts: new Uint8Array(0), foldLens: [], textLens: [] };
 
+/** A record's meta and summary as the segment stores them (JSON), made where the file was read. */
+export function encodeJson(meta: FileMeta, summary: SessionSummary | null): { meta: Uint8Array; summary: Uint8Array } {
+  return { meta: Buffer.from(JSON.stringify(meta), 'utf8'), summary: summary ? Buffer.from(JSON.stringify(summary), 'utf8') : Buffer.alloc(0) };
+}
+
 /** Prompts packed for a segment, in buffers of their own (so a worker can transfer them). */
 export function packPrompts(texts: string[], folded: string[]): PackedPrompts {
   const foldLens = folded.map((f) => Buffer.byteLength(f, 'utf8') + 1);
@@ -96,7 +101,13 @@ export function packPrompts(texts: string[], folded: string[]): PackedPrompts {
 }
 
 export interface SegmentInput {
-  files: (Omit<FileRecord, 'prompts' | 'meta' | 'cwd' | 'summaryAt'> & { summary: SessionSummary | null; meta: FileMeta; packed: PackedPrompts })[];
+  files: (Omit<FileRecord, 'prompts' | 'meta' | 'cwd' | 'summaryAt'> & {
+    summary: SessionSummary | null;
+    meta: FileMeta;
+    packed: PackedPrompts;
+    /** `meta` and `summary` as JSON already (made on the worker that read the file): used as they are. */
+    json?: { meta: Uint8Array; summary: Uint8Array };
+  })[];
   /** A base segment holds the whole index: every older segment is obsolete. */
   base: boolean;
 }
@@ -182,8 +193,8 @@ export function encodeSegment(input: SegmentInput): Buffer {
   const promptFile = new Uint32Array(n);
   const foldedParts: Uint8Array[] = [];
   const textParts: Uint8Array[] = [];
-  const metaParts: Buffer[] = [];
-  const summaryParts: Buffer[] = [];
+  const metaParts: Uint8Array[] = [];
+  const summaryParts: Uint8Array[] = [];
   let sAt = 0;
   let fAt = 0;
   let tAt = 0;
@@ -202,11 +213,11 @@ export function encodeSegment(input: SegmentInput): Buffer {
     }
     foldedParts.push(f.packed.folded);
     textParts.push(f.packed.texts);
-    const mb = Buffer.from(JSON.stringify(f.meta), 'utf8');
+    const mb = f.json?.meta ?? Buffer.from(JSON.stringify(f.meta), 'utf8');
     metaParts.push(mb);
-    const sb = f.summary ? Buffer.from(JSON.stringify(f.summary), 'utf8') : Buffer.alloc(0);
+    const sb = f.json?.summary ?? (f.summary ? Buffer.from(JSON.stringify(f.summary), 'utf8') : Buffer.alloc(0));
     summaryParts.push(sb);
-    const { meta: _m, packed: _p, summary, ...rest } = f;
+    const { meta: _m, packed: _p, json: _j, summary, ...rest } = f;
     files.push({ ...rest, cwd: summary?.cwd ?? null, summaryAt: [sAt, sb.length], prompts: [first, foldLens.length], meta: [mAt, mb.length] });
     mAt += mb.length;
     sAt += sb.length;
