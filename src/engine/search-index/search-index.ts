@@ -214,8 +214,10 @@ export class SearchIndex {
         work.push({ adapter, root, job: this.jobFor(adapter, f, opts.now) });
       }
     }
-    // Biggest first: the threads then finish at about the same time.
-    work.sort((x, y) => y.job.file.size - x.job.file.size);
+    // A build with a time budget (the app's) reads the newest sessions first: those are the ones
+    // looked for. Without one, the biggest first: threads then finish at about the same time.
+    if (opts.budgetMs === undefined) work.sort((x, y) => y.job.file.size - x.job.file.size);
+    else work.sort((x, y) => y.job.file.mtimeMs - x.job.file.mtimeMs);
     const bytesTotal = work.reduce((a, w) => a + w.job.file.size, 0);
     let bytesDone = 0;
     let filesDone = 0;
