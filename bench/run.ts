@@ -287,12 +287,19 @@ if (want('scale')) {
     const r = spawnSync('grep', ['-rlF', word, join(root, 'projects')], { encoding: 'utf8', maxBuffer: 1 << 24 });
     return { ms: performance.now() - a, files: r.stdout.trim().split('\n').filter(Boolean) };
   };
-  // First search (the index is built) vs grep, both with the files in the page cache.
+  // First search (the index is built) vs grep, both with the files in the page cache: best of
+  // three each, interleaved (the machine is shared: a run can lose a core to someone else).
   grep(PLANT_MANY);
-  const g = grep(PLANT_MANY);
-  await rm(cache, { recursive: true, force: true });
-  const first = runCli(['search', PLANT_MANY, '--json']);
-  if (first.status !== 0) throw new Error(`search failed: ${first.err}`);
+  const greps: ReturnType<typeof grep>[] = [];
+  const firsts: ReturnType<typeof runCli>[] = [];
+  for (let k = 0; k < 3; k++) {
+    greps.push(grep(PLANT_MANY));
+    await rm(cache, { recursive: true, force: true });
+    firsts.push(runCli(['search', PLANT_MANY, '--json']));
+    if (firsts[k]!.status !== 0) throw new Error(`search failed: ${firsts[k]!.err}`);
+  }
+  const g = greps.reduce((a, b) => (b.ms < a.ms ? b : a));
+  const first = firsts.reduce((a, b) => (b.ms < a.ms ? b : a));
   const firstDoc = JSON.parse(first.out) as { totalHits: number; sessions: { transcriptPath: string }[]; notSearched: unknown[] };
   const recall = (q: string, expected: number) => {
     const r = runCli(['search', q, '--json']);
@@ -440,6 +447,8 @@ if (want('scale')) {
     sessions: h.sessions,
     firstSearchMs: +first.ms.toFixed(0),
     grepMs: +g.ms.toFixed(0),
+    firstSearchRunsMs: firsts.map((f) => +f.ms.toFixed(0)),
+    grepRunsMs: greps.map((x) => +x.ms.toFixed(0)),
     firstVsGrep: +(first.ms / g.ms).toFixed(2),
     recall: recalls,
     sameSessionsAsGrep: sameFiles,

@@ -37,7 +37,8 @@ export const INDEX_OPS = {
     const ix = await indexAt(a.dir);
     // The service skips the refresh (a stat of every file) while its watcher keeps the index current.
     const pending = a.refresh === false ? 0 : (await ix.refresh(sources(a), { budgetMs: a.budgetMs })).pending.length;
-    return { result: ix.search(a.query, a.opts), notices: ix.notices.splice(0), pending };
+    const result = await ix.recovering(() => ix.search(a.query, a.opts));
+    return { result, notices: ix.notices.splice(0), pending };
   },
   /**
    * Every session's summary with counts; files not indexed yet (budget) come from their heads, counts
@@ -53,7 +54,7 @@ export const INDEX_OPS = {
       if (sessions.length > 0) return { sessions, pending: 0, changed: 0, stored: true };
     }
     const report = await ix.refresh(sources(a), { budgetMs: a.budgetMs });
-    const sessions: SessionSummary[] = ix.summaries({ project: a.project });
+    const sessions: SessionSummary[] = await ix.recovering(() => ix.summaries({ project: a.project }));
     if (report.pending.length > 0) {
       const byPath = new Map(sessions.map((s) => [s.transcriptPath, s]));
       for (const { adapter, root } of sources(a)) {
