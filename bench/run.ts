@@ -287,12 +287,19 @@ if (want('scale')) {
     const r = spawnSync('grep', ['-rlF', word, join(root, 'projects')], { encoding: 'utf8', maxBuffer: 1 << 24 });
     return { ms: performance.now() - a, files: r.stdout.trim().split('\n').filter(Boolean) };
   };
-  // First search (the index is built) vs grep, both with the files in the page cache.
+  // First search (the index is built) vs grep, both with the files in the page cache: best of
+  // three each, interleaved (the machine is shared: a run can lose a core to someone else).
   grep(PLANT_MANY);
-  const g = grep(PLANT_MANY);
-  await rm(cache, { recursive: true, force: true });
-  const first = runCli(['search', PLANT_MANY, '--json']);
-  if (first.status !== 0) throw new Error(`search failed: ${first.err}`);
+  const greps: ReturnType<typeof grep>[] = [];
+  const firsts: ReturnType<typeof runCli>[] = [];
+  for (let k = 0; k < 3; k++) {
+    greps.push(grep(PLANT_MANY));
+    await rm(cache, { recursive: true, force: true });
+    firsts.push(runCli(['search', PLANT_MANY, '--json']));
+    if (firsts[k]!.status !== 0) throw new Error(`search failed: ${firsts[k]!.err}`);
+  }
+  const g = greps.reduce((a, b) => (b.ms < a.ms ? b : a));
+  const first = firsts.reduce((a, b) => (b.ms < a.ms ? b : a));
   const firstDoc = JSON.parse(first.out) as { totalHits: number; sessions: { transcriptPath: string }[]; notSearched: unknown[] };
   const recall = (q: string, expected: number) => {
     const r = runCli(['search', q, '--json']);
@@ -334,12 +341,13 @@ if (want('scale')) {
   for (const f of h.biggest.slice(0, 4)) await svc.handle('getTimeline', { session: f });
   const rssAfterBig = process.memoryUsage().rss;
   await svc.close();
-  // Browser mode: launch to the first session list.
+  // Browser mode: launch to the first session list (the index exists by now: a window's start reads
+  // it and nothing else), next to `node -e ''` launched in the same loop; then the same with two
+  // busy loops beside it (as many as this machine's cores).
   const { spawn } = await import('node:child_process');
-  const launches: number[] = [];
-  for (let i = 0; i < 3; i++) {
+  const launchOnce = async (i: number) => {
     const a = performance.now();
-    const child = spawn(process.execPath, [cli, 'serve', '--port', '0'], { env: { ...env, REWIND_SOCKET: join(dir, `scale-${i}.sock`) }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [cli, 'serve', '--port', '0'], { env: { ...env, REWIND_SOCKET: join(dir, `scale-${i}.sock`) }, stdio: ['ignore', 'pipe', 'ignore'] });
     const url = await new Promise<string>((res) => {
       let out = '';
       child.stdout!.on('data', (d: Buffer) => {
@@ -352,10 +360,50 @@ if (want('scale')) {
     const r = await fetch(`${u.origin}/api/listSessions`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-rewind-token': u.searchParams.get('token')! }, body: '{}' });
     const doc = (await r.json()) as { ok: boolean; value?: { sessions: unknown[] } };
     if (!doc.ok || doc.value!.sessions.length !== h.sessions) throw new Error(`browser mode listed ${doc.value?.sessions.length} sessions`);
-    launches.push(performance.now() - a);
+    const ms = performance.now() - a;
+    const gone = new Promise((res) => child.once('exit', res));
     child.kill();
-  }
-  // Append to event: the 10k-message session and a small one, through the service's watcher.
+    await gone;
+    return ms;
+  };
+  const launchRound = async () => {
+    const launches: number[] = [];
+    const nodeStarts: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      nodeStarts.push(timeCmd(process.execPath, ['-e', ''], 1));
+      launches.push(await launchOnce(i));
+    }
+    return { medianMs: median(launches), bestMs: Math.min(...launches), nodeMs: median(nodeStarts) };
+  };
+  const launchIdle = await launchRound();
+  const busy = [0, 1].map(() => spawn('yes', [], { stdio: 'ignore' }));
+  const launchLoaded = await launchRound().finally(() => busy.forEach((b) => b.kill()));
+  // The watcher's own latency (chokidar's notice plus the 20 ms debounce): the floor of append to event.
+  const watcherMs = await (async () => {
+    const { Watcher } = await import('../src/main/service/watcher.js');
+    const { adapterFor } = await import('../src/engine/agents/registry.js');
+    const { appendFile: append } = await import('node:fs/promises');
+    let seen: ((t: number) => void) | null = null;
+    const w = new Watcher({ onTranscript: (p) => p === h.small && seen?.(performance.now()), onSessions: () => undefined, onStore: () => undefined });
+    await w.watchSessions('claude', adapterFor('claude').watch(root));
+    const lat: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      const got = new Promise<number>((res, rej) => {
+        seen = res;
+        setTimeout(() => rej(new Error(`the watcher did not see ${h.small} grow`)), 10_000).unref();
+      });
+      const a = performance.now();
+      // A line every reader skips (Claude Code writes these itself).
+      await append(h.small, `${JSON.stringify({ type: 'last-prompt', lastPrompt: `watch ${i}`, sessionId: 'bench' })}\n`);
+      lat.push((await got) - a);
+      await new Promise((r2) => setTimeout(r2, 50));
+    }
+    await w.close();
+    return median(lat);
+  })();
+  // Append to event: the 10k-message session and a small one, through the service's watcher; the
+  // service's counter says what each append touched.
+  const work = { extends: 0, rebuilds: 0, maxMessages: 0, maxPrompts: 0 };
   const appendMs = async (file: string) => {
     const { appendFile: append, readFile: read } = await import('node:fs/promises');
     const s = new RewindService({ claudeRoot: root, roots: { codex: join(dir, 'no-codex') }, cacheDir: cache });
@@ -367,17 +415,23 @@ if (want('scale')) {
     const lat: number[] = [];
     for (let i = 0; i < 11; i++) {
       const uuid = `bench-scale-${i}-0000-4000-8000-${Date.now().toString().padStart(12, '0').slice(-12)}`;
-      const got = new Promise<number>((res) => {
+      const got = new Promise<number>((res, rej) => {
         const off = s.onEvent((e) => {
           if (e.type === 'timelineChanged' && e.upserts.some((p) => p.uuid === uuid)) {
             off();
             res(performance.now());
           }
         });
+        setTimeout(() => rej(new Error(`no event for the prompt appended to ${file}`)), 10_000).unref();
       });
       const a = performance.now();
       await append(file, `${JSON.stringify({ type: 'user', uuid, parentUuid: leaf, isSidechain: false, userType: 'external', sessionId: sid, timestamp: new Date().toISOString(), message: { role: 'user', content: `scale prompt ${i}` } })}\n`);
       lat.push((await got) - a);
+      const did = s.live.work.get(file);
+      if (did?.kind === 'extend') work.extends++;
+      else work.rebuilds++;
+      work.maxMessages = Math.max(work.maxMessages, did?.messages ?? 0);
+      work.maxPrompts = Math.max(work.maxPrompts, did?.prompts ?? 0);
       leaf = uuid;
       await new Promise((r2) => setTimeout(r2, 50));
     }
@@ -393,6 +447,8 @@ if (want('scale')) {
     sessions: h.sessions,
     firstSearchMs: +first.ms.toFixed(0),
     grepMs: +g.ms.toFixed(0),
+    firstSearchRunsMs: firsts.map((f) => +f.ms.toFixed(0)),
+    grepRunsMs: greps.map((x) => +x.ms.toFixed(0)),
     firstVsGrep: +(first.ms / g.ms).toFixed(2),
     recall: recalls,
     sameSessionsAsGrep: sameFiles,
@@ -404,16 +460,22 @@ if (want('scale')) {
     sessionsJsonMs: +median(list).toFixed(1),
     sessionsJsonVsNode: +(median(list) / nodeMs).toFixed(2),
     listed,
-    browserLaunchToListMs: +median(launches).toFixed(0),
+    browserLaunchToListMs: +launchIdle.medianMs.toFixed(0),
+    browserLaunch: {
+      idle: { medianMs: +launchIdle.medianMs.toFixed(0), bestMs: +launchIdle.bestMs.toFixed(0), nodeEmptyMs: +launchIdle.nodeMs.toFixed(0) },
+      twoBusyLoops: { medianMs: +launchLoaded.medianMs.toFixed(0), bestMs: +launchLoaded.bestMs.toFixed(0), nodeEmptyMs: +launchLoaded.nodeMs.toFixed(0) },
+    },
     serverRssAfterFourBiggestMiB: +mb(rssAfterBig).toFixed(0),
-    appendToEventMs: { tenK: +tenKMs.toFixed(1), small: +smallMs.toFixed(1), ratio: +(Math.max(tenKMs, smallMs) / Math.min(tenKMs, smallMs)).toFixed(2) },
+    appendToEventMs: { tenK: +tenKMs.toFixed(1), small: +smallMs.toFixed(1), ratio: +(Math.max(tenKMs, smallMs) / Math.min(tenKMs, smallMs)).toFixed(2), watcherMs: +watcherMs.toFixed(1) },
+    appendWork: work,
     targets: { firstVsGrep: '<= 3', recall: '1', warmSearchVsNode: '<= 3', inAppSearchMs: '< 50', sessionsJsonVsNode: '<= 6', browserLaunchToListMs: '< 1000', appendToEventMs: 'both < 50, ratio <= 2' },
   };
   results.scale = r;
   console.log(`scale: first search (index build) ${r.firstSearchMs} ms vs grep -rlF ${r.grepMs} ms (${r.firstVsGrep}x, target <= 3x); recall ${JSON.stringify(r.recall)}; same sessions as grep: ${r.sameSessionsAsGrep}`);
   console.log(`scale: warm search ${r.warmSearchMs} ms vs node -e '' ${r.nodeEmptyMs} ms (${r.warmSearchVsNode}x, target <= 3x); in-app search ${r.inAppSearchMs} ms (target < 50)`);
   console.log(`scale: sessions --json ${r.sessionsJsonMs} ms (${r.sessionsJsonVsNode}x node, target <= 6x), ${listed.counted}/${listed.sessions} counted; browser launch to list ${r.browserLaunchToListMs} ms (target < 1000); RSS after the four biggest ${r.serverRssAfterFourBiggestMiB} MiB`);
-  console.log(`scale: append to event: 10k-message session ${r.appendToEventMs.tenK} ms, small ${r.appendToEventMs.small} ms (ratio ${r.appendToEventMs.ratio}; target both < 50, within 2x)`);
+  console.log(`scale: browser launch to first list: idle median ${r.browserLaunch.idle.medianMs} ms, best ${r.browserLaunch.idle.bestMs} ms (node -e '' ${r.browserLaunch.idle.nodeEmptyMs} ms); beside two busy loops median ${r.browserLaunch.twoBusyLoops.medianMs} ms, best ${r.browserLaunch.twoBusyLoops.bestMs} ms (node -e '' ${r.browserLaunch.twoBusyLoops.nodeEmptyMs} ms); target < 1000`);
+  console.log(`scale: append to event: 10k-message session ${r.appendToEventMs.tenK} ms, small ${r.appendToEventMs.small} ms (ratio ${r.appendToEventMs.ratio}; target both < 50, within 2x); the watcher alone ${r.appendToEventMs.watcherMs} ms; per append: ${work.extends} incremental, ${work.rebuilds} rebuilt, at most ${work.maxMessages} messages and ${work.maxPrompts} prompts touched`);
 }
 
 /**

@@ -54,7 +54,8 @@ chmodSync('out/cli/rewind-app.mjs', 0o755);
 await build({
   ...common,
   // The engine worker is its own entry: `serve` runs long work on it, off the main thread.
-  entryPoints: { ...Object.fromEntries([...cold].map(([rel, name]) => [name, rel])), 'engine-worker': 'src/main/service/engine-worker.ts' },
+  // The search index's build splits a large first build across worker threads: their entry.
+  entryPoints: { ...Object.fromEntries([...cold].map(([rel, name]) => [name, rel])), 'engine-worker': 'src/main/service/engine-worker.ts', 'search-index-worker': 'src/engine/search-index/index-worker.ts' },
   outdir: 'out/cli/lazy',
   chunkNames: 'chunks/[name]-[hash]',
   splitting: true,

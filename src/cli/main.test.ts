@@ -85,7 +85,8 @@ describe('sessions and timeline', () => {
     await writeFile(join(dir, 'bin.jsonl'), Buffer.from([0, 1, 2, 3, 10]));
     for (const [argv, env, pattern] of [
       [['timeline', 'ffffffff'], h.env, /no session "ffffffff"/],
-      [['sessions'], { CLAUDE_CONFIG_DIR: join(dir, 'missing') }, /Claude config dir not found/],
+      // Its own home and cache: the real ~/.cache/rewind is shared with every other run on the machine.
+      [['sessions'], { CLAUDE_CONFIG_DIR: join(dir, 'missing'), HOME: '/nonexistent-home', REWIND_CACHE_DIR: join(dir, 'cache') }, /Claude config dir not found/],
       [['timeline', join(dir, 'empty.jsonl')], h.env, /empty/],
       [['timeline', join(dir, 'bin.jsonl')], h.env, /binary/],
     ] as const) {

@@ -46,7 +46,8 @@ export function findDir(from: string, ...candidates: string[]): string | null {
 
 /** The service with its HTTP and socket doors: what `rewind-app serve` runs. */
 export async function startRuntime(opts: ServiceOptions & { http?: { port?: number; host?: string; rendererDir: string | null } | null; env?: NodeJS.ProcessEnv }): Promise<Runtime> {
-  const service = new RewindService(opts);
+  // A window's start: the first list waits for nothing but the persisted index.
+  const service = new RewindService({ deferWatch: true, ...opts });
   await service.start();
   // A refused door (a non-loopback host, a busy port) closes what was started, so the process ends.
   const http = opts.http

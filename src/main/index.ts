@@ -24,6 +24,7 @@ const service = new RewindService({
   cli,
   version: app.getVersion(),
   workerScript: findDir(import.meta.dirname, 'engine-worker.js') ?? undefined,
+  deferWatch: true,
 });
 const windows = new Set<number>();
 const runCommand = commandRunner(service, cli);

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { defaultCacheDir } from '../../engine/cache-dir.js';
 import { AGENT_IDS, AGENT_PRIMARY, rootsFor } from '../../engine/agents/registry.js';
@@ -17,10 +19,19 @@ export interface SearchArgs {
   claudeDir?: string;
 }
 
+/** The index build's worker entry next to this file as built (scripts/build-cli.mjs); from source, none. */
+function builtWorker(): URL | undefined {
+  for (const rel of ['./search-index-worker.mjs', '../search-index-worker.mjs']) {
+    const u = new URL(rel, import.meta.url);
+    if (u.protocol === 'file:' && existsSync(u)) return u;
+  }
+  return undefined;
+}
+
 /** The index for these roots, brought up to date (progress on stderr while a first build reads a lot). */
 export async function freshIndex(io: CliIO, claudeDir: string | undefined): Promise<SearchIndex> {
   const ix = await SearchIndex.open(indexDir(defaultCacheDir(io.env)));
-  for (const n of ix.notices) io.err(`rewind-app: ${n}`);
+  for (const n of ix.notices.splice(0)) io.err(`rewind-app: ${n}`);
   const started = Date.now();
   let shown = -1;
   const progress = (p: RefreshProgress) => {
@@ -30,7 +41,10 @@ export async function freshIndex(io: CliIO, claudeDir: string | undefined): Prom
     shown = pct;
     io.err(`Indexing ${plural(p.filesTotal, 'session')} (${(p.bytesTotal / 2 ** 20).toFixed(0)} MiB): ${pct}%`);
   };
-  const rep = await ix.refresh(rootsFor(io.env, { [AGENT_PRIMARY]: claudeDir }), { onProgress: progress });
+  const workerScript = builtWorker();
+  const parallel = workerScript ? { workerScript, threads: Math.min(4, availableParallelism()), alsoHere: true } : undefined;
+  const rep = await ix.refresh(rootsFor(io.env, { [AGENT_PRIMARY]: claudeDir }), { onProgress: progress, parallel });
+  for (const n of ix.notices.splice(0)) io.err(`rewind-app: ${n}`);
   for (const s of rep.skipped) io.err(`rewind-app: skipped ${s.path}: ${s.reason}`);
   return ix;
 }
@@ -41,7 +55,8 @@ export async function searchCommand(args: SearchArgs, io: CliIO): Promise<number
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new RewindError('USAGE', `--limit must be a whole number above 0, not "${args.limit}"`);
   if (args.agent && !(AGENT_IDS as string[]).includes(args.agent)) throw new RewindError('USAGE', `--agent must be one of ${AGENT_IDS.join(', ')}`);
   const ix = await freshIndex(io, args.claudeDir);
-  const r = ix.search(args.query, { project: args.project ? resolve(io.cwd, args.project) : undefined, agent: args.agent, limit });
+  const r = await ix.recovering(() => ix.search(args.query, { project: args.project ? resolve(io.cwd, args.project) : undefined, agent: args.agent, limit }));
+  for (const n of ix.notices.splice(0)) io.err(`rewind-app: ${n}`);
   if (args.json) io.out(JSON.stringify(r, null, 2));
   else {
     for (const s of r.sessions) {

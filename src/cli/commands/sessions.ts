@@ -16,7 +16,8 @@ export async function sessionsCommand(args: SessionsArgs, io: CliIO): Promise<nu
   const { freshIndex } = await import('./search.js');
   const { withJournals } = await import('../../engine/session-journals.js');
   const ix = await freshIndex(io, args.claudeDir);
-  const sessions = await withJournals(ix.summaries({ project }));
+  const sessions = await withJournals(await ix.recovering(() => ix.summaries({ project })));
+  for (const n of ix.notices.splice(0)) io.err(`rewind-app: ${n}`);
   // A missing root is only an error when no agent has sessions to show.
   if (sessions.length === 0) {
     // Says why when the first agent's folder is missing (and no other agent has sessions).

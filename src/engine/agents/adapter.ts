@@ -27,6 +27,11 @@ export interface AgentAdapter {
   watch(root: string): WatchSpec;
   /** Every session file under `root`, newest first (a missing root gives none). */
   sessionFiles(root: string): Promise<SessionFile[]>;
+  /**
+   * The same files, synchronously, for the search index (which runs on the CLI or a worker thread,
+   * never the UI's): thousands of stats in a few milliseconds. Absent: the index awaits `sessionFiles`.
+   */
+  sessionFilesSync?(root: string): SessionFile[];
   /** Does this file belong to this agent? Decided from its path and first line (null: unreadable). */
   owns(path: string, firstLine: Buffer | null): boolean;
   /** A session by id or id prefix (paths are resolved by the registry); null when none matches. */
@@ -40,8 +45,10 @@ export interface AgentAdapter {
   /**
    * One session's list entry (title, cwd, first and last prompt; counts left null), for the metadata
    * index, which asks only about files that changed. Absent: the index takes it from `summarize`.
+   * `ends`: the file's first and last bytes as the index just read them (optional: without them,
+   * the adapter reads the file itself).
    */
-  summarizeFile?(file: SessionFile, now?: number): Promise<SessionSummary | null>;
+  summarizeFile?(file: SessionFile, now?: number, ends?: FileEnds): Promise<SessionSummary | null>;
   /** The whole session in the shared model: prompts, turns, branches, compactions, subagents. */
   timeline(path: string): Promise<Timeline>;
   /** One prompt's turn, item by item, for the detail pane. */
@@ -85,6 +92,13 @@ export interface WatchSpec {
   depth: number;
   /** Is this path one of the agent's session files? */
   isSessionFile(path: string): boolean;
+}
+
+/** A file's first and last `ENDS_BYTES` (the whole file in `head` when it is no longer). */
+export interface FileEnds {
+  size: number;
+  head: Buffer;
+  tail: Buffer;
 }
 
 export interface SessionFile {

@@ -6,7 +6,11 @@
 const MARKS = /\p{M}+/gu;
 const SPACES = /\s+/g;
 
+const NON_ASCII = /[^ -~\t\n\r\f\v]/;
+
 export function fold(s: string): string {
+  // Most prompts are ASCII: nothing to decompose (same result, a fraction of the time).
+  if (!NON_ASCII.test(s)) return s.toLowerCase().replace(SPACES, ' ');
   return s.normalize('NFKD').replace(MARKS, '').toLowerCase().replace(/ς/g, 'σ').replace(SPACES, ' ');
 }
 

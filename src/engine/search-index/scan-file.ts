@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { readLines } from '../io/read-lines.js';
+import type { FileEnds } from '../agents/adapter.js';
 import type { PromptLines } from '../prompt-search.js';
 import { fold } from './fold.js';
 import type { Counts, Fingerprint } from './segment.js';
@@ -26,54 +26,61 @@ export interface ScanResult {
   needsFullScan: boolean;
 }
 
-/** The file's fingerprint, and its head hashed over `headLen` bytes (what an earlier fingerprint covered). */
-export function fingerprintOf(path: string, headLen?: number): { fp: Fingerprint; headAgain: string | null } {
-  // Synchronous: a few KiB, and an index runs on the CLI or the engine worker, never the UI's thread.
-  const fd = openSync(path, 'r');
-  try {
-    const st = fstatSync(fd);
-    const buf = Buffer.alloc(Math.min(HEAD_BYTES, st.size));
-    if (buf.length) readSync(fd, buf, 0, buf.length, 0);
-    const hash = (b: Buffer) => createHash('sha1').update(b).digest('hex');
-    const headAgain = headLen === undefined ? null : headLen <= buf.length ? hash(buf.subarray(0, headLen)) : 'shorter';
-    return { fp: { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, head: hash(buf), headLen: buf.length }, headAgain };
-  } finally {
-    closeSync(fd);
-  }
+/** Below this many bytes past the read position, a file is read in one call; beyond, in CHUNK pieces. */
+const CHUNK = 1024 * 1024;
+/**
+ * One read buffer per thread, reused for every file: fresh buffers for 2,500 files cost more in page
+ * faults and garbage collection than the reads themselves. Grown only for a line longer than it.
+ */
+let shared: Buffer | null = null;
+
+function sha1(b: Buffer): string {
+  return createHash('sha1').update(b).digest('hex');
 }
 
-/** Below this, the new bytes are read in one synchronous read (most sessions): far fewer calls than streaming. */
-const WHOLE_READ = 8 * 1024 * 1024;
+/**
+ * The file's fingerprint (taken from its stat and its first bytes, already read), and its head
+ * hashed over `headLen` bytes (what an earlier fingerprint covered).
+ */
+function fingerprintOf(st: { size: number; mtimeMs: number; ino: number }, first: Buffer, headLen?: number): { fp: Fingerprint; headAgain: string | null } {
+  const head = first.subarray(0, HEAD_BYTES);
+  const headAgain = headLen === undefined ? null : headLen <= head.length ? sha1(head.subarray(0, headLen)) : 'shorter';
+  return { fp: { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, head: sha1(head), headLen: head.length }, headAgain };
+}
 
-/** Complete lines of `path` from `from`, like readLines, in one read when the range is small. */
-async function eachLine(path: string, from: number, fromIndex: number, onLine: (bytes: Buffer, offset: number) => void): Promise<{ endOffset: number; lineCount: number }> {
-  const fd = openSync(path, 'r');
-  let size: number;
-  try {
-    size = fstatSync(fd).size;
-    if (size - from <= WHOLE_READ) {
-      const buf = Buffer.allocUnsafe(Math.max(0, size - from));
-      let got = 0;
-      while (got < buf.length) {
-        const n = readSync(fd, buf, got, buf.length - got, from + got);
-        if (n === 0) break;
-        got += n;
-      }
-      let at = 0;
-      let count = fromIndex;
-      for (let nl = buf.indexOf(10, 0); nl !== -1 && nl < got; nl = buf.indexOf(10, at)) {
-        const end = nl > at && buf[nl - 1] === 13 ? nl - 1 : nl;
-        onLine(buf.subarray(at, end), from + at);
-        count++;
-        at = nl + 1;
-      }
-      return { endOffset: from + at, lineCount: count };
+/**
+ * Complete lines of the open file from `from` up to `size` (what its fingerprint saw: bytes appended
+ * meanwhile are the next refresh's), read in large pieces into the thread's buffer.
+ */
+function eachLine(fd: number, size: number, from: number, fromIndex: number, onLine: (bytes: Buffer, offset: number) => void): { endOffset: number; lineCount: number } {
+  let buf = shared ?? (shared = Buffer.allocUnsafe(CHUNK));
+  let count = fromIndex;
+  let carry = 0;
+  let pos = from;
+  while (pos < size) {
+    if (carry === buf.length) {
+      // One line longer than the buffer: grow it (kept for the next such line).
+      const bigger = Buffer.allocUnsafe(buf.length * 2);
+      buf.copy(bigger, 0, 0, carry);
+      buf = shared = bigger;
     }
-  } finally {
-    closeSync(fd);
+    const n = readSync(fd, buf, carry, Math.min(buf.length - carry, size - pos), pos);
+    if (n === 0) break;
+    pos += n;
+    const end = carry + n;
+    const base = pos - end;
+    const view = buf.subarray(0, end);
+    let at = 0;
+    for (let nl = view.indexOf(10, 0); nl !== -1; nl = view.indexOf(10, at)) {
+      const stop = nl > at && view[nl - 1] === 13 ? nl - 1 : nl;
+      onLine(view.subarray(at, stop), base + at);
+      count++;
+      at = nl + 1;
+    }
+    carry = end - at;
+    if (carry > 0 && at > 0) buf.copy(buf, 0, at, end);
   }
-  const res = await readLines(path, (line) => onLine(line.bytes, line.offset), { fromOffset: from, fromIndex });
-  return { endOffset: res.endOffset, lineCount: res.lineCount };
+  return { endOffset: pos - carry, lineCount: count };
 }
 
 /**
@@ -81,15 +88,16 @@ async function eachLine(path: string, from: number, fromIndex: number, onLine: (
  * for search, and the prompt counts. Only lines holding the agent's prompt marker are parsed; the
  * live path is followed from each message's raw bytes (`link`).
  */
-export async function scanFile(path: string, lines: PromptLines, prev: ScanState): Promise<ScanResult> {
+function scanFd(fd: number, size: number, lines: PromptLines, prev: ScanState): ScanResult {
   const depth = new Map<string, number>(Object.entries(prev.recent));
   let leaf = prev.leaf;
   let total = prev.counts.total;
   let missing = false;
   const prompts: ScanResult['prompts'] = [];
   const order: string[] = [];
-  const res = await eachLine(
-    path,
+  const res = eachLine(
+    fd,
+    size,
     prev.indexedTo,
     prev.lineCount,
     (bytes, offset) => {
@@ -120,6 +128,8 @@ export async function scanFile(path: string, lines: PromptLines, prev: ScanState
       }
       depth.set(l.id, base + (isPrompt ? 1 : 0));
       order.push(l.id);
+      // Only the last RECENT are kept in the record: drop the rest as we go.
+      if (order.length >= 4 * RECENT) order.splice(0, order.length - RECENT);
       leaf = l.id;
     },
   );
@@ -134,4 +144,60 @@ export async function scanFile(path: string, lines: PromptLines, prev: ScanState
     prompts,
     needsFullScan: missing,
   };
+}
+
+/** What the index knew of a file before this read: its fingerprint and where the scan stopped. */
+export interface PreviousScan {
+  fp: Fingerprint;
+  state: ScanState;
+}
+
+export interface SessionScan extends ScanResult {
+  fp: Fingerprint;
+  /** The file's first and last bytes (as of `fp`), for the adapter's summary: no second open. */
+  ends: FileEnds;
+  /** append: `prompts` continue the previous records; full: they are the whole file. */
+  mode: 'full' | 'append';
+  from: number;
+}
+
+/**
+ * Fingerprints and reads one session file through one descriptor: only the appended bytes when it
+ * grew (same inode, same head), else the whole of it. Throws when it cannot be opened or read.
+ */
+export function scanSession(path: string, lines: PromptLines, prev: PreviousScan | null): SessionScan {
+  const fd = openSync(path, 'r');
+  try {
+    // Synchronous: an index runs on the CLI or a worker thread, never the UI's thread.
+    const st = fstatSync(fd);
+    const ends = readEnds(fd, st.size);
+    const { fp, headAgain } = fingerprintOf(st, ends.head, prev?.fp.headLen);
+    if (prev && fp.ino === prev.fp.ino && headAgain === prev.fp.head && fp.size > prev.fp.size && fp.size >= prev.state.indexedTo) {
+      const scan = scanFd(fd, fp.size, lines, prev.state);
+      if (!scan.needsFullScan) return { ...scan, fp, ends, mode: 'append', from: prev.state.indexedTo };
+    }
+    return { ...scanFd(fd, fp.size, lines, EMPTY_STATE), fp, ends, mode: 'full', from: 0 };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Bytes of each end a scan reads: the fingerprint's head, and the adapter's summary (Claude reads 16 KiB at each end, or all of a file up to 32 KiB). */
+export const ENDS_BYTES = 32 * 1024;
+
+function readAt(fd: number, len: number, at: number): Buffer {
+  const buf = Buffer.allocUnsafe(len);
+  let got = 0;
+  while (got < len) {
+    const n = readSync(fd, buf, got, len - got, at + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return buf.subarray(0, got);
+}
+
+function readEnds(fd: number, size: number): FileEnds {
+  const head = readAt(fd, Math.min(size, ENDS_BYTES), 0);
+  const tail = size <= ENDS_BYTES ? head : readAt(fd, ENDS_BYTES, size - ENDS_BYTES);
+  return { size, head, tail };
 }

@@ -148,7 +148,10 @@ describe('SearchIndex', () => {
     await (await open()).refresh(sources);
     const [seg] = (await readdir(cache)).filter((n) => n.endsWith('.idx'));
     const buf = await readFile(join(cache, seg!));
-    for (const bad of [buf.subarray(0, buf.length - 10), Buffer.concat([buf.subarray(0, buf.length - 1), Buffer.from('x')]), Buffer.from('SQLite format 3\0')]) {
+    const flip = (at: number) => Buffer.concat([buf.subarray(0, at), Buffer.from([buf[at]! ^ 0x20]), buf.subarray(at + 1)]);
+    const folded = buf.indexOf('kiwi fruit\0');
+    // Refused at open: cut, foreign, a damaged header or folded text (what every search reads).
+    for (const bad of [buf.subarray(0, buf.length - 10), Buffer.from('SQLite format 3\0'), flip(buf.indexOf('"files"')), flip(folded)]) {
       await writeFile(join(cache, seg!), bad);
       const ix = await open();
       expect(ix.notices).toHaveLength(1);
@@ -156,6 +159,20 @@ describe('SearchIndex', () => {
       await ix.refresh(sources);
       expect(ix.search('kiwi').totalHits).toBe(1);
     }
+    // A damaged original text or summary is met when a result reads it: dropped, rebuilt, searched again.
+    await rm(cache, { recursive: true });
+    await (await open()).refresh(sources);
+    const [seg2] = (await readdir(cache)).filter((n) => n.endsWith('.idx'));
+    const buf2 = await readFile(join(cache, seg2!));
+    const text = buf2.indexOf('kiwi fruit', buf2.indexOf('kiwi fruit\0') + 11);
+    await writeFile(join(cache, seg2!), Buffer.concat([buf2.subarray(0, text), Buffer.from('K'), buf2.subarray(text + 1)]));
+    const ix = await open();
+    expect(ix.notices).toEqual([]);
+    await ix.refresh(sources);
+    const r = await ix.recovering(() => ix.search('kiwi'));
+    expect(ix.notices).toEqual([expect.stringMatching(/fails its checksum; rebuilding it$/)]);
+    expect(r.sessions[0]!.prompts[0]!.snippet).toBe('kiwi fruit');
+    expect((await readdir(cache)).filter((n) => n.endsWith('.idx'))).toHaveLength(1);
   });
 
   it('compacts many segments into one and keeps every hit', async () => {

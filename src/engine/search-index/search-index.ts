@@ -1,16 +1,20 @@
-import { mkdir, readdir, readFile, stat, unlink } from 'node:fs/promises';
+import { mkdirSync, readdirSync, unlinkSync } from 'node:fs';
+import { stat, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { AgentAdapter, SessionFile } from '../agents/adapter.js';
 import { writeCacheFileAtomic } from '../io/atomic-write.js';
 import type { SessionSummary } from '../../shared/session-schema.js';
-import { oneLine } from '../turn-text.js';
 import { highlight, parseQuery } from './fold.js';
-import { EMPTY_STATE, fingerprintOf, scanFile, type ScanState } from './scan-file.js';
-import { CorruptIndexError, decodeSegment, encodeSegment, fileMeta, segmentFolded, segmentText, type FileMeta, type FileRecord, type Segment, type SegmentInput } from './segment.js';
+import { indexFile, skipReason, type FileInput, type IndexJob } from './index-file.js';
+import { claimJobs, runJobs, type ParallelOptions } from './parallel.js';
+import type { ScanState } from './scan-file.js';
+import { closeSegment, concatPacked, CorruptIndexError, decodeSegment, openSegment, encodeSegment, fileMeta, fileSummary, NO_PROMPTS, segmentFolded, segmentPacked, segmentText, type FileMeta, type FileRecord, type PackedPrompts, type Segment, type SegmentInput } from './segment.js';
 
 /** Past this many delta segments, a refresh writes one base segment holding everything. */
 const MAX_SEGMENTS = 12;
 const LIVE_WINDOW_MS = 10_000;
+/** Below this much to read, worker threads would cost more to start than they save. */
+const PARALLEL_BYTES = 64 * 1024 * 1024;
 
 interface Part {
   seg: Segment;
@@ -20,6 +24,17 @@ interface Part {
 interface View {
   rec: FileRecord;
   parts: Part[];
+  /** Its summary, parsed on first use (undefined: not yet). */
+  summary?: SessionSummary | null;
+}
+
+/** The view's summary: it is in the segment of its latest record. */
+function summaryOf(v: View): SessionSummary | null {
+  if (v.summary === undefined) {
+    const last = v.parts[v.parts.length - 1]!;
+    v.summary = fileSummary(last.seg, last.file);
+  }
+  return v.summary;
 }
 
 export interface Source {
@@ -44,6 +59,8 @@ export interface RefreshReport {
   skipped: { path: string; reason: string }[];
   /** Files left for later because the time budget ran out: searches say they were not searched. */
   pending: { path: string; size: number }[];
+  /** Files indexed on worker threads (the rest on this one). */
+  byWorkers: number;
   /** Paths whose summary changed (for one event each). */
   changed: string[];
 }
@@ -73,6 +90,13 @@ export interface SearchResult {
   indexedFiles: number;
 }
 
+export interface RefreshOptions {
+  budgetMs?: number;
+  onProgress?: (p: RefreshProgress) => void;
+  now?: number;
+  parallel?: ParallelOptions;
+}
+
 export interface SearchOptions {
   project?: string;
   agent?: string;
@@ -91,6 +115,8 @@ export class SearchIndex {
   private views = new Map<string, View>();
   private segments: Segment[] = [];
   readonly notices: string[] = [];
+  /** The last refresh, to run again after a damaged index was dropped. */
+  private lastRefresh?: () => Promise<unknown>;
   /** Left out of the last refresh (budget, unreadable): searches report them. */
   private left = new Map<string, string>();
 
@@ -107,13 +133,18 @@ export class SearchIndex {
   }
 
   private async load(retried = false): Promise<void> {
-    await mkdir(this.dir, { recursive: true, mode: 0o700 });
-    const names = (await readdir(this.dir)).filter((n) => n.endsWith('.idx')).sort();
+    // Synchronous reads (the index lives on the CLI or a worker thread): one call per segment file
+    // instead of a promise per 512 KiB piece.
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const names = readdirSync(this.dir)
+      .filter((n) => n.endsWith('.idx'))
+      .sort();
     const segs: Segment[] = [];
     try {
-      for (const n of names) segs.push(decodeSegment(n, await readFile(join(this.dir, n))));
+      for (const n of names) segs.push(openSegment(n, join(this.dir, n)));
     } catch (e) {
       // Another process compacted while we listed: its new base segment holds everything.
+      segs.forEach(closeSegment);
       if ((e as NodeJS.ErrnoException).code === 'ENOENT' && !retried) return this.load(true);
       if (!(e instanceof CorruptIndexError)) throw e;
       this.notices.push(`search index: ${e.message}; rebuilding it`);
@@ -126,7 +157,10 @@ export class SearchIndex {
         from = i;
         break;
       }
-    for (const s of segs.slice(0, from)) await unlink(join(this.dir, s.name)).catch(() => undefined);
+    for (const s of segs.slice(0, from)) {
+      closeSegment(s);
+      await unlink(join(this.dir, s.name)).catch(() => undefined);
+    }
     this.segments = segs.slice(from);
     for (const s of this.segments) this.apply(s);
   }
@@ -149,61 +183,106 @@ export class SearchIndex {
 
   /**
    * Brings the index up to date with the session files on disk. `budgetMs`: stop reading new work
-   * after this long (the rest is `pending`, and searches say so); the CLI gives none.
+   * after this long (the rest is `pending`, and searches say so); the CLI gives none. `parallel`:
+   * a large build (no budget) is split across worker threads; the index is the same either way.
+   * A damaged segment block met on the way drops the index (one notice) and the refresh starts over.
    */
-  async refresh(sources: Source[], opts: { budgetMs?: number; onProgress?: (p: RefreshProgress) => void; now?: number } = {}): Promise<RefreshReport> {
+  async refresh(sources: Source[], opts: RefreshOptions = {}): Promise<RefreshReport> {
+    this.lastRefresh = () => this.refreshOnce(sources, opts);
+    try {
+      return await this.refreshOnce(sources, opts);
+    } catch (e) {
+      if (!(e instanceof CorruptIndexError)) throw e;
+      this.notices.push(`search index: ${e.message}; rebuilding it`);
+      this.drop();
+      return this.refreshOnce(sources, opts);
+    }
+  }
+
+  private async refreshOnce(sources: Source[], opts: RefreshOptions): Promise<RefreshReport> {
     const t0 = Date.now();
-    const report: RefreshReport = { scanned: 0, appended: 0, reindexed: 0, deleted: 0, bytesRead: 0, skipped: [], pending: [], changed: [] };
+    const report: RefreshReport = { scanned: 0, appended: 0, reindexed: 0, deleted: 0, bytesRead: 0, skipped: [], pending: [], changed: [], byWorkers: 0 };
     const seen = new Set<string>();
-    const out: SegmentInput['files'] = [];
-    const work: { adapter: AgentAdapter; root: string; f: SessionFile }[] = [];
-    for (const { adapter, root } of sources) {
-      const files = await adapter.sessionFiles(root).catch(() => [] as SessionFile[]);
-      for (const f of files) {
+    const work: { adapter: AgentAdapter; root: string; job: IndexJob }[] = [];
+    // Every agent's listing at once: the ones without a synchronous listing wait on promises.
+    const listed = await Promise.all(sources.map(({ adapter, root }) => listFiles(adapter, root)));
+    for (const [k, { adapter, root }] of sources.entries()) {
+      for (const f of listed[k]!) {
         seen.add(f.path);
         const v = this.views.get(f.path);
         if (v && v.rec.fp.size === f.size && v.rec.fp.mtimeMs === f.mtimeMs) continue;
-        work.push({ adapter, root, f });
+        work.push({ adapter, root, job: this.jobFor(adapter, f, opts.now) });
       }
     }
-    const bytesTotal = work.reduce((a, w) => a + w.f.size, 0);
+    // A build with a time budget (the app's) reads the newest sessions first: those are the ones
+    // looked for. Without one, the biggest first: threads then finish at about the same time.
+    if (opts.budgetMs === undefined) work.sort((x, y) => y.job.file.size - x.job.file.size);
+    else work.sort((x, y) => y.job.file.mtimeMs - x.job.file.mtimeMs);
+    const bytesTotal = work.reduce((a, w) => a + w.job.file.size, 0);
     let bytesDone = 0;
+    let filesDone = 0;
     const fallback = new Map<AgentAdapter, Promise<Map<string, SessionSummary>>>();
     this.left.clear();
-    // Several files at once: most of a file's cost is waiting for small reads.
-    let next = 0;
-    let filesDone = 0;
-    const worker = async () => {
-      while (next < work.length) {
-        const i = next++;
-        const { adapter, root, f } = work[i]!;
-        if (opts.budgetMs !== undefined && Date.now() - t0 > opts.budgetMs) {
-          report.pending.push({ path: f.path, size: f.size });
-          this.left.set(f.path, 'not indexed yet (indexing continues)');
-          continue;
-        }
-        try {
-          const known = this.views.has(f.path);
-          const rec = await this.updateFile(adapter, root, f, fallback, opts.now);
-          out.push(rec);
-          report.changed.push(f.path);
-          report.bytesRead += rec.indexedTo - rec.from;
-          if (rec.mode === 'append') report.appended++;
-          else if (known) report.reindexed++;
-          else report.scanned++;
-        } catch (e) {
-          const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'vanished while indexing' : `unreadable: ${(e as Error).message}`;
-          report.skipped.push({ path: f.path, reason });
-          this.left.set(f.path, reason);
-        }
-        bytesDone += f.size;
-        opts.onProgress?.({ filesDone: ++filesDone, filesTotal: work.length, bytesDone, bytesTotal });
+    const results: (FileInput | undefined)[] = new Array(work.length);
+    const progressed = (i: number) => {
+      bytesDone += work[i]!.job.file.size;
+      opts.onProgress?.({ filesDone: ++filesDone, filesTotal: work.length, bytesDone, bytesTotal });
+    };
+    const outcome = (i: number, rec: FileInput | undefined, reason: string | undefined) => {
+      const { job } = work[i]!;
+      if (rec) {
+        results[i] = rec;
+        report.changed.push(job.file.path);
+        report.bytesRead += rec.indexedTo - rec.from;
+        if (rec.mode === 'append') report.appended++;
+        else if (job.prev) report.reindexed++;
+        else report.scanned++;
+      } else {
+        report.skipped.push({ path: job.file.path, reason: reason ?? 'unreadable' });
+        this.left.set(job.file.path, reason ?? 'unreadable');
       }
     };
-    await Promise.all(Array.from({ length: Math.min(8, work.length) }, worker));
+    const local = async (i: number) => {
+      const { adapter, root, job } = work[i]!;
+      if (opts.budgetMs !== undefined && Date.now() - t0 > opts.budgetMs) {
+        report.pending.push({ path: job.file.path, size: job.file.size });
+        this.left.set(job.file.path, 'not indexed yet (indexing continues)');
+        return;
+      }
+      try {
+        outcome(i, await indexFile(adapter, job, (f) => this.fallbackSummary(fallback, adapter, root, f, opts.now)), undefined);
+      } catch (e) {
+        outcome(i, undefined, skipReason(e));
+      }
+      progressed(i);
+    };
+    // Only files whose adapter summarizes one file at a time can go to a worker; the rest stay here.
+    const shippable = work.map((_, i) => i).filter((i) => work[i]!.adapter.summarizeFile);
+    const shipBytes = shippable.reduce((a, i) => a + work[i]!.job.file.size, 0);
+    const threads = Math.min(opts.parallel?.threads ?? 1, shippable.length);
+    let rest = work.map((_, i) => i);
+    if (opts.parallel && threads > 1 && opts.budgetMs === undefined && shipBytes >= (opts.parallel.minBytes ?? PARALLEL_BYTES)) {
+      await runJobs(
+        shippable.map((i) => work[i]!.job),
+        { ...opts.parallel, threads },
+        (k) => local(shippable[k]!),
+        (o) => {
+          report.byWorkers++;
+          outcome(shippable[o.i]!, o.rec, o.reason);
+        },
+        (k) => progressed(shippable[k]!),
+      );
+      rest = rest.filter((i) => !work[i]!.adapter.summarizeFile);
+    }
+    await claimJobs(
+      rest.map((i) => work[i]!.job),
+      new Int32Array(1),
+      (k) => local(rest[k]!),
+    );
+    const out: FileInput[] = results.filter((r): r is FileInput => r !== undefined);
     for (const [path, v] of this.views) {
       if (seen.has(path)) continue;
-      out.push({ ...v.rec, mode: 'delete', from: v.rec.indexedTo, meta: { prompts: [], recent: {}, leaf: null }, texts: [], folded: [] });
+      out.push({ ...v.rec, mode: 'delete', from: v.rec.indexedTo, summary: null, meta: { prompts: [], recent: {}, leaf: null }, packed: NO_PROMPTS });
       report.deleted++;
       report.changed.push(path);
     }
@@ -213,72 +292,57 @@ export class SearchIndex {
 
   /** One file that the watcher saw change: read what it added, write it, return its summary (null: gone). */
   async refreshFile(adapter: AgentAdapter, root: string, path: string, now?: number): Promise<SessionSummary | null> {
+    try {
+      return await this.refreshFileOnce(adapter, root, path, now);
+    } catch (e) {
+      if (!(e instanceof CorruptIndexError)) throw e;
+      this.notices.push(`search index: ${e.message}; rebuilding it`);
+      this.drop();
+      return this.refreshFileOnce(adapter, root, path, now);
+    }
+  }
+
+  private async refreshFileOnce(adapter: AgentAdapter, root: string, path: string, now?: number): Promise<SessionSummary | null> {
     const st = await stat(path).catch(() => null);
     const v = this.views.get(path);
     if (!st?.isFile()) {
-      if (v) await this.write([{ ...v.rec, mode: 'delete', from: v.rec.indexedTo, meta: { prompts: [], recent: {}, leaf: null }, texts: [], folded: [] }]);
+      if (v) await this.write([{ ...v.rec, mode: 'delete', from: v.rec.indexedTo, summary: null, meta: { prompts: [], recent: {}, leaf: null }, packed: NO_PROMPTS }]);
       return null;
     }
     if (v && v.rec.fp.size === st.size && v.rec.fp.mtimeMs === st.mtimeMs) return this.summary(path, now);
     const f: SessionFile = { path, sessionId: v?.rec.sessionId ?? basename(path).replace(/\.jsonl$/, ''), size: st.size, mtimeMs: st.mtimeMs };
-    await this.write([await this.updateFile(adapter, root, f, new Map(), now)]);
+    const fallback = new Map<AgentAdapter, Promise<Map<string, SessionSummary>>>();
+    await this.write([await indexFile(adapter, this.jobFor(adapter, f, now), (file) => this.fallbackSummary(fallback, adapter, root, file, now))]);
     this.left.delete(path);
     return this.summary(path, now);
   }
 
-  private async updateFile(adapter: AgentAdapter, root: string, f: SessionFile, fallback: Map<AgentAdapter, Promise<Map<string, SessionSummary>>>, now?: number): Promise<SegmentInput['files'][number]> {
+  private jobFor(adapter: AgentAdapter, f: SessionFile, now?: number): IndexJob {
     const v = this.views.get(f.path);
-    const { fp, headAgain } = fingerprintOf(f.path, v?.rec.fp.headLen);
-    let prev: ScanState = EMPTY_STATE;
-    let mode: 'full' | 'append' = 'full';
-    if (v && fp.ino === v.rec.fp.ino && headAgain === v.rec.fp.head && fp.size > v.rec.fp.size && fp.size >= v.rec.indexedTo) {
-      prev = this.state(v);
-      mode = 'append';
-    }
-    let scan = await scanFile(f.path, adapter.promptLines, prev);
-    if (scan.needsFullScan) {
-      mode = 'full';
-      scan = await scanFile(f.path, adapter.promptLines, EMPTY_STATE);
-    }
-    const file: SessionFile = { ...f, size: fp.size, mtimeMs: fp.mtimeMs };
-    let summary = adapter.summarizeFile ? await adapter.summarizeFile(file, now).catch(() => null) : null;
-    if (!adapter.summarizeFile) {
-      let all = fallback.get(adapter);
-      if (!all) fallback.set(adapter, (all = adapter.summarize(root, { now }).then((l) => new Map(l.map((s) => [s.transcriptPath, s])), () => new Map())));
-      summary = (await all).get(f.path) ?? null;
-    }
-    if (summary) {
-      // First and last prompt from the prompts themselves (the file's ends may not hold them).
-      const first = mode === 'append' ? (v?.rec.summary?.firstPrompt ?? null) : null;
-      const a = scan.prompts[0];
-      const z = scan.prompts[scan.prompts.length - 1];
-      summary = {
-        ...summary,
-        firstPrompt: first ?? (a ? oneLine(a.text, 200) : summary.firstPrompt),
-        lastPrompt: z ? oneLine(z.text, 200) : mode === 'append' ? (v?.rec.summary?.lastPrompt ?? summary.lastPrompt) : summary.lastPrompt,
-      };
-      if (summary.title === '(no prompt yet)' && summary.firstPrompt) summary.title = summary.firstPrompt;
-    }
-    const meta: FileMeta = { prompts: scan.prompts.map((p) => [p.uuid, p.offset, p.timestamp]), recent: scan.state.recent, leaf: scan.state.leaf };
     return {
-      mode,
-      path: f.path,
       agent: adapter.id,
-      sessionId: summary?.id ?? f.sessionId,
-      fp,
-      from: prev.indexedTo,
-      indexedTo: scan.state.indexedTo,
-      lineCount: scan.state.lineCount,
-      counts: scan.state.counts,
-      summary,
-      meta,
-      texts: scan.prompts.map((p) => p.text),
-      folded: scan.prompts.map((p) => p.folded),
+      file: f,
+      prev: v ? { fp: v.rec.fp, state: this.state(v) } : null,
+      prevPrompts: v ? { first: summaryOf(v)?.firstPrompt ?? null, last: summaryOf(v)?.lastPrompt ?? null } : null,
+      now,
     };
   }
 
+  /** The summary of an adapter without summarizeFile: its whole list, made once per refresh. */
+  private async fallbackSummary(cache: Map<AgentAdapter, Promise<Map<string, SessionSummary>>>, adapter: AgentAdapter, root: string, f: SessionFile, now?: number): Promise<SessionSummary | null> {
+    let all = cache.get(adapter);
+    if (!all) cache.set(adapter, (all = adapter.summarize(root, { now }).then((l) => new Map(l.map((s) => [s.transcriptPath, s])), () => new Map())));
+    return (await all).get(f.path) ?? null;
+  }
+
+  /** Segments apply in name order: a stamp after every segment we hold, even within one millisecond. */
+  private nextStamp(): string {
+    const last = this.segments.length ? Number(this.segments[this.segments.length - 1]!.name.slice(4, 19)) || 0 : 0;
+    return String(Math.max(Date.now(), last + 1)).padStart(15, '0');
+  }
+
   private async write(files: SegmentInput['files']): Promise<void> {
-    const name = `seg-${Date.now().toString().padStart(15, '0')}-${process.pid}-${Math.random().toString(36).slice(2, 8)}.idx`;
+    const name = `seg-${this.nextStamp()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}.idx`;
     const buf = encodeSegment({ files, base: this.segments.length === 0 });
     await writeCacheFileAtomic(join(this.dir, name), buf);
     const seg = decodeSegment(name, buf);
@@ -291,23 +355,17 @@ export class SearchIndex {
   async compact(): Promise<void> {
     const files: SegmentInput['files'] = [];
     for (const v of this.views.values()) {
-      const texts: string[] = [];
-      const folded: string[] = [];
+      const packed: PackedPrompts[] = [];
       const prompts: FileMeta['prompts'] = [];
       for (const { seg, file } of v.parts) {
-        const [first, count] = seg.files[file]!.prompts;
-        const m = fileMeta(seg, file);
-        for (let p = first; p < first + count; p++) {
-          texts.push(segmentText(seg, p));
-          folded.push(segmentFolded(seg, p));
-        }
-        prompts.push(...m.prompts);
+        packed.push(segmentPacked(seg, file));
+        prompts.push(...fileMeta(seg, file).prompts);
       }
       const st = this.state(v);
-      files.push({ ...v.rec, mode: 'full', from: 0, meta: { prompts, recent: st.recent, leaf: st.leaf }, texts, folded });
+      files.push({ ...v.rec, summary: summaryOf(v), mode: 'full', from: 0, meta: { prompts, recent: st.recent, leaf: st.leaf }, packed: concatPacked(packed) });
     }
     const old = this.segments;
-    const name = `seg-${Date.now().toString().padStart(15, '0')}-${process.pid}-base.idx`;
+    const name = `seg-${this.nextStamp()}-${process.pid}-base.idx`;
     const buf = encodeSegment({ files, base: true });
     await writeCacheFileAtomic(join(this.dir, name), buf);
     this.segments = [];
@@ -315,7 +373,41 @@ export class SearchIndex {
     const seg = decodeSegment(name, buf);
     this.segments.push(seg);
     this.apply(seg);
-    for (const s of old) await unlink(join(this.dir, s.name)).catch(() => undefined);
+    for (const s of old) {
+      closeSegment(s);
+      await unlink(join(this.dir, s.name)).catch(() => undefined);
+    }
+  }
+
+  /**
+   * Runs `read` (a search, a listing); a segment block found damaged while reading (texts, ids and
+   * summaries are checked when first read) drops the whole index with a one-line notice, and
+   * `rebuild` (a refresh) builds it again before `read` runs once more.
+   */
+  async recovering<T>(read: () => T): Promise<T> {
+    try {
+      return read();
+    } catch (e) {
+      if (!(e instanceof CorruptIndexError)) throw e;
+      this.notices.push(`search index: ${e.message}; rebuilding it`);
+      this.drop();
+      await this.lastRefresh?.();
+      return read();
+    }
+  }
+
+  /** Forgets and deletes every segment. */
+  private drop(): void {
+    for (const s of this.segments) {
+      closeSegment(s);
+      try {
+        unlinkSync(join(this.dir, s.name));
+      } catch {
+        // Gone already (another process compacted): nothing to drop.
+      }
+    }
+    this.segments = [];
+    this.views.clear();
   }
 
   /** Every indexed session's list entry with its counts, newest first. */
@@ -323,7 +415,7 @@ export class SearchIndex {
     const now = opts.now ?? Date.now();
     const out: SessionSummary[] = [];
     for (const v of this.views.values()) {
-      const s = v.rec.summary;
+      const s = summaryOf(v);
       if (!s) continue;
       if (opts.project && s.cwd !== opts.project) continue;
       out.push({ ...s, sizeBytes: v.rec.fp.size, lastActivity: new Date(v.rec.fp.mtimeMs).toISOString(), live: now - v.rec.fp.mtimeMs < LIVE_WINDOW_MS, promptCount: v.rec.counts.total, livePromptCount: v.rec.counts.live });
@@ -333,7 +425,7 @@ export class SearchIndex {
 
   summary(path: string, now = Date.now()): SessionSummary | null {
     const v = this.views.get(path);
-    const s = v?.rec.summary;
+    const s = v ? summaryOf(v) : null;
     if (!v || !s) return null;
     return { ...s, sizeBytes: v.rec.fp.size, lastActivity: new Date(v.rec.fp.mtimeMs).toISOString(), live: now - v.rec.fp.mtimeMs < LIVE_WINDOW_MS, promptCount: v.rec.counts.total, livePromptCount: v.rec.counts.live };
   }
@@ -345,7 +437,7 @@ export class SearchIndex {
     const wanted = new Map<Segment, Uint8Array>();
     for (const v of this.views.values()) {
       if (opts.agent && v.rec.agent !== opts.agent) continue;
-      if (opts.project && v.rec.summary?.cwd !== opts.project) continue;
+      if (opts.project && v.rec.cwd !== opts.project) continue;
       for (const { seg, file } of v.parts) {
         let w = wanted.get(seg);
         if (!w) wanted.set(seg, (w = new Uint8Array(seg.files.length)));
@@ -391,8 +483,8 @@ export class SearchIndex {
         sessionId: v.rec.sessionId,
         agent: v.rec.agent,
         transcriptPath: v.rec.path,
-        title: v.rec.summary?.title ?? null,
-        cwd: v.rec.summary?.cwd ?? null,
+        title: summaryOf(v)?.title ?? null,
+        cwd: v.rec.cwd,
         lastActivity: new Date(v.rec.fp.mtimeMs).toISOString(),
         count: hits.length,
         prompts: prompts.map((h, i) => {
@@ -402,6 +494,14 @@ export class SearchIndex {
       });
     }
     return result;
+  }
+}
+
+async function listFiles(adapter: AgentAdapter, root: string): Promise<SessionFile[]> {
+  try {
+    return adapter.sessionFilesSync ? adapter.sessionFilesSync(root) : await adapter.sessionFiles(root);
+  } catch {
+    return [];
   }
 }
 

@@ -1,15 +1,21 @@
-import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
 import type { SessionSummary } from '../../shared/session-schema.js';
 
 /**
  * One segment file of the search and metadata index: what one refresh learned. Layout:
- *   `REWIND-INDEX <version>\n` `<header JSON>\n` then the body: three Uint32 tables (where each
+ *   `REWIND-INDEX <version>\n`, `<header bytes> <header CRC-32> <eager bytes> <lazy bytes>\n`,
+ *   `<header JSON>\n` then the body: the eager part (read at open with the header, in one read)
+ *   then the lazy part (read in 64 KiB blocks when a search needs them, each block checked).
+ *   Body: three Uint32 tables (where each
  *   prompt's folded text and original text start, which file record it belongs to), the folded
  *   texts (UTF-8, NUL between prompts, searched as bytes without decoding), the original texts, and
- *   a per-file JSON blob (prompt ids, offsets, times; the live-path state) parsed only when needed.
- * The header names the body's length and its sha1: a truncated, corrupt or foreign file is refused.
+ *   a per-file JSON blob (prompt ids, offsets, times; the live-path state) and each file's summary
+ *   (JSON), both parsed only when needed: the header stays small (paths, fingerprints, counts, cwd).
+ * The header names the body's length and its CRC-32 (zlib's: several times faster than a sha1 on
+ * the tens of MiB a warm search reads): a truncated, corrupt or foreign file is refused.
  */
-export const INDEX_VERSION = 1;
+export const INDEX_VERSION = 2;
 const MAGIC = `REWIND-INDEX ${INDEX_VERSION}\n`;
 
 export interface Fingerprint {
@@ -42,7 +48,10 @@ export interface FileRecord {
   indexedTo: number;
   lineCount: number;
   counts: Counts;
-  summary: SessionSummary | null;
+  /** The session's folder (from its summary), for a search by project without parsing summaries. */
+  cwd: string | null;
+  /** Its summary's range in the summary blob ([0, 0]: none). */
+  summaryAt: [number, number];
   /** This record's prompts in the segment: [first, count]. */
   prompts: [number, number];
   /** Its range in the meta blob. */
@@ -57,10 +66,90 @@ export interface FileMeta {
   leaf: string | null;
 }
 
+/** One record's prompts as the segment stores them, made where the file was read (a worker thread). */
+export interface PackedPrompts {
+  /** Folded texts, each followed by a NUL. */
+  folded: Uint8Array;
+  /** Original texts, UTF-8, back to back. */
+  texts: Uint8Array;
+  /** Bytes of each prompt in `folded` (its NUL included) and in `texts`. */
+  foldLens: number[];
+  textLens: number[];
+}
+
+export const NO_PROMPTS: PackedPrompts = { folded: new Uint8Array(0), texts: new Uint8Array(0), foldLens: [], textLens: [] };
+
+/** A record's meta and summary as the segment stores them (JSON), made where the file was read. */
+export function encodeJson(meta: FileMeta, summary: SessionSummary | null): { meta: Uint8Array; summary: Uint8Array } {
+  return { meta: Buffer.from(JSON.stringify(meta), 'utf8'), summary: summary ? Buffer.from(JSON.stringify(summary), 'utf8') : Buffer.alloc(0) };
+}
+
+/** Prompts packed for a segment, in buffers of their own (so a worker can transfer them). */
+export function packPrompts(texts: string[], folded: string[]): PackedPrompts {
+  const foldLens = folded.map((f) => Buffer.byteLength(f, 'utf8') + 1);
+  const textLens = texts.map((t) => Buffer.byteLength(t, 'utf8'));
+  const fb = Buffer.allocUnsafeSlow(foldLens.reduce((a, b) => a + b, 0));
+  const tb = Buffer.allocUnsafeSlow(textLens.reduce((a, b) => a + b, 0));
+  let at = 0;
+  for (const f of folded) {
+    at += fb.write(f, at, 'utf8');
+    fb[at++] = 0;
+  }
+  at = 0;
+  for (const t of texts) at += tb.write(t, at, 'utf8');
+  return { folded: fb, texts: tb, foldLens, textLens };
+}
+
 export interface SegmentInput {
-  files: (Omit<FileRecord, 'prompts' | 'meta'> & { meta: FileMeta; texts: string[]; folded: string[] })[];
+  files: (Omit<FileRecord, 'prompts' | 'meta' | 'cwd' | 'summaryAt'> & {
+    summary: SessionSummary | null;
+    meta: FileMeta;
+    packed: PackedPrompts;
+    /** `meta` and `summary` as JSON already (made on the worker that read the file): used as they are. */
+    json?: { meta: Uint8Array; summary: Uint8Array };
+  })[];
   /** A base segment holds the whole index: every older segment is obsolete. */
   base: boolean;
+}
+
+/** Where the lazy part of a segment is: the file (read by blocks on demand) or, just written, memory. */
+class LazyPart {
+  private blocks = new Map<number, Buffer>();
+  constructor(
+    private readonly name: string,
+    private readonly source: { fd: number; at: number } | Buffer,
+    private readonly length: number,
+    private readonly crcs: number[],
+  ) {}
+
+  /** Bytes [a, b) of the lazy part; every block they touch is checked against its CRC first. */
+  read(a: number, b: number): Buffer {
+    if (Buffer.isBuffer(this.source)) return this.source.subarray(a, b);
+    if (b <= a) return Buffer.alloc(0);
+    const first = Math.floor(a / BLOCK);
+    const last = Math.floor((b - 1) / BLOCK);
+    if (first === last) return this.block(first).subarray(a - first * BLOCK, b - first * BLOCK);
+    const parts: Buffer[] = [];
+    for (let k = first; k <= last; k++) parts.push(this.block(k).subarray(k === first ? a - k * BLOCK : 0, k === last ? b - k * BLOCK : BLOCK));
+    return Buffer.concat(parts);
+  }
+
+  private block(k: number): Buffer {
+    let buf = this.blocks.get(k);
+    if (buf) return buf;
+    const src = this.source as { fd: number; at: number };
+    const len = Math.max(0, Math.min(BLOCK, this.length - k * BLOCK));
+    buf = Buffer.allocUnsafe(len);
+    const got = len > 0 ? readSync(src.fd, buf, 0, len, src.at + k * BLOCK) : 0;
+    if (got !== len || crc32(buf) !== this.crcs[k]) throw new CorruptIndexError(`${this.name} fails its checksum`);
+    this.blocks.set(k, buf);
+    return buf;
+  }
+
+  close(): void {
+    if (!Buffer.isBuffer(this.source)) closeSync(this.source.fd);
+    this.blocks.clear();
+  }
 }
 
 export interface Segment {
@@ -71,79 +160,130 @@ export interface Segment {
   foldStarts: Uint32Array;
   textStarts: Uint32Array;
   promptFile: Uint32Array;
+  /** Every folded prompt (searched at once: read and checked at open). */
   folded: Buffer;
-  texts: Buffer;
-  metaBlob: Buffer;
+  /** Original texts, then meta, then summaries: read when used. */
+  lazy: LazyPart;
+  textBytes: number;
+  metaBytes: number;
   bytes: number;
+}
+
+/** Blocks of the lazy part, each with its CRC: a snippet reads and checks 64 KiB, not the whole file. */
+const BLOCK = 64 * 1024;
+
+interface Header {
+  version: number;
+  base: boolean;
+  promptCount: number;
+  foldedBytes: number;
+  textBytes: number;
+  metaBytes: number;
+  summaryBytes: number;
+  eagerCrc: number;
+  lazyCrcs: number[];
+  files: FileRecord[];
 }
 
 export function encodeSegment(input: SegmentInput): Buffer {
   const files: FileRecord[] = [];
-  const foldedParts: Buffer[] = [];
-  const textParts: Buffer[] = [];
-  const metaParts: Buffer[] = [];
-  const foldStarts: number[] = [0];
-  const textStarts: number[] = [0];
-  const promptFile: number[] = [];
+  const n = input.files.reduce((a, f) => a + f.packed.foldLens.length, 0);
+  const foldStarts = new Uint32Array(n + 1);
+  const textStarts = new Uint32Array(n + 1);
+  const promptFile = new Uint32Array(n);
+  const foldedParts: Uint8Array[] = [];
+  const textParts: Uint8Array[] = [];
+  const metaParts: Uint8Array[] = [];
+  const summaryParts: Uint8Array[] = [];
+  let sAt = 0;
   let fAt = 0;
   let tAt = 0;
   let mAt = 0;
-  let n = 0;
+  let p = 0;
   for (const f of input.files) {
-    const first = n;
-    for (let i = 0; i < f.texts.length; i++) {
-      const fb = Buffer.from(`${f.folded[i]}\0`, 'utf8');
-      const tb = Buffer.from(f.texts[i]!, 'utf8');
-      foldedParts.push(fb);
-      textParts.push(tb);
-      fAt += fb.length;
-      tAt += tb.length;
-      foldStarts.push(fAt);
-      textStarts.push(tAt);
-      promptFile.push(files.length);
-      n++;
+    const first = p;
+    const { foldLens, textLens } = f.packed;
+    for (let i = 0; i < foldLens.length; i++) {
+      fAt += foldLens[i]!;
+      tAt += textLens[i]!;
+      promptFile[p] = files.length;
+      p++;
+      foldStarts[p] = fAt;
+      textStarts[p] = tAt;
     }
-    const mb = Buffer.from(JSON.stringify(f.meta), 'utf8');
+    foldedParts.push(f.packed.folded);
+    textParts.push(f.packed.texts);
+    const mb = f.json?.meta ?? Buffer.from(JSON.stringify(f.meta), 'utf8');
     metaParts.push(mb);
-    const { meta: _m, texts: _t, folded: _f, ...rest } = f;
-    files.push({ ...rest, prompts: [first, f.texts.length], meta: [mAt, mb.length] });
+    const sb = f.json?.summary ?? (f.summary ? Buffer.from(JSON.stringify(f.summary), 'utf8') : Buffer.alloc(0));
+    summaryParts.push(sb);
+    const { meta: _m, packed: _p, json: _j, summary, ...rest } = f;
+    files.push({ ...rest, cwd: summary?.cwd ?? null, summaryAt: [sAt, sb.length], prompts: [first, foldLens.length], meta: [mAt, mb.length] });
     mAt += mb.length;
+    sAt += sb.length;
   }
-  const body = Buffer.concat([
-    Buffer.from(new Uint32Array(foldStarts).buffer),
-    Buffer.from(new Uint32Array(textStarts).buffer),
-    Buffer.from(new Uint32Array(promptFile).buffer),
-    ...foldedParts,
-    ...textParts,
-    ...metaParts,
-  ]);
-  const header = { version: INDEX_VERSION, base: input.base, promptCount: n, foldedBytes: fAt, textBytes: tAt, metaBytes: mAt, bodyBytes: body.length, sha1: createHash('sha1').update(body).digest('hex'), files };
-  return Buffer.concat([Buffer.from(MAGIC), Buffer.from(`${JSON.stringify(header)}\n`), body]);
+  const eager = Buffer.concat([new Uint8Array(foldStarts.buffer), new Uint8Array(textStarts.buffer), new Uint8Array(promptFile.buffer), ...foldedParts]);
+  const lazy = Buffer.concat([...textParts, ...metaParts, ...summaryParts]);
+  const lazyCrcs: number[] = [];
+  for (let k = 0; k * BLOCK < lazy.length; k++) lazyCrcs.push(crc32(lazy.subarray(k * BLOCK, (k + 1) * BLOCK)));
+  const header: Header = { version: INDEX_VERSION, base: input.base, promptCount: n, foldedBytes: fAt, textBytes: tAt, metaBytes: mAt, summaryBytes: sAt, eagerCrc: crc32(eager), lazyCrcs, files };
+  const hb = Buffer.from(JSON.stringify(header), 'utf8');
+  return Buffer.concat([Buffer.from(`${MAGIC}${hb.length} ${crc32(hb)} ${eager.length} ${lazy.length}\n`), hb, eager, lazy]);
+}
+
+/** Record `fileIdx`'s prompts as they are in the segment (for a merge: no decoding). */
+export function segmentPacked(s: Segment, fileIdx: number): PackedPrompts {
+  const [first, count] = s.files[fileIdx]!.prompts;
+  const foldLens: number[] = [];
+  const textLens: number[] = [];
+  for (let p = first; p < first + count; p++) {
+    foldLens.push(s.foldStarts[p + 1]! - s.foldStarts[p]!);
+    textLens.push(s.textStarts[p + 1]! - s.textStarts[p]!);
+  }
+  return { folded: s.folded.subarray(s.foldStarts[first]!, s.foldStarts[first + count]!), texts: s.lazy.read(s.textStarts[first]!, s.textStarts[first + count]!), foldLens, textLens };
+}
+
+/** Several records' prompts as one (a merge of a file's parts). */
+export function concatPacked(parts: PackedPrompts[]): PackedPrompts {
+  if (parts.length === 1) return parts[0]!;
+  return {
+    folded: Buffer.concat(parts.map((p) => p.folded)),
+    texts: Buffer.concat(parts.map((p) => p.texts)),
+    foldLens: parts.flatMap((p) => p.foldLens),
+    textLens: parts.flatMap((p) => p.textLens),
+  };
 }
 
 export class CorruptIndexError extends Error {}
 
-/** Reads a segment, refusing anything whose magic, version, length or checksum is off. */
-export function decodeSegment(name: string, buf: Buffer): Segment {
-  if (buf.length < MAGIC.length || buf.toString('latin1', 0, MAGIC.length) !== MAGIC) {
-    const other = buf.toString('latin1', 0, 13) === 'REWIND-INDEX ';
+function refuseForeign(name: string, head: Buffer): void {
+  if (head.length < MAGIC.length || head.toString('latin1', 0, MAGIC.length) !== MAGIC) {
+    const other = head.toString('latin1', 0, 13) === 'REWIND-INDEX ';
     throw new CorruptIndexError(other ? `${name} has another index version` : `${name} is not a Rewind index file`);
   }
-  const nl = buf.indexOf(10, MAGIC.length);
-  if (nl === -1) throw new CorruptIndexError(`${name} is truncated`);
-  let h: { version: number; base: boolean; promptCount: number; foldedBytes: number; textBytes: number; metaBytes: number; bodyBytes: number; sha1: string; files: FileRecord[] };
+}
+
+/** The lengths line after the magic: [header bytes, header CRC, eager bytes, lazy bytes, where the header starts]. */
+function lengths(name: string, head: Buffer): [number, number, number, number, number] {
+  const nl = head.indexOf(10, MAGIC.length);
+  const f = nl === -1 ? [] : head.toString('latin1', MAGIC.length, nl).split(' ').map(Number);
+  if (f.length !== 4 || f.some((x) => !Number.isSafeInteger(x) || x < 0)) throw new CorruptIndexError(`${name} is truncated or was cut`);
+  return [f[0]!, f[1]!, f[2]!, f[3]!, nl + 1];
+}
+
+function fromParts(name: string, header: Buffer, headerCrc: number, eager: Buffer, lazy: (h: Header) => LazyPart, bytes: number): Segment {
+  if (crc32(header) !== headerCrc) throw new CorruptIndexError(`${name} fails its checksum`);
+  let h: Header;
   try {
-    h = JSON.parse(buf.toString('utf8', MAGIC.length, nl)) as typeof h;
+    h = JSON.parse(header.toString('utf8')) as Header;
   } catch {
     throw new CorruptIndexError(`${name} has a damaged header`);
   }
-  const bodyAt = nl + 1;
-  if (h.version !== INDEX_VERSION || buf.length - bodyAt !== h.bodyBytes) throw new CorruptIndexError(`${name} is truncated or was cut`);
-  const body = buf.subarray(bodyAt);
-  if (createHash('sha1').update(body).digest('hex') !== h.sha1) throw new CorruptIndexError(`${name} fails its checksum`);
+  if (h.version !== INDEX_VERSION) throw new CorruptIndexError(`${name} has another index version`);
+  if (crc32(eager) !== h.eagerCrc) throw new CorruptIndexError(`${name} fails its checksum`);
   const n = h.promptCount;
   // Copies, so the tables are aligned whatever the header's length.
-  const u32 = (at: number, count: number) => new Uint32Array(body.buffer.slice(body.byteOffset + at, body.byteOffset + at + count * 4));
+  const u32 = (at: number, count: number) => new Uint32Array(eager.buffer.slice(eager.byteOffset + at, eager.byteOffset + at + count * 4));
   let at = 0;
   const foldStarts = u32(at, n + 1);
   at += (n + 1) * 4;
@@ -151,23 +291,72 @@ export function decodeSegment(name: string, buf: Buffer): Segment {
   at += (n + 1) * 4;
   const promptFile = u32(at, n);
   at += n * 4;
-  const folded = body.subarray(at, at + h.foldedBytes);
-  at += h.foldedBytes;
-  const texts = body.subarray(at, at + h.textBytes);
-  at += h.textBytes;
-  const metaBlob = body.subarray(at, at + h.metaBytes);
-  return { name, base: h.base, files: h.files, promptCount: n, foldStarts, textStarts, promptFile, folded, texts, metaBlob, bytes: buf.length };
+  if (eager.length - at !== h.foldedBytes) throw new CorruptIndexError(`${name} is truncated or was cut`);
+  const folded = eager.subarray(at, at + h.foldedBytes);
+  return { name, base: h.base, files: h.files, promptCount: n, foldStarts, textStarts, promptFile, folded, lazy: lazy(h), textBytes: h.textBytes, metaBytes: h.metaBytes, bytes };
+}
+
+/** A segment in memory (as just written, or a whole file read): everything is checked now. */
+export function decodeSegment(name: string, buf: Buffer): Segment {
+  refuseForeign(name, buf);
+  const [hLen, hCrc, eLen, lLen, at] = lengths(name, buf);
+  if (buf.length !== at + hLen + eLen + lLen) throw new CorruptIndexError(`${name} is truncated or was cut`);
+  const lazy = buf.subarray(at + hLen + eLen);
+  return fromParts(
+    name,
+    buf.subarray(at, at + hLen),
+    hCrc,
+    buf.subarray(at + hLen, at + hLen + eLen),
+    (h) => {
+      for (let k = 0; k * BLOCK < lazy.length; k++) if (crc32(lazy.subarray(k * BLOCK, (k + 1) * BLOCK)) !== h.lazyCrcs[k]) throw new CorruptIndexError(`${name} fails its checksum`);
+      return new LazyPart(name, lazy, lLen, h.lazyCrcs);
+    },
+    buf.length,
+  );
+}
+
+/**
+ * A segment file, opened for a search: its header and folded prompts in one read (checked now);
+ * texts, prompt ids and summaries are read by block when a result needs them (checked then: a
+ * damaged block throws CorruptIndexError). Keeps the file open until `closeSegment`.
+ */
+export function openSegment(name: string, path: string): Segment {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const head = Buffer.allocUnsafe(Math.min(size, 256));
+    const got = readSync(fd, head, 0, head.length, 0);
+    refuseForeign(name, head.subarray(0, got));
+    const [hLen, hCrc, eLen, lLen, at] = lengths(name, head.subarray(0, got));
+    if (size !== at + hLen + eLen + lLen) throw new CorruptIndexError(`${name} is truncated or was cut`);
+    const buf = Buffer.allocUnsafe(hLen + eLen);
+    if (readSync(fd, buf, 0, buf.length, at) !== buf.length) throw new CorruptIndexError(`${name} is truncated or was cut`);
+    return fromParts(name, buf.subarray(0, hLen), hCrc, buf.subarray(hLen), (h) => new LazyPart(name, { fd, at: at + hLen + eLen }, lLen, h.lazyCrcs), size);
+  } catch (e) {
+    closeSync(fd);
+    throw e;
+  }
+}
+
+export function closeSegment(s: Segment): void {
+  s.lazy.close();
 }
 
 export function segmentText(s: Segment, p: number): string {
-  return s.texts.toString('utf8', s.textStarts[p]!, s.textStarts[p + 1]!);
+  return s.lazy.read(s.textStarts[p]!, s.textStarts[p + 1]!).toString('utf8');
 }
 
 export function segmentFolded(s: Segment, p: number): string {
   return s.folded.toString('utf8', s.foldStarts[p]!, s.foldStarts[p + 1]! - 1);
 }
 
+export function fileSummary(s: Segment, fileIdx: number): SessionSummary | null {
+  const [a, len] = s.files[fileIdx]!.summaryAt;
+  const at = s.textBytes + s.metaBytes + a;
+  return len === 0 ? null : (JSON.parse(s.lazy.read(at, at + len).toString('utf8')) as SessionSummary);
+}
+
 export function fileMeta(s: Segment, fileIdx: number): FileMeta {
   const [a, len] = s.files[fileIdx]!.meta;
-  return JSON.parse(s.metaBlob.toString('utf8', a, a + len)) as FileMeta;
+  return JSON.parse(s.lazy.read(s.textBytes + a, s.textBytes + a + len).toString('utf8')) as FileMeta;
 }

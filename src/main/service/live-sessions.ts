@@ -2,13 +2,13 @@ import { stat } from 'node:fs/promises';
 import { readLines } from '../../engine/io/read-lines.js';
 import { readRange } from '../../engine/io/read-range.js';
 import type { TaskRunner } from './task-runner.js';
-import { readSubagentFiles, type LineCountCache } from '../../engine/agents/claude/parse-transcript.js';
+import { readSubagentFiles, type LineCountCache, type SubagentCache } from '../../engine/agents/claude/parse-transcript.js';
 import type { SessionModel } from '../../engine/agents/claude/model.js';
 import { SessionBuilder, sessionIdFromPath } from '../../engine/agents/claude/session-builder.js';
-import { toTimeline } from '../../engine/agents/claude/timeline.js';
+import { cursorOf, extendTimeline, toTimeline, type TimelineCursor } from '../../engine/agents/claude/timeline.js';
 import { RewindError } from '../../engine/errors.js';
 import type { RewindEvent } from '../../shared/contract.js';
-import type { Timeline, TimelinePrompt } from '../../shared/session-schema.js';
+import type { Timeline } from '../../shared/session-schema.js';
 
 const GUARD = 256;
 /** A parsed session takes about 0.2-0.6x its transcript in memory (bench parse): ~0.5 GiB at most for this. */
@@ -24,18 +24,34 @@ interface Live {
   guard: Buffer;
   model: SessionModel;
   timeline: Timeline;
-  promptJson: Map<string, string>;
+  cursor: TimelineCursor;
   subagentCounts: LineCountCache;
+  subagentsKnown: SubagentCache;
+}
+
+/** What the last refresh of a session did: an incremental step touches only what the new lines reach. */
+export interface RefreshWork {
+  kind: 'extend' | 'rebuild';
+  /** New lines read. */
+  lines: number;
+  /** Messages looked at: the new ones (extend) or every message of the session (rebuild). */
+  messages: number;
+  /** Prompt documents made: the new ones and those whose turn grew (extend), or all (rebuild). */
+  prompts: number;
 }
 
 /**
  * Parsed sessions kept in memory. A change to a transcript is read from the last known offset
- * only (a partial last line waits for its end); a truncated or rewritten file is read again. Each
- * update emits the prompts that are new or changed.
+ * only (a partial last line waits for its end); a truncated or rewritten file is read again. When
+ * the new lines only extend the tree, the model and the timeline are extended from them alone and
+ * the event carries the new prompts and the one whose turn grew; anything structural (a new
+ * branch, a compaction, a slash command) builds the whole timeline again and sends it whole.
  */
 export class LiveSessions {
   private readonly live = new Map<string, Live>();
   private readonly pending = new Map<string, Promise<void>>();
+  /** The last refresh's work per session (what the tests and the bench count). */
+  readonly work = new Map<string, RefreshWork>();
 
   constructor(
     private readonly emit: (e: RewindEvent) => void,
@@ -87,25 +103,20 @@ export class LiveSessions {
     const builder = Object.setPrototypeOf(parsed.builder, SessionBuilder.prototype) as SessionBuilder;
     const res = { endOffset: parsed.endOffset, lineCount: parsed.lineCount, size: parsed.size, partial: parsed.partial ? true : null };
     const guard = res.endOffset > 0 ? await readRange(path, Math.max(0, res.endOffset - GUARD), Math.min(GUARD, res.endOffset)) : Buffer.alloc(0);
-    const live: Live = { path, builder, endOffset: res.endOffset, lineCount: res.lineCount, guard, model: null as unknown as SessionModel, timeline: null as unknown as Timeline, promptJson: new Map(), subagentCounts: new Map() };
+    const live: Live = { path, builder, endOffset: res.endOffset, lineCount: res.lineCount, guard, model: null as unknown as SessionModel, timeline: null as unknown as Timeline, cursor: { leafPrompt: null }, subagentCounts: new Map(), subagentsKnown: { meta: new Map(), sibling: new Map() } };
     await this.rebuild(live, res.size, res.partial !== null);
     if (builder.order.length === 0 && builder.issues.length > 0) throw new RewindError('INVALID_TRANSCRIPT', `not a Claude Code transcript: ${path}`);
     return live;
   }
 
-  private async rebuild(l: Live, size: number, partial: boolean): Promise<TimelinePrompt[]> {
-    const subagentFiles = await readSubagentFiles(l.path, l.builder.sessionId ?? sessionIdFromPath(l.path), l.subagentCounts);
-    l.model = l.builder.build({ transcriptPath: l.path, size, endOffset: l.endOffset, hasPartialLine: partial, subagentFiles });
+  private async subagentFiles(l: Live) {
+    return readSubagentFiles(l.path, l.builder.sessionId ?? sessionIdFromPath(l.path), l.subagentCounts, l.subagentsKnown);
+  }
+
+  private async rebuild(l: Live, size: number, partial: boolean): Promise<void> {
+    l.model = l.builder.build({ transcriptPath: l.path, size, endOffset: l.endOffset, hasPartialLine: partial, subagentFiles: await this.subagentFiles(l) });
     l.timeline = toTimeline(l.model);
-    const upserts: TimelinePrompt[] = [];
-    for (const p of l.timeline.prompts) {
-      const json = JSON.stringify(p);
-      if (l.promptJson.get(p.uuid) !== json) {
-        upserts.push(p);
-        l.promptJson.set(p.uuid, json);
-      }
-    }
-    return upserts;
+    l.cursor = cursorOf(l.model);
   }
 
   /** Called when the watcher sees the file change; serialised per file. */
@@ -138,21 +149,28 @@ export class LiveSessions {
       return;
     }
     if (st.size === l.endOffset) return;
+    const mark = l.builder.mark();
     const res = await readLines(path, (line) => l.builder.addLine(line), { fromOffset: l.endOffset, fromIndex: l.lineCount });
     if (res.endOffset === l.endOffset) return; // only a partial line so far
+    const lines = res.lineCount - l.lineCount;
     l.endOffset = res.endOffset;
     l.lineCount = res.lineCount;
     l.guard = await readRange(path, Math.max(0, l.endOffset - GUARD), Math.min(GUARD, l.endOffset));
-    const branchesBefore = l.timeline.branches.length;
-    const upserts = await this.rebuild(l, res.size, res.partial !== null);
-    const structural = l.timeline.branches.length !== branchesBefore;
-    this.emit({
-      type: 'timelineChanged',
-      session: path,
-      kind: structural ? 'reread' : 'append',
-      upserts: structural ? [] : upserts,
-      timeline: structural ? l.timeline : null,
-      stats: l.timeline.stats,
-    });
+    const meta = { transcriptPath: path, size: res.size, endOffset: l.endOffset, hasPartialLine: res.partial !== null, subagentFiles: await this.subagentFiles(l) };
+    const step = l.builder.extend(l.model, mark, meta);
+    if (step) {
+      const next = extendTimeline(l.timeline, l.cursor, step);
+      l.model = step.model;
+      l.timeline = next.timeline;
+      l.cursor = next.cursor;
+      this.work.set(path, { kind: 'extend', lines, messages: step.messages + step.walked.length, prompts: next.upserts.length });
+      // New slash commands and compactions are drawn from the whole document.
+      if (next.structural) this.emit({ type: 'timelineChanged', session: path, kind: 'reread', upserts: [], timeline: l.timeline, stats: l.timeline.stats });
+      else this.emit({ type: 'timelineChanged', session: path, kind: 'append', upserts: next.upserts, timeline: null, stats: l.timeline.stats });
+      return;
+    }
+    await this.rebuild(l, res.size, res.partial !== null);
+    this.work.set(path, { kind: 'rebuild', lines, messages: l.model.order.length, prompts: l.timeline.prompts.length });
+    this.emit({ type: 'timelineChanged', session: path, kind: 'reread', upserts: [], timeline: l.timeline, stats: l.timeline.stats });
   }
 }

@@ -6,6 +6,7 @@ import { listCheckpoints } from '../../engine/store/manifest.js';
 import type { RewindEvent } from '../../shared/contract.js';
 import type { Timeline } from '../../shared/session-schema.js';
 import { RewindService } from './rewind-service.js';
+import { codex } from '../../engine/agents/codex/adapter.js';
 
 const ID = '01a20831-aaaa-7000-8000-000000000001';
 const line = (o: Record<string, unknown>) => `${JSON.stringify({ timestamp: new Date().toISOString(), ...o })}\n`;
@@ -30,9 +31,18 @@ describe('Rewind checkpoints for agents without hooks (Codex)', () => {
       const t = (await svc.handle('getTimeline', { session: ID })) as { ok: true; value: Timeline };
       expect(t.value.prompts.map((p) => p.text)).toEqual(['first']);
       // Codex sends a new prompt; the file is as the user left it at that moment.
+      const reads = vi.spyOn(codex, 'timeline');
       await appendFile(rollout, prompt('second'));
       await vi.waitFor(async () => expect((await listCheckpoints(project)).filter((c) => c.trigger === 'prompt')).toHaveLength(1), { timeout: 5000, interval: 50 });
       const [cp] = await listCheckpoints(project);
+      // One read of the session's timeline and one event for the change, with the new prompt's marker in it.
+      await vi.waitFor(() => expect(events.filter((e) => e.type === 'timelineChanged')).toHaveLength(1), { timeout: 5000, interval: 20 });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(reads.mock.calls.filter(([p]) => p === rollout)).toHaveLength(1);
+      reads.mockRestore();
+      const changes = events.filter((e) => e.type === 'timelineChanged');
+      expect(changes).toHaveLength(1);
+      expect(changes[0]!.type === 'timelineChanged' && changes[0]!.timeline?.prompts[1]?.checkpoint?.id).toBe(cp!.id);
       const second = (await svc.handle('getTimeline', { session: ID })) as { ok: true; value: Timeline };
       const p2 = second.value.prompts[1]!;
       expect(cp!.transcript).toMatchObject({ transcript_path: rollout, agent: 'codex', prompt_uuid: p2.uuid });

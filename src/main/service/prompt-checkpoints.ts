@@ -2,6 +2,7 @@ import { open, stat } from 'node:fs/promises';
 import type { AgentAdapter } from '../../engine/agents/adapter.js';
 import { FINGERPRINT_WINDOW, hashRange } from '../../engine/io/fingerprint.js';
 import type { TranscriptCursor } from '../../engine/store/manifest.js';
+import type { Timeline } from '../../shared/session-schema.js';
 import { storeDir } from '../../engine/project.js';
 
 /** A file written this recently is being written by its agent now: its last prompt is new. */
@@ -20,18 +21,18 @@ export class PromptCheckpoints {
 
   constructor(private readonly take: (projectRoot: string, transcript: TranscriptCursor) => Promise<unknown>) {}
 
-  /** The watcher saw `path` change; serialised per file. */
-  changed(adapter: AgentAdapter, path: string, now = Date.now()): Promise<void> {
+  /** The watcher saw `path` change (`timeline`: its timeline, when the caller read it already); serialised per file. */
+  changed(adapter: AgentAdapter, path: string, now = Date.now(), timeline?: Timeline): Promise<void> {
     if (adapter.checkpointHooks) return Promise.resolve();
-    const next = (this.pending.get(path) ?? Promise.resolve()).then(() => this.check(adapter, path, now)).catch(() => undefined);
+    const next = (this.pending.get(path) ?? Promise.resolve()).then(() => this.check(adapter, path, now, timeline)).catch(() => undefined);
     this.pending.set(path, next);
     return next;
   }
 
-  private async check(adapter: AgentAdapter, path: string, now: number): Promise<void> {
+  private async check(adapter: AgentAdapter, path: string, now: number, timeline?: Timeline): Promise<void> {
     const st = await stat(path).catch(() => null);
     if (!st) return;
-    const t = await adapter.timeline(path);
+    const t = timeline ?? (await adapter.timeline(path));
     const cwd = t.session.cwd;
     const prev = this.seen.get(path);
     this.seen.set(path, new Set(t.prompts.map((p) => p.uuid)));

@@ -9,7 +9,6 @@ import type { RewindOutcome as RewindResult } from '../../engine/agents/adapter.
 import { materializeDemo } from '../../engine/demo.js';
 import { describeError, RewindError } from '../../engine/errors.js';
 import { hookCommand, hooksStatus, installHooks, settingsPath, type Scope } from '../../engine/hooks/settings.js';
-import { listCheckpoints } from '../../engine/store/manifest.js';
 import { resolveRestoreTarget, type RestorePreview, type RestoreSession, type RestoreTarget } from '../../engine/store/restore.js';
 import { restoreSessionOf } from '../../engine/store/restore-session.js';
 import { PromptCheckpoints } from './prompt-checkpoints.js';
@@ -21,7 +20,8 @@ import { InlineRunner, WorkerRunner, type TaskRunner } from './task-runner.js';
 import { Watcher } from './watcher.js';
 import { plural, restoredSummary, statementLines } from '../../shared/wording.js';
 import { DEAD_RESTORE_REASON } from '../../shared/eligibility.js';
-import { markersFor } from '../../engine/store/checkpoint-markers.js';
+import { promptMarkers } from '../../engine/store/checkpoint-markers.js';
+import { checkpointsDir, listCheckpoints, type CheckpointSummary } from '../../engine/store/manifest.js';
 import type { AgentAdapter } from '../../engine/agents/adapter.js';
 import { AGENT_PRIMARY, adapterFor, adapterOfFile, agentInfo, findSessionAcross, rootsFor, type AgentId, type AgentRoots } from '../../engine/agents/registry.js';
 import { defaultCacheDir } from '../../engine/cache-dir.js';
@@ -49,11 +49,18 @@ export interface ServiceOptions {
   env?: NodeJS.ProcessEnv;
   /** Where the search and metadata index lives; default the platform's cache folder. */
   cacheDir?: string;
+  /**
+   * A window's start: the first list is answered from the persisted index alone, and the watcher
+   * (and the index's refresh) start only after it (or after WATCH_LATER_MS without one).
+   */
+  deferWatch?: boolean;
 }
 
 /** How long a list or a search may spend indexing before it answers with what it has (and says what is left). */
 const LIST_BUDGET_MS = 600;
 const SEARCH_BUDGET_MS = 1500;
+/** With `deferWatch`, the watcher starts this long after start when no list was asked for first. */
+const WATCH_LATER_MS = 1000;
 
 type Handler<K extends OperationName> = (req: ParsedRequestOf<K>) => Promise<ResponseOf<K>>;
 
@@ -92,14 +99,37 @@ export class RewindService {
   }
 
   private async decorate(t: Timeline): Promise<Timeline> {
-    const mark = await markersFor(t);
+    const mark = await this.markersFor(t);
     return { ...t, prompts: this.remember(t.session.transcriptPath, t.prompts.map(mark)) };
   }
 
   private async decorateEvent(e: RewindEvent): Promise<RewindEvent> {
     if (e.type !== 'timelineChanged') return e;
-    const mark = await markersFor(e.timeline ?? (await this.live.get(e.session)).timeline);
+    const mark = await this.markersFor(e.timeline ?? (await this.live.get(e.session)).timeline);
     return { ...e, upserts: this.remember(e.session, e.upserts.map(mark)), timeline: e.timeline ? { ...e.timeline, prompts: this.remember(e.session, e.timeline.prompts.map(mark)) } : null };
+  }
+
+  /** Each project's checkpoint list, kept while its checkpoints folder and index file are unchanged. */
+  private readonly checkpointLists = new Map<string, { key: string; list: Promise<CheckpointSummary[]> }>();
+
+  /**
+   * The marker function for a timeline (Rewind's checkpoint of each prompt). Two stats per call: an
+   * append's event does not read the project's whole checkpoint list again, which grows with every
+   * prompt ever checkpointed there.
+   */
+  private async markersFor(t: Timeline): Promise<ReturnType<typeof promptMarkers>> {
+    const cwd = t.session.cwd;
+    if (!cwd) return promptMarkers([], t.session.transcriptPath);
+    const dir = checkpointsDir(cwd);
+    const [d, ix] = await Promise.all([stat(dir).catch(() => null), stat(join(dir, 'index.jsonl')).catch(() => null)]);
+    if (!d) return promptMarkers([], t.session.transcriptPath);
+    const key = `${d.mtimeMs}:${ix?.size}:${ix?.mtimeMs}`;
+    let known = this.checkpointLists.get(cwd);
+    if (known?.key !== key) {
+      known = { key, list: listCheckpoints(cwd).catch(() => []) };
+      this.checkpointLists.set(cwd, known);
+    }
+    return promptMarkers(await known.list, t.session.transcriptPath);
   }
 
   /** Which checkpoint each prompt was last sent with, per open session. */
@@ -120,7 +150,7 @@ export class RewindService {
     for (const path of this.live.paths()) {
       const { timeline } = await this.live.get(path);
       if (timeline.session.cwd !== projectRoot) continue;
-      const mark = await markersFor(timeline);
+      const mark = await this.markersFor(timeline);
       const sent = this.markersSent.get(path);
       const upserts = timeline.prompts.map(mark).filter((p) => (sent?.get(p.uuid) ?? null) !== (p.checkpoint?.id ?? null));
       if (upserts.length === 0) continue;
@@ -136,11 +166,18 @@ export class RewindService {
   /** The index has every session and the watcher keeps it current: searches need no refresh first. */
   private indexCurrent = false;
 
-  /** Finishes a first build in the background (on the worker), then has the window list again. */
-  private indexLater(): void {
+  /** Finishes a first build in the background (on the worker), then has the window list again
+   * (`onlyIfChanged`: only when a summary changed). */
+  private indexLater(onlyIfChanged = false): void {
     this.indexing ??= this.runner
       .run('indexSummaries', { ...this.indexRoots() })
-      .then(() => this.emit({ type: 'sessionsChanged' }), () => undefined)
+      .then(
+        (r) => {
+          this.indexCurrent = !!this.watcher && r.pending === 0;
+          if (!onlyIfChanged || r.changed > 0) this.emit({ type: 'sessionsChanged' });
+        },
+        () => undefined,
+      )
       .finally(() => (this.indexing = null));
   }
 
@@ -167,11 +204,55 @@ export class RewindService {
     void update.finally(() => this.indexUpdates.delete(update));
   }
 
-  /** Picks the data source (demo when asked or when there is no Claude data) and starts watching. */
+  /** Picks the data source (demo when asked or when there is no Claude data) and starts watching
+   * (with `deferWatch`, after the first list). */
   async start(): Promise<void> {
     const hasData = !!(await stat(join(this.claudeRoot, 'projects')).catch(() => null)) || (await this.anySessions());
     if ((this.opts.demo || (!hasData && !this.opts.claudeRoot)) && this.opts.resourcesDir) await this.useDemo();
-    if (this.opts.watch !== false) await this.startWatching();
+    // The worker loads the engine while the doors start: the first list does not wait for it.
+    this.runner.warm?.();
+    if (this.opts.watch === false) return;
+    if (!this.opts.deferWatch) return this.startWatching();
+    this.firstList = true;
+    this.watching = new Promise((resolve) => (this.watchStarted = resolve));
+    void this.runner.run('indexOpen', { dir: this.indexRoots().dir }).catch(() => undefined);
+    this.watchTimer = setTimeout(() => this.watchAfterFirstList(), WATCH_LATER_MS);
+    this.watchTimer.unref?.();
+  }
+
+  /** The next list answers from the persisted index alone (set by a deferred start). */
+  private firstList = false;
+  private watchTimer: NodeJS.Timeout | null = null;
+  /** Resolves when the watcher of a deferred start is up (tests and the bench wait for it). */
+  watching: Promise<void> = Promise.resolve();
+  private watchStarted: () => void = () => undefined;
+
+  /**
+   * Starts the deferred watcher, then catches up with what changed before it was up: the index
+   * (one refresh, a re-list only if a summary changed) and the open sessions.
+   */
+  private watchAfterFirstList(): void {
+    if (!this.watchTimer) return;
+    clearTimeout(this.watchTimer);
+    this.watchTimer = null;
+    this.firstList = false;
+    void this.startWatching()
+      .then(() => {
+        this.indexLater(true);
+        for (const p of this.live.paths()) void this.live.refresh(p);
+      })
+      .catch(() => undefined)
+      .finally(() => this.watchStarted());
+  }
+
+  /** A deferred watch that has not started will not (closing, or another root that is watched now). */
+  private cancelDeferredWatch(): void {
+    if (this.watchTimer) {
+      clearTimeout(this.watchTimer);
+      this.watchStarted();
+    }
+    this.watchTimer = null;
+    this.firstList = false;
   }
 
   private async useDemo(): Promise<void> {
@@ -188,8 +269,7 @@ export class RewindService {
       onTranscript: (p) => {
         this.sessionChanged(p);
         if (this.live.has(p)) void this.live.refresh(p);
-        else void this.wholeChanged(p);
-        void this.adapterOf(p).then((a) => (a.incremental ? undefined : this.promptCheckpoints.changed(a, p)));
+        else void this.adapterOf(p).then((a) => (a.incremental ? undefined : this.otherChanged(a, p)));
       },
       onSessions: () => {
         this.indexCurrent = false;
@@ -204,6 +284,8 @@ export class RewindService {
   }
 
   async close(): Promise<void> {
+    this.cancelDeferredWatch();
+    await this.watching;
     await this.watcher?.close();
     await this.runner.close();
     // The demo's copies are scratch: each start makes a fresh one.
@@ -271,8 +353,33 @@ export class RewindService {
   /** Rewind's checkpoints at each new prompt of agents without hooks for it. */
   private readonly promptCheckpoints = new PromptCheckpoints(async (projectRoot, transcript) => {
     await this.runner.run('checkpoint', { projectRoot, trigger: 'prompt', label: null, transcript });
-    await this.wholeChanged(transcript.transcript_path);
   });
+
+  private readonly otherPending = new Map<string, Promise<void>>();
+
+  /**
+   * A session of an agent read whole changed: one read of its timeline serves both the prompt
+   * checkpoint (agents without hooks) and the open window, which gets one event after it, with
+   * the new prompt's marker already in it. Serialised per file.
+   */
+  private otherChanged(adapter: AgentAdapter, path: string): Promise<void> {
+    const next = (this.otherPending.get(path) ?? Promise.resolve())
+      .then(async () => {
+        const open = this.whole.has(path);
+        if (!open && adapter.checkpointHooks) return;
+        const timeline = await adapter.timeline(path).catch(() => null);
+        if (!timeline) {
+          this.whole.forget(path);
+          return;
+        }
+        if (!adapter.checkpointHooks) await this.promptCheckpoints.changed(adapter, path, Date.now(), timeline);
+        if (open) await this.wholeChanged(path, timeline);
+      })
+      .catch(() => undefined);
+    this.otherPending.set(path, next);
+    void next.finally(() => this.otherPending.get(path) === next && this.otherPending.delete(path));
+    return next;
+  }
 
   private async adapterOf(path: string): Promise<AgentAdapter> {
     let a = this.agentOf.get(path);
@@ -281,8 +388,8 @@ export class RewindService {
   }
 
   /** An open session read whole changed (or got a marker): the window gets it again. */
-  private async wholeChanged(path: string): Promise<void> {
-    const fresh = await this.whole.changed(path);
+  private async wholeChanged(path: string, read?: Timeline): Promise<void> {
+    const fresh = await this.whole.changed(path, read);
     if (!fresh) return;
     const timeline = await this.decorate(fresh).catch(() => fresh);
     this.emit({ type: 'timelineChanged', session: path, kind: 'reread', upserts: [], timeline, stats: timeline.stats });
@@ -415,13 +522,19 @@ export class RewindService {
       // From the metadata index on the worker: what is not indexed within the budget comes from its
       // head (count unknown) and indexing goes on; a sessionsChanged follows when it is done.
       await this.indexSettled();
-      const r = await this.runner.run('indexSummaries', { ...this.indexRoots(), project: req.project, budgetMs: LIST_BUDGET_MS });
+      // A deferred start's first list: the persisted index alone (when it has anything); the
+      // watcher starts once this answer is out, and then the index catches up.
+      const stored = this.firstList;
+      const r = await this.runner.run('indexSummaries', { ...this.indexRoots(), project: req.project, budgetMs: LIST_BUDGET_MS, stored });
       if (r.pending > 0) this.indexLater();
-      else this.indexCurrent = !!this.watcher;
+      else this.indexCurrent = !!this.watcher && !r.stored;
       const { withJournals } = await import('../../engine/session-journals.js');
       const entries = await readdir(this.claudeRoot).catch(() => null);
       const rootState = entries === null ? 'missing' : entries.length === 0 ? 'empty' : 'present';
-      return { root: this.claudeRoot, exists, rootState, agents: agentInfo(), sessions: await withJournals(r.sessions) };
+      const sessions = await withJournals(r.sessions);
+      // After this answer is written (the door writes it before any timer runs).
+      if (stored) setTimeout(() => this.watchAfterFirstList(), 0);
+      return { root: this.claudeRoot, exists, rootState, agents: agentInfo(), sessions };
     },
     getTimeline: async (req) => {
       const { adapter, path } = await this.transcriptOf(req.session);
@@ -583,6 +696,7 @@ export class RewindService {
         this.claudeRoot = req.claudeRoot;
         this.demo = false;
       }
+      this.cancelDeferredWatch();
       if (this.opts.watch !== false) await this.startWatching();
       this.emit({ type: 'sessionsChanged' });
       return { claudeRoot: this.claudeRoot, demo: this.demo, version: this.opts.version ?? 'dev' };

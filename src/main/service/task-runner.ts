@@ -6,6 +6,8 @@ export interface TaskRunner {
   run<K extends OpName>(op: K, args: OpArgs<K>): Promise<OpResult<K>>;
   close(): Promise<void>;
   readonly offThread: boolean;
+  /** Starts the worker ahead of its first task. */
+  warm?(): void;
 }
 
 /** Runs on the calling thread (tests, or when no worker script is built). */
@@ -49,6 +51,10 @@ export class WorkerRunner implements TaskRunner {
     w.unref();
     this.worker = w;
     return w;
+  }
+
+  warm(): void {
+    void this.w;
   }
 
   run<K extends OpName>(op: K, args: OpArgs<K>): Promise<OpResult<K>> {

@@ -1,4 +1,4 @@
-import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../../../test/fixtures.js';
@@ -51,5 +51,27 @@ describe('watcher', () => {
     await appendFile(transcript, '{}\n');
     await vi.waitFor(() => expect(seen.transcripts).toEqual([transcript]), { timeout: 5000, interval: 20 });
     expect(seen.transcripts.every((p) => p.endsWith('.jsonl'))).toBe(true);
+  });
+
+  it('sees the last of several appends milliseconds apart (chokidar drops a change within 50 ms of the previous one)', async () => {
+    const claude = join(await tempDir('rewind-watch-'), '.claude');
+    const transcript = join(claude, 'projects', '-p', 'a.jsonl');
+    await mkdir(join(transcript, '..'), { recursive: true });
+    await writeFile(transcript, '{}\n');
+    const sizes: number[] = [];
+    w = new Watcher({ onTranscript: (p) => void stat(p).then((st) => sizes.push(st.size)), onSessions: () => undefined, onStore: () => undefined });
+    await w.watchSessions('claude', ADAPTERS.claude.watch(claude));
+    for (let round = 0; round < 5; round++) {
+      await appendFile(transcript, '{"a":1}\n');
+      await vi.waitFor(() => expect(sizes.length).toBeGreaterThan(0), { timeout: 5000, interval: 5 });
+      // An agent's next lines, a few milliseconds after the one just seen.
+      await new Promise((r) => setTimeout(r, 3));
+      await appendFile(transcript, '{"b":2}\n');
+      await new Promise((r) => setTimeout(r, 3));
+      await appendFile(transcript, '{"c":3}\n');
+      const size = (await stat(transcript)).size;
+      await vi.waitFor(() => expect(sizes.at(-1)).toBe(size), { timeout: 2000, interval: 10 });
+      sizes.length = 0;
+    }
   });
 });

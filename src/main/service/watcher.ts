@@ -1,5 +1,6 @@
 import { watch, type FSWatcher } from 'chokidar';
-import { existsSync } from 'node:fs';
+import { existsSync, type Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 
 /**
@@ -24,6 +25,14 @@ function watchDown(target: string, levels: number, skip?: (path: string, isFile:
 }
 
 const ready = (w: FSWatcher) => new Promise<void>((resolve) => w.once('ready', () => resolve()));
+
+/**
+ * chokidar drops a `change` that comes within 50 ms of the previous one for the same path, and
+ * sends nothing after: the last lines of a burst (an agent writes a turn's lines milliseconds
+ * apart) would wait for the next write. So a file is looked at once more after that window.
+ */
+const CHOKIDAR_CHANGE_THROTTLE_MS = 50;
+const sizeAndTime = (st: Stats | null | undefined) => (st ? `${st.size}:${st.mtimeMs}:${st.ino}` : null);
 
 export interface WatchHandlers {
   /** A session file was added or grew. */
@@ -50,6 +59,8 @@ export class Watcher {
   private agents = new Map<string, FSWatcher[]>();
   private stores = new Map<string, FSWatcher>();
   private timers = new Map<string, NodeJS.Timeout>();
+  /** What each session file was (size, mtime, inode) at its last event. */
+  private lastSeen = new Map<string, string | null>();
 
   constructor(
     private readonly handlers: WatchHandlers,
@@ -78,17 +89,33 @@ export class Watcher {
       // Folders down to the session files; other files inside (tool results, ...) are not sessions.
       const { w, inside } = watchDown(dir, spec.depth, (p, isFile) => isFile && !spec.isSessionFile(p));
       // A new session changes the list; a grown one only its own row (onTranscript).
-      const onFile = (p: string, added: boolean) => {
+      const onFile = (p: string, added: boolean, st?: Stats) => {
         if (!inside(p) || !spec.isSessionFile(p)) return;
+        this.lastSeen.set(p, sizeAndTime(st));
         this.debounce(p, this.debounceMs, () => this.handlers.onTranscript(p));
+        this.debounce(`again:${p}`, CHOKIDAR_CHANGE_THROTTLE_MS + this.debounceMs, () => void this.lookAgain(p));
         if (added) sessions();
       };
-      w.on('add', (p) => onFile(p, true)).on('change', (p) => onFile(p, false)).on('unlink', (p) => inside(p) && sessions());
+      w.on('add', (p, st) => onFile(p, true, st))
+        .on('change', (p, st) => onFile(p, false, st))
+        .on('unlink', (p) => {
+          this.lastSeen.delete(p);
+          if (inside(p)) sessions();
+        });
       w.on('addDir', (p) => inside(p) && sessions());
       ws.push(w);
     }
     this.agents.set(key, ws);
     await Promise.all(ws.map(ready));
+  }
+
+  /** After chokidar's window: a change it swallowed shows as a file that is not what its last event saw. */
+  private async lookAgain(p: string): Promise<void> {
+    if (!this.lastSeen.has(p)) return;
+    const now = sizeAndTime(await stat(p).catch(() => null));
+    if (now === null || now === this.lastSeen.get(p)) return;
+    this.lastSeen.set(p, now);
+    this.debounce(p, 0, () => this.handlers.onTranscript(p));
   }
 
   async watchStore(projectRoot: string): Promise<void> {
@@ -106,6 +133,7 @@ export class Watcher {
   async close(): Promise<void> {
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
+    this.lastSeen.clear();
     for (const ws of this.agents.values()) for (const w of ws) await w.close();
     this.agents.clear();
     for (const w of this.stores.values()) await w.close();

@@ -22,10 +22,14 @@ export class WholeSessions {
     this.timelines.delete(path);
   }
 
-  /** A session file changed: its fresh timeline when it is open, else null. */
-  async changed(path: string): Promise<Timeline | null> {
+  /** A session file changed: its fresh timeline when it is open (`read`: already read by the caller), else null. */
+  async changed(path: string, read?: Timeline): Promise<Timeline | null> {
     const open = this.timelines.get(path);
     if (!open) return null;
+    if (read) {
+      open.timeline = read;
+      return read;
+    }
     try {
       return await this.timeline(open.adapter, path, true);
     } catch {

@@ -4,6 +4,7 @@ import { isRewindError } from '../../errors.js';
 import type { PromptCountCache } from './discover.js';
 import type { SessionModel } from './model.js';
 import { claudeConfigRoot } from './paths.js';
+import { listSessionFilesSync } from './list-sync.js';
 import { CLAUDE_PROMPTS } from './prompt-lines.js';
 import { claudeCodeHistory } from './code-history.js';
 
@@ -27,6 +28,7 @@ export const claude: AgentAdapter = {
     });
     return files.map((f) => ({ path: f.path, sessionId: f.sessionId, size: f.size, mtimeMs: f.mtimeMs }));
   },
+  sessionFilesSync: (root) => listSessionFilesSync(root),
   // Claude's lines carry no header: any JSONL no other agent claims (the registry asks it last).
   owns: () => true,
   async find(ref, root) {
@@ -49,10 +51,10 @@ export const claude: AgentAdapter = {
     const cache = opts.cacheDir ? await PromptCountCache.load(join(opts.cacheDir, 'prompt-counts.json')) : (countsInMemory ??= new PromptCountCache(null));
     return withJournals(await listSessions({ root, project: opts.project, countBudgetBytes: opts.countBudgetBytes, now: opts.now, cache }));
   },
-  async summarizeFile(f, now) {
+  async summarizeFile(f, now, ends) {
     const { summarizeTranscript } = await import('./discover.js');
     // The index has every prompt already (first, last): the ends only need to give cwd, version and titles.
-    return summarizeTranscript(f, now, 16 * 1024);
+    return summarizeTranscript(f, now, 16 * 1024, ends);
   },
   async timeline(path) {
     const { parseTranscriptFile } = await import('./parse-transcript.js');

@@ -1,6 +1,7 @@
 import { mkdir, readFile, readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { SessionSummary } from '../../../shared/session-schema.js';
+import type { FileEnds } from '../adapter.js';
 import { RewindError } from '../../errors.js';
 import { writeBufferAtomic } from '../../io/atomic-write.js';
 import { readHeadTail } from './head-tail.js';
@@ -146,8 +147,8 @@ export async function listSessions(opts: ListSessionsOptions = {}): Promise<Sess
 }
 
 /** One transcript's list entry from its first and last 64 KiB (prompts not counted: null). */
-export async function summarizeTranscript(f: { path: string; sessionId: string; size: number; mtimeMs: number; projectDir?: string }, now = Date.now(), window?: number): Promise<SessionSummary> {
-  const info = await readHeadTail(f.path, f.size, window);
+export async function summarizeTranscript(f: { path: string; sessionId: string; size: number; mtimeMs: number; projectDir?: string }, now = Date.now(), window?: number, ends?: FileEnds): Promise<SessionSummary> {
+  const info = await readHeadTail(f.path, f.size, window, ends);
   const title = info.customTitle ?? info.aiTitle ?? info.summary ?? info.firstPrompt ?? info.firstCommand ?? '(no prompt yet)';
   return {
     id: info.sessionId && f.sessionId !== info.sessionId ? f.sessionId : (info.sessionId ?? f.sessionId),

@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import { isObject, str, classifyUser, readUserContent, parseCommand, type Json } from './classify.js';
 import { oneLine } from '../../turn-text.js';
+import type { FileEnds } from '../adapter.js';
 
 export const HEAD_TAIL_BYTES = 64 * 1024;
 
@@ -20,48 +21,67 @@ export interface HeadTailInfo {
   whole: boolean;
 }
 
-function parseLines(text: string, dropFirst: boolean, dropLast: boolean): Json[] {
+/** The window's lines, unparsed (the first and last may be cut by the window). */
+function splitLines(text: string, dropFirst: boolean, dropLast: boolean): string[] {
   const parts = text.split('\n');
   if (dropFirst) parts.shift();
   if (dropLast) parts.pop();
-  const out: Json[] = [];
-  for (const p of parts) {
-    if (!p) continue;
-    try {
-      const v: unknown = JSON.parse(p);
-      if (isObject(v)) out.push(v);
-    } catch {
-      // Cut or broken lines at the window edges are expected.
-    }
-  }
-  return out;
+  return parts.filter((p) => p.length > 0);
 }
+
+function parseLine(raw: string): Json | null {
+  try {
+    const v: unknown = JSON.parse(raw);
+    return isObject(v) ? v : null;
+  } catch {
+    // Cut or broken lines at the window edges are expected.
+    return null;
+  }
+}
+
+/** Can this raw line be a title (custom-title, ai-title, summary)? Only such lines are parsed for titles. */
+const mayBeTitle = (raw: string) => raw.includes('title"') || raw.includes('"summary"');
+/**
+ * Can this raw line be a prompt or a command? A user line that is not a tool result (a tool result's
+ * key is escaped inside any string, so only a real tool result carries it raw, as CLAUDE_PROMPTS says).
+ */
+const mayBeTyped = (raw: string) => raw.includes('"user"') && !raw.includes('"tool_use_id"');
 
 /**
  * What a session list needs from a transcript, read from its first and last 64 KiB only, so
  * listing a thousand sessions never parses whole files.
  */
-export async function readHeadTail(path: string, size: number, window = HEAD_TAIL_BYTES): Promise<HeadTailInfo> {
-  const fh = await open(path, 'r');
-  let head: Json[];
-  let tail: Json[];
+export async function readHeadTail(path: string, size: number, window = HEAD_TAIL_BYTES, ends?: FileEnds): Promise<HeadTailInfo> {
+  let head: string[];
+  let tail: string[];
   const whole = size <= window * 2;
-  try {
-    if (whole) {
-      const buf = Buffer.alloc(size);
-      await fh.read(buf, 0, size, 0);
-      head = parseLines(buf.toString('utf8'), false, false);
-      tail = head;
-    } else {
-      const hb = Buffer.alloc(window);
-      await fh.read(hb, 0, window, 0);
-      const tb = Buffer.alloc(window);
-      await fh.read(tb, 0, window, size - window);
-      head = parseLines(hb.toString('utf8'), false, true);
-      tail = parseLines(tb.toString('utf8'), true, false);
+  // The caller read the ends already (the index's scan): parse those, if they cover the window.
+  const given = ends && ends.size === size && ends.head.length >= Math.min(size, window * 2) && ends.tail.length >= Math.min(size, window);
+  if (given && whole) {
+    head = splitLines(ends.head.toString('utf8', 0, size), false, false);
+    tail = head;
+  } else if (given) {
+    head = splitLines(ends.head.toString('utf8', 0, window), false, true);
+    tail = splitLines(ends.tail.toString('utf8', ends.tail.length - window), true, false);
+  } else {
+    const fh = await open(path, 'r');
+    try {
+      if (whole) {
+        const buf = Buffer.alloc(size);
+        await fh.read(buf, 0, size, 0);
+        head = splitLines(buf.toString('utf8'), false, false);
+        tail = head;
+      } else {
+        const hb = Buffer.alloc(window);
+        await fh.read(hb, 0, window, 0);
+        const tb = Buffer.alloc(window);
+        await fh.read(tb, 0, window, size - window);
+        head = splitLines(hb.toString('utf8'), false, true);
+        tail = splitLines(tb.toString('utf8'), true, false);
+      }
+    } finally {
+      await fh.close();
     }
-  } finally {
-    await fh.close();
   }
   const info: HeadTailInfo = {
     sessionId: null,
@@ -82,8 +102,14 @@ export async function readHeadTail(path: string, size: number, window = HEAD_TAI
     else if (e.type === 'ai-title') info.aiTitle = str(e.aiTitle) ?? info.aiTitle;
     else if (e.type === 'summary') info.summary = str(e.summary) ?? info.summary;
   };
-  for (const e of head) {
-    if (e.isSidechain === true) continue;
+  // Lines are parsed only when they can still change something (most of both windows is tool
+  // output): the result is the same as parsing every line.
+  for (const raw of head) {
+    const basics = info.sessionId !== null && info.cwd !== null && info.version !== null && info.firstTimestamp !== null;
+    const wantUser = (!info.firstPrompt || !info.firstCommand) && mayBeTyped(raw);
+    if (basics && !wantUser && (whole || !mayBeTitle(raw))) continue;
+    const e = parseLine(raw);
+    if (!e || e.isSidechain === true) continue;
     info.sessionId ??= str(e.sessionId) ?? null;
     info.cwd ??= str(e.cwd) ?? null;
     info.version ??= str(e.version) ?? null;
@@ -99,17 +125,48 @@ export async function readHeadTail(path: string, size: number, window = HEAD_TAI
     }
     if (!whole) scanTitles(e);
   }
-  for (const e of tail) {
-    scanTitles(e);
-    const ts = str(e.timestamp);
-    if (ts && e.isSidechain !== true) info.lastTimestamp = ts;
-    if (e.type === 'last-prompt' && typeof e.lastPrompt === 'string') info.lastPrompt = oneLine(e.lastPrompt, 200);
-    else if (e.type === 'user' && e.isSidechain !== true) {
-      const content = readUserContent(e);
-      if (classifyUser(e, content) === 'prompt') info.lastPrompt = oneLine(content.text, 200);
+  // The tail from its end: the last timestamp, the last prompt and the last title of each kind win.
+  let needTs = true;
+  let needPrompt = true;
+  const titled = new Set<unknown>();
+  for (let k = tail.length - 1; k >= 0; k--) {
+    const raw = tail[k]!;
+    const wantPrompt = needPrompt && (raw.includes('"last-prompt"') || mayBeTyped(raw));
+    const wantTitle = mayBeTitle(raw);
+    if (!needTs && !wantPrompt && !wantTitle) continue;
+    const e = parseLine(raw);
+    if (!e) continue;
+    if (wantTitle && !titled.has(e.type)) {
+      const v = e.type === 'custom-title' ? e.customTitle : e.type === 'ai-title' ? e.aiTitle : e.type === 'summary' ? e.summary : undefined;
+      if (str(v) !== undefined) {
+        scanTitles(e);
+        titled.add(e.type);
+      }
     }
-    if (!info.cwd && e.isSidechain !== true) info.cwd = str(e.cwd) ?? null;
-    if (!info.version) info.version = str(e.version) ?? null;
+    const ts = str(e.timestamp);
+    if (needTs && ts && e.isSidechain !== true) {
+      info.lastTimestamp = ts;
+      needTs = false;
+    }
+    if (!wantPrompt) continue;
+    if (e.type === 'last-prompt' && typeof e.lastPrompt === 'string') {
+      info.lastPrompt = oneLine(e.lastPrompt, 200);
+      needPrompt = false;
+    } else if (e.type === 'user' && e.isSidechain !== true) {
+      const content = readUserContent(e);
+      if (classifyUser(e, content) === 'prompt') {
+        info.lastPrompt = oneLine(content.text, 200);
+        needPrompt = false;
+      }
+    }
+  }
+  if (!info.cwd || !info.version) {
+    for (const raw of tail) {
+      const e = parseLine(raw);
+      if (!e) continue;
+      if (!info.cwd && e.isSidechain !== true) info.cwd = str(e.cwd) ?? null;
+      if (!info.version) info.version = str(e.version) ?? null;
+    }
   }
   return info;
 }

@@ -46,7 +46,17 @@ export async function parseTranscriptFile(path: string, opts: { withSubagents?: 
 /** Line counts by file, valid while the file keeps its size: live refreshes recount only what grew. */
 export type LineCountCache = Map<string, { size: number; count: number }>;
 
-export async function readSubagentFiles(transcriptPath: string, sessionId: string, counts?: LineCountCache): Promise<SubagentFile[]> {
+/**
+ * What a live session learnt about its subagent files and will not read again: a `.meta.json` once
+ * parsed (written once, when the subagent starts), and whether a 2.0.x sibling names this session
+ * once its first 4 KiB are written (they do not change after).
+ */
+export interface SubagentCache {
+  meta: Map<string, Record<string, unknown>>;
+  sibling: Map<string, boolean>;
+}
+
+export async function readSubagentFiles(transcriptPath: string, sessionId: string, counts?: LineCountCache, known?: SubagentCache): Promise<SubagentFile[]> {
   const countLines = (path: string) => countLinesCached(path, counts);
   const dir = transcriptPath.slice(0, -'.jsonl'.length);
   const out: SubagentFile[] = [];
@@ -55,12 +65,16 @@ export async function readSubagentFiles(transcriptPath: string, sessionId: strin
   for (const name of names.sort()) {
     if (!name.startsWith('agent-') || !name.endsWith('.jsonl')) continue;
     const agentId = name.slice('agent-'.length, -'.jsonl'.length);
-    const metaRaw = await readFile(join(subDir, `agent-${agentId}.meta.json`), 'utf8').catch(() => null);
-    let meta: Record<string, unknown> = {};
+    const metaPath = join(subDir, `agent-${agentId}.meta.json`);
+    let meta: Record<string, unknown> = known?.meta.get(metaPath) ?? {};
+    const metaRaw = known?.meta.has(metaPath) ? null : await readFile(metaPath, 'utf8').catch(() => null);
     if (metaRaw) {
       try {
         const v: unknown = JSON.parse(metaRaw);
-        if (isObject(v)) meta = v;
+        if (isObject(v)) {
+          meta = v;
+          known?.meta.set(metaPath, v);
+        }
       } catch {
         // A broken sidecar only loses its description.
       }
@@ -80,8 +94,13 @@ export async function readSubagentFiles(transcriptPath: string, sessionId: strin
   for (const name of siblings) {
     if (!name.startsWith('agent-') || !name.endsWith('.jsonl')) continue;
     const p = join(projectDir, name);
-    const head = (await readRange(p, 0, 4096)).toString('utf8');
-    if (!head.includes(`"${sessionId}"`)) continue;
+    let ours = known?.sibling.get(p);
+    if (ours === undefined) {
+      const head = await readRange(p, 0, 4096);
+      ours = head.toString('utf8').includes(`"${sessionId}"`);
+      if (ours || head.length === 4096) known?.sibling.set(p, ours);
+    }
+    if (!ours) continue;
     out.push({ path: p, agentId: name.slice('agent-'.length, -'.jsonl'.length), toolUseId: null, agentType: null, description: null, messageCount: await countLines(p) });
   }
   return out;

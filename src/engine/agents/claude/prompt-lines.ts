@@ -2,7 +2,9 @@ import { classifyUser, readUserContent } from './classify.js';
 
 /** How search finds a human prompt among Claude's lines (only lines mentioning "user" are parsed). */
 export const CLAUDE_PROMPTS = {
-  marker: Buffer.from('"user"'),
+  // In every prompt line ("type":"user"); without the opening quote the search skips ahead on a
+  // letter instead of on every quote of the JSON (measured: a fifth less time over a history).
+  marker: Buffer.from('user"'),
   // A tool result's key: escaped inside any string, so only a real tool result carries it raw.
   notPrompt: Buffer.from('"tool_use_id"'),
   prompt: (v: Record<string, unknown>) => {
@@ -13,14 +15,49 @@ export const CLAUDE_PROMPTS = {
   link: claudeLink,
 };
 
-const UUID = Buffer.from('"uuid":"');
+// Search patterns whose first byte is rare in JSON text (Buffer.indexOf skips ahead to that byte),
+// then the bytes around a hit are checked: several times faster than `"parentUuid":` over every line.
+const UUID_KEY = Buffer.from('Uuid":');
 const PARENT = Buffer.from('"parentUuid":');
 const LOGICAL = Buffer.from('"logicalParentUuid":"');
-const SIDECHAIN = Buffer.from('"isSidechain":true');
+const OWN = Buffer.from('uuid":"');
+const SIDE = Buffer.from('Sidec');
+const SIDE_TRUE = Buffer.from('"isSidechain":true');
+/** parentUuid and isSidechain are among the first keys Claude writes: only the line's head is searched for them. */
+const HEAD = 512;
 
 function quoted(bytes: Buffer, at: number): string | null {
   const end = bytes.indexOf(34, at);
   return end === -1 ? null : bytes.toString('latin1', at, end);
+}
+
+function startsWithAt(bytes: Buffer, at: number, what: Buffer): boolean {
+  if (at < 0 || at + what.length > bytes.length) return false;
+  // A few bytes: a loop costs less than a call into Buffer.compare.
+  for (let k = 0; k < what.length; k++) if (bytes[at + k] !== what[k]) return false;
+  return true;
+}
+
+/** Where `"parentUuid":` starts in the line's head, or -1. */
+function parentKey(bytes: Buffer): number {
+  for (let i = bytes.indexOf(UUID_KEY); i !== -1 && i < HEAD; i = bytes.indexOf(UUID_KEY, i + 1)) {
+    const at = i - 7; // `"parent` before `Uuid":`
+    if (startsWithAt(bytes, at, PARENT)) return at + PARENT.length <= HEAD ? at : -1;
+  }
+  return -1;
+}
+
+function sidechain(bytes: Buffer): boolean {
+  for (let i = bytes.indexOf(SIDE); i !== -1 && i < HEAD; i = bytes.indexOf(SIDE, i + 1)) {
+    if (startsWithAt(bytes, i - 3, SIDE_TRUE) && i - 3 + SIDE_TRUE.length <= HEAD) return true;
+  }
+  return false;
+}
+
+/** The message's own `"uuid":"` (a top-level key: escaped quotes inside strings never match). */
+function ownUuid(bytes: Buffer): number {
+  for (let i = bytes.indexOf(OWN); i !== -1; i = bytes.indexOf(OWN, i + 1)) if (bytes[i - 1] === 34) return i + OWN.length;
+  return -1;
 }
 
 /**
@@ -30,13 +67,11 @@ function quoted(bytes: Buffer, at: number): string | null {
  * on through it. Subagent (sidechain) lines are not on the session's path.
  */
 function claudeLink(bytes: Buffer): { id: string; parent: string | null } | null {
-  // parentUuid and isSidechain are the first keys Claude writes: look only at the line's head.
-  const head = bytes.subarray(0, 512);
-  const p = head.indexOf(PARENT);
-  if (p === -1 || head.indexOf(SIDECHAIN) !== -1) return null;
-  const u = bytes.indexOf(UUID);
+  const p = parentKey(bytes);
+  if (p === -1 || sidechain(bytes)) return null;
+  const u = ownUuid(bytes);
   if (u === -1) return null;
-  const id = quoted(bytes, u + UUID.length);
+  const id = quoted(bytes, u);
   if (!id) return null;
   let parent = bytes[p + PARENT.length] === 34 ? quoted(bytes, p + PARENT.length + 1) : null;
   if (parent === null) {
@@ -45,4 +80,3 @@ function claudeLink(bytes: Buffer): { id: string; parent: string | null } | null
   }
   return { id, parent };
 }
-

@@ -98,6 +98,14 @@ export class SessionBuilder {
   firstTimestamp: string | null = null;
   lastTimestamp: string | null = null;
   lineCount = 0;
+  /** Position of each prompt in `prompts` (and in the timeline's prompts). */
+  private readonly promptIndex = new Map<string, number>();
+  /** Prompts whose node, turn or native checkpoint changed since the last `mark()`. */
+  private readonly touched = new Set<string>();
+  /** Parents named before their own line was read: if one arrives, earlier nodes change meaning. */
+  private readonly awaited = new Set<string>();
+  /** Lines that change the tree's meaning for nodes already read (a repeated uuid, a late parent). */
+  private reshaped = 0;
 
   addLine(line: RawLine): void {
     this.lineCount = line.index + 1;
@@ -174,6 +182,7 @@ export class SessionBuilder {
     }
     const parentUuid = str(e.parentUuid) ?? null;
     const logicalParentUuid = str(e.logicalParentUuid) ?? null;
+    if (this.nodes.has(uuid) || this.awaited.delete(uuid)) this.reshaped++;
     const node: MessageNode = {
       uuid,
       parentUuid,
@@ -190,6 +199,8 @@ export class SessionBuilder {
     };
     this.nodes.set(uuid, node);
     this.order.push(node);
+    if (parentUuid && !this.nodes.has(parentUuid)) this.awaited.add(parentUuid);
+    if (logicalParentUuid && !this.nodes.has(logicalParentUuid)) this.awaited.add(logicalParentUuid);
 
     if (isSidechain) {
       this.addSidechain(e, node);
@@ -216,6 +227,7 @@ export class SessionBuilder {
           promptId: node.promptId,
           turn: emptyTurn(),
         };
+        this.promptIndex.set(uuid, this.prompts.length);
         this.prompts.push(prompt);
         this.promptByUuid.set(uuid, prompt);
         owner = uuid;
@@ -248,6 +260,7 @@ export class SessionBuilder {
     this.promptOf.set(uuid, owner);
     const turnOwner = owner ? this.promptByUuid.get(owner) : undefined;
     if (turnOwner && turnOwner.uuid !== uuid) {
+      this.touched.add(turnOwner.uuid);
       const turn = turnOwner.turn;
       turn.messageCount++;
       turn.lastUuid = uuid;
@@ -327,6 +340,7 @@ export class SessionBuilder {
       target = { promptUuid: messageId, snapshot: new Map(), deltas: new Map(), line: line.index };
       this.snapshots.set(messageId, target);
     }
+    this.touched.add(messageId);
     const tracked = isObject(snap.trackedFileBackups) ? snap.trackedFileBackups : {};
     if (e.isSnapshotUpdate !== true) target.snapshot.clear();
     for (const [path, b] of Object.entries(tracked)) {
@@ -347,12 +361,17 @@ export class SessionBuilder {
       this.snapshots.set(promptUuid, target);
     }
     if (!target.deltas.has(path)) target.deltas.set(path, backup);
+    this.touched.add(promptUuid);
   }
 
-  /** Derives the whole model; cheap enough to call after every appended batch. */
-  build(meta: { transcriptPath: string; size: number; endOffset: number; hasPartialLine: boolean; subagentFiles?: SubagentFile[] }): SessionModel {
+  /** Derives the whole model (the live path and branch points over every message). */
+  build(meta: BuildMeta): SessionModel {
     const { activeLeaf, active } = computeLivePath(this.order, this.nodes);
     const branchPoints = computeBranchPoints(this.order, this.nodes, active, this.promptByUuid);
+    return this.model(meta, activeLeaf, active, branchPoints);
+  }
+
+  private model(meta: BuildMeta, activeLeaf: string | null, active: Set<string>, branchPoints: Map<string, string[]>): SessionModel {
     const firstPrompt = this.prompts[0];
     let title = '';
     let titleSource: SessionModel['titleSource'] = 'none';
@@ -390,6 +409,72 @@ export class SessionBuilder {
       active,
       branchPoints,
     };
+  }
+
+  /** Where the builder stands now: `extend` continues from here. Forgets what was touched so far. */
+  mark(): BuildMark {
+    this.touched.clear();
+    return { nodes: this.order.length, prompts: this.prompts.length, commands: this.commands.length, compactions: this.compactions.length, reshaped: this.reshaped };
+  }
+
+  /**
+   * The model after the lines added since `from`, derived from `prev` (the model at `from`) with
+   * work proportional to the new messages, when they only extend the tree: the live path grows from
+   * its old leaf (or stays), and no new prompt lies off it. Anything else (a new branch, a repeated
+   * uuid, a parent read after its child, the old leaf gaining a child that is not a leaf) returns
+   * null: the caller builds the whole model again. The result equals `build` (the tests compare
+   * them line by line). `prev.active` is extended in place.
+   */
+  extend(prev: SessionModel, from: BuildMark, meta: BuildMeta): ModelStep | null {
+    if (this.reshaped !== from.reshaped) return null;
+    const fresh = this.order.slice(from.nodes);
+    const isNew = new Set<string>();
+    const parented = new Set<string>();
+    for (const n of fresh) {
+      isNew.add(n.uuid);
+      if (n.parentUuid) parented.add(n.parentUuid);
+    }
+    // computeLivePath: the last leaf-type message outside sidechains without a child. A new one
+    // comes after every old one; else the old leaf stays if it is still childless.
+    let leaf: string | null = null;
+    for (let i = fresh.length - 1; i >= 0; i--) {
+      const n = fresh[i]!;
+      if (!n.isSidechain && LEAF_TYPES.has(n.type) && !parented.has(n.uuid)) {
+        leaf = n.uuid;
+        break;
+      }
+    }
+    const walked: string[] = [];
+    if (leaf === null) {
+      if (prev.activeLeaf !== null && parented.has(prev.activeLeaf)) return null;
+      leaf = prev.activeLeaf;
+    } else {
+      // Up from the new leaf through new messages only, to the old leaf (or to the root when
+      // there was no live path yet).
+      let cur: string | null = leaf;
+      while (cur !== null && cur !== prev.activeLeaf) {
+        if (!isNew.has(cur) || walked.length > fresh.length) return null;
+        walked.push(cur);
+        const n: MessageNode | undefined = this.nodes.get(cur);
+        cur = n ? (n.parentUuid ?? n.logicalParentUuid) : null;
+        if (cur !== null && !this.nodes.has(cur)) cur = null;
+      }
+      if (cur === null && prev.activeLeaf !== null) return null;
+      // The old leaf had no child; a branch hanging off it (through a logical parent) is a branch point.
+      if (prev.activeLeaf !== null && walked.length > 0 && prev.branchPoints.has(prev.activeLeaf)) return null;
+    }
+    // A new prompt off the live path starts a branch: the branch points change.
+    const joined = new Set(walked);
+    for (let i = from.prompts; i < this.prompts.length; i++) if (!joined.has(this.prompts[i]!.uuid)) return null;
+    const active = prev.active;
+    for (const u of walked) active.add(u);
+    const touched: number[] = [];
+    for (const u of this.touched) {
+      const i = this.promptIndex.get(u);
+      if (i !== undefined && i < from.prompts) touched.push(i);
+    }
+    touched.sort((a, b) => a - b);
+    return { model: this.model(meta, leaf, active, prev.branchPoints), from, walked, touched, messages: fresh.length };
   }
 
   private collectSubagents(files: SubagentFile[]): SubagentRun[] {
@@ -433,6 +518,35 @@ export class SessionBuilder {
     }
     return runs;
   }
+}
+
+export interface BuildMeta {
+  transcriptPath: string;
+  size: number;
+  endOffset: number;
+  hasPartialLine: boolean;
+  subagentFiles?: SubagentFile[];
+}
+
+/** Counts of what the builder held at a point (see `mark`). */
+export interface BuildMark {
+  nodes: number;
+  prompts: number;
+  commands: number;
+  compactions: number;
+  reshaped: number;
+}
+
+/** One incremental step: the new model and what changed (prompts before `from.prompts` in `touched`). */
+export interface ModelStep {
+  model: SessionModel;
+  from: BuildMark;
+  /** Messages that joined the live path, from the new leaf up. */
+  walked: string[];
+  /** Indexes of earlier prompts whose turn or checkpoint changed. */
+  touched: number[];
+  /** New messages looked at. */
+  messages: number;
 }
 
 export interface SubagentFile {

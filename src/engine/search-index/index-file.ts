@@ -1,0 +1,66 @@
+import type { AgentAdapter, SessionFile } from '../agents/adapter.js';
+import type { SessionSummary } from '../../shared/session-schema.js';
+import { oneLine } from '../turn-text.js';
+import { scanSession, type PreviousScan } from './scan-file.js';
+import { packPrompts, type FileMeta, type SegmentInput } from './segment.js';
+
+/** One file's record for the next segment (what a refresh learned about it). */
+export type FileInput = SegmentInput['files'][number];
+
+/** One file to (re)index: plain data, so it can cross to a worker thread. */
+export interface IndexJob {
+  agent: string;
+  file: SessionFile;
+  /** What the index knew (null: a new file): an append continues from it. */
+  prev: PreviousScan | null;
+  /** The previous records' first and last prompt, kept when only an append is read. */
+  prevPrompts: { first: string | null; last: string | null } | null;
+  now?: number;
+}
+
+/**
+ * Reads one session file (its appended bytes, or all of it) and summarizes it. `summarize` gives
+ * the summary for adapters without `summarizeFile` (the caller lists them once per root).
+ */
+export async function indexFile(adapter: AgentAdapter, job: IndexJob, summarize?: (f: SessionFile) => Promise<SessionSummary | null>): Promise<FileInput> {
+  const { file: f, prev } = job;
+  const scan = scanSession(f.path, adapter.promptLines, prev);
+  const { fp, mode } = scan;
+  const file: SessionFile = { ...f, size: fp.size, mtimeMs: fp.mtimeMs };
+  let summary = adapter.summarizeFile ? await adapter.summarizeFile(file, job.now, scan.ends).catch(() => null) : ((await summarize?.(file)) ?? null);
+  if (summary) {
+    // First and last prompt from the prompts themselves (the file's ends may not hold them).
+    const first = mode === 'append' ? (job.prevPrompts?.first ?? null) : null;
+    const a = scan.prompts[0];
+    const z = scan.prompts[scan.prompts.length - 1];
+    summary = {
+      ...summary,
+      firstPrompt: first ?? (a ? oneLine(a.text, 200) : summary.firstPrompt),
+      lastPrompt: z ? oneLine(z.text, 200) : mode === 'append' ? (job.prevPrompts?.last ?? summary.lastPrompt) : summary.lastPrompt,
+    };
+    if (summary.title === '(no prompt yet)' && summary.firstPrompt) summary.title = summary.firstPrompt;
+  }
+  const meta: FileMeta = { prompts: scan.prompts.map((p) => [p.uuid, p.offset, p.timestamp]), recent: scan.state.recent, leaf: scan.state.leaf };
+  return {
+    mode,
+    path: f.path,
+    agent: adapter.id,
+    sessionId: summary?.id ?? f.sessionId,
+    fp,
+    from: scan.from,
+    indexedTo: scan.state.indexedTo,
+    lineCount: scan.state.lineCount,
+    counts: scan.state.counts,
+    summary,
+    meta,
+    packed: packPrompts(
+      scan.prompts.map((p) => p.text),
+      scan.prompts.map((p) => p.folded),
+    ),
+  };
+}
+
+/** Why a file could not be indexed, in one line. */
+export function skipReason(e: unknown): string {
+  return (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'vanished while indexing' : `unreadable: ${(e as Error).message}`;
+}
