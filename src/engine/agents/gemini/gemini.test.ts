@@ -37,11 +37,13 @@ describe('Gemini CLI sessions: read', () => {
     expect((await adapterOfFile(env.path)).id).toBe('gemini');
   });
 
-  it('a $rewindTo naming no message drops nothing; a torn line is an issue', async () => {
-    const buf = Buffer.concat([await readFile(join(GEM, SESSION)), Buffer.from('{"$rewindTo":"nope"}\n{torn\n')]);
-    const t = geminiTimeline(buf, '/x');
-    expect(t.prompts.map((p) => [p.text, p.active])).toEqual(PROMPTS.map((p) => [p, true]));
-    expect(t.issues).toHaveLength(1);
+  it('a torn line is an issue; a $rewindTo naming no message empties the conversation, as the CLI loads it', async () => {
+    const torn = geminiTimeline(Buffer.concat([await readFile(join(GEM, SESSION)), Buffer.from('{torn\n')]), '/x');
+    expect(torn.prompts.map((p) => [p.text, p.active])).toEqual(PROMPTS.map((p) => [p, true]));
+    expect(torn.issues).toHaveLength(1);
+    // Gemini CLI 0.61 loadConversationRecord: `if (found) ... else messagesMap.clear()`.
+    const t = geminiTimeline(Buffer.concat([await readFile(join(GEM, SESSION)), Buffer.from('{"$rewindTo":"nope"}\n')]), '/x');
+    expect(t.prompts.map((p) => [p.text, p.active])).toEqual(PROMPTS.map((p) => [p, false]));
   });
 
   it('several files with one id: the newest lastUpdated wins, listed once', async () => {
