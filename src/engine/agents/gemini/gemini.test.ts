@@ -85,6 +85,30 @@ describe('Gemini CLI sessions: rewind', () => {
     expect(t.session.id).toBe(r.forkSessionId);
     expect(t.prompts.map((p) => p.text)).toEqual(PROMPTS.slice(0, 2));
     expect((await listGeminiSessions({ root: env.root })).map((s) => s.id).sort()).toEqual([ID, r.forkSessionId].sort());
+    // The CLI's cleanup deletes files past the retention age by `lastUpdated`: the fork's is its own birth.
+    const last = (await readFile(r.forkPath!, 'utf8')).trimEnd().split('\n').pop()!;
+    expect(Date.now() - Date.parse((JSON.parse(last) as { $set: { lastUpdated: string } }).$set.lastUpdated)).toBeLessThan(60_000);
+    expect((await readFile(r.forkPath!, 'utf8')).includes(ID)).toBe(false);
+  });
+
+  it('states what it keeps, leaves out and hands back, numbered along the live path', async () => {
+    const env = await geminiHome();
+    const r = await rewindGemini({ transcriptPath: env.path, n: 2, mode: 'fork', projectRoot: env.project, dryRun: true });
+    expect(r.statement).toMatchObject({ mode: 'fork', keptEnd: { text: PROMPTS[2], number: 3 }, targetLive: true, droppedBranch: [] });
+    expect(r.statement!.droppedLive.map((p) => [p.number, p.text])).toEqual([[4, PROMPTS[3]], [5, PROMPTS[4]]]);
+    expect(r.statement!.handedBack.map((p) => p.text)).toEqual(PROMPTS.slice(3));
+    expect(await readFile(env.path)).toEqual(await readFile(join(GEM, SESSION)));
+    const inPlace = await rewindGemini({ transcriptPath: env.path, n: 1, mode: 'in-place', projectRoot: env.project, dryRun: true });
+    expect(inPlace.statement?.mode).toBe('in-place');
+  });
+
+  it('in place refuses a file that changed after it was read, and leaves it as it was', async () => {
+    const env = await geminiHome();
+    const grown = Buffer.concat([await readFile(env.path), Buffer.from('{"$set":{"lastUpdated":"2026-11-23T12:00:00.000Z"}}\n')]);
+    await expect(
+      rewindGemini({ transcriptPath: env.path, n: 1, mode: 'in-place', projectRoot: env.project, beforeRevalidate: () => writeFile(env.path, grown) }),
+    ).rejects.toMatchObject({ code: 'TRANSCRIPT_LIVE' });
+    expect(await readFile(env.path)).toEqual(grown);
   });
 
   it('refuses a prompt already rewound away, and the first prompt', async () => {
