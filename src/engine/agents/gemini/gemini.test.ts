@@ -6,7 +6,7 @@ import { undoLatest } from '../../undo.js';
 import { adapterOfFile } from '../registry.js';
 import { findGeminiSession, listGeminiSessions, readGeminiTimeline } from './discover.js';
 import { geminiTimeline } from './parse.js';
-import { rewindGemini } from './rewind.js';
+import { geminiNothingToResume, rewindGemini } from './rewind.js';
 
 const GEM = join(FIXTURES, 'gemini-real');
 const SESSION = 'session-2026-11-23T11-33-f2a3037a.jsonl';
@@ -100,6 +100,18 @@ describe('Gemini CLI sessions: rewind', () => {
     expect(await readFile(env.path)).toEqual(await readFile(join(GEM, SESSION)));
     const inPlace = await rewindGemini({ transcriptPath: env.path, n: 1, mode: 'in-place', projectRoot: env.project, dryRun: true });
     expect(inPlace.statement?.mode).toBe('in-place');
+  });
+
+  it('in place warns when a context-only file under the same id (left by a resume in a later minute) dooms the session at the next CLI start', async () => {
+    const env = await geminiHome();
+    const lines = (await readFile(env.path, 'utf8')).split('\n');
+    await writeFile(join(env.dir, 'session-2026-11-23T12-00-f2a3037a.jsonl'), `${lines[0]}\n${lines[1]}\n`);
+    expect(geminiNothingToResume(Buffer.from(`${lines[0]}\n${lines[1]}\n`))).toBe(true);
+    expect(geminiNothingToResume(await readFile(env.path))).toBe(false);
+    const r = await rewindGemini({ transcriptPath: env.path, n: 1, mode: 'in-place', projectRoot: env.project, dryRun: true });
+    expect(r.warnings.join('\n')).toMatch(/Gemini CLI will delete this session at its next start.*session-2026-11-23T12-00-f2a3037a\.jsonl/);
+    const fork = await rewindGemini({ transcriptPath: env.path, n: 1, mode: 'fork', projectRoot: env.project, dryRun: true });
+    expect(fork.warnings).toEqual([]);
   });
 
   it('in place refuses a file that changed after it was read, and leaves it as it was', async () => {

@@ -75,7 +75,32 @@ function statementOf(keptEnd: StatedPrompt | null, dropped: StatedPrompt[]): Rew
   return { mode: 'fork', keptEnd, droppedLive: dropped, droppedBranch: [], handedBack: dropped, targetLive: true, leftOutMessages: 0 };
 }
 
+/** Holds nothing the CLI would resume (no prompt, no model reply): its session cleanup deletes such a file. */
+export function geminiNothingToResume(buf: Buffer): boolean {
+  return !replayGemini(buf).messages.some((m) => geminiPromptText(m.record) || m.record.type === 'gemini');
+}
+
+/**
+ * Files beside `path` under the same 8-character id that the CLI's next start will delete, and
+ * `path` with them: what a resume in a later minute leaves behind (README, Gemini CLI).
+ */
+async function doomedSiblings(path: string, sessionId: string): Promise<string[]> {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const { basename } = await import('node:path');
+  const suffix = `-${sessionId.slice(0, 8)}.jsonl`;
+  const names = await readdir(dirname(path)).catch(() => [] as string[]);
+  const out: string[] = [];
+  for (const n of names) {
+    if (n === basename(path) || !n.startsWith('session-') || !n.endsWith(suffix)) continue;
+    const buf = await readFile(join(dirname(path), n)).catch(() => null);
+    if (buf && geminiNothingToResume(buf)) out.push(n);
+  }
+  return out;
+}
+
 export async function rewindGemini(opts: RewindOpts): ReturnType<typeof rewindByPlan> {
   const out = await rewindByPlan(planGeminiCut, opts);
+  const doomed = await doomedSiblings(opts.transcriptPath, out.sessionId);
+  if (doomed.length > 0 && opts.mode === 'in-place') out.warnings.push(`Gemini CLI will delete this session at its next start that is not a resume of it (${doomed.join(', ')} beside it holds no conversation, and its session cleanup deletes every file under that id): resume it next, or set general.sessionRetention.enabled to false`);
   return out.statement ? { ...out, statement: { ...out.statement, mode: opts.mode } } : out;
 }
