@@ -89,6 +89,9 @@ describe('Gemini CLI sessions: rewind', () => {
     const last = (await readFile(r.forkPath!, 'utf8')).trimEnd().split('\n').pop()!;
     expect(Date.now() - Date.parse((JSON.parse(last) as { $set: { lastUpdated: string } }).$set.lastUpdated)).toBeLessThan(60_000);
     expect((await readFile(r.forkPath!, 'utf8')).includes(ID)).toBe(false);
+    // Undo takes a fork named the CLI's way (by the first 8 characters of its id) as ours, and removes it.
+    await undoLatest(env.project, { agentRoots: [env.root] });
+    expect((await listGeminiSessions({ root: env.root })).map((s) => s.id)).toEqual([ID]);
   });
 
   it('states what it keeps, leaves out and hands back, numbered along the live path', async () => {
