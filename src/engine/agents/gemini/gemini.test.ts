@@ -126,6 +126,17 @@ describe('Gemini CLI sessions: rewind', () => {
     expect(await readFile(env.path)).toEqual(grown);
   });
 
+  it('without a project given, the backup and journal go to the folder projects.json names for the session', async () => {
+    const env = await geminiHome();
+    await writeFile(join(env.root, 'projects.json'), JSON.stringify({ projects: { [env.project]: 'linear' } }));
+    const before = await readFile(env.path);
+    const r = await rewindGemini({ transcriptPath: env.path, n: 1, mode: 'in-place', projectRoot: null });
+    expect(r.projectRoot).toBe(env.project);
+    expect(r.backupPath!.startsWith(env.project)).toBe(true);
+    await undoLatest(env.project, { agentRoots: [env.root] });
+    expect(await readFile(env.path)).toEqual(before);
+  });
+
   it('refuses a prompt already rewound away, and the first prompt', async () => {
     const env = await geminiHome();
     await rewindGemini({ transcriptPath: env.path, n: 1, mode: 'in-place', projectRoot: env.project });

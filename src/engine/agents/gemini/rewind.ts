@@ -99,7 +99,10 @@ async function doomedSiblings(path: string, sessionId: string): Promise<string[]
 }
 
 export async function rewindGemini(opts: RewindOpts): ReturnType<typeof rewindByPlan> {
-  const out = await rewindByPlan(planGeminiCut, opts);
+  // The session's folder is not in its file: `projects.json` names it (the writer uses it for the
+  // backup and journal when the caller gave none, and only if it is a folder on this machine).
+  const cwd = opts.projectRoot ? null : await import('./discover.js').then((m) => m.readGeminiTimeline(opts.transcriptPath)).then((t) => t.session.cwd, () => null);
+  const out = await rewindByPlan((buf, path, target) => ({ ...planGeminiCut(buf, path, target), cwd }), opts);
   const doomed = await doomedSiblings(opts.transcriptPath, out.sessionId);
   if (doomed.length > 0 && opts.mode === 'in-place') out.warnings.push(`Gemini CLI will delete this session at its next start that is not a resume of it (${doomed.join(', ')} beside it holds no conversation, and its session cleanup deletes every file under that id): resume it next, or set general.sessionRetention.enabled to false`);
   return out.statement ? { ...out, statement: { ...out.statement, mode: opts.mode } } : out;
