@@ -2,6 +2,7 @@ import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { serve, ROOT, type Served } from './server.js';
 
@@ -91,6 +92,13 @@ test('Droid, Qwen and Gemini sessions are listed with their badge beside Claude\
   await page.getByLabel('Filter sessions and prompts').fill('');
   await filter.selectOption('');
   await expect(page.locator('.session')).toHaveCount(all);
+  // Badges and the menu meet WCAG AA in both schemes.
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const r = await new AxeBuilder({ page }).include('.sidebar').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    expect(r.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`)), `axe on the sidebar (${scheme})`).toEqual([]);
+  }
+  await page.screenshot({ path: join(ROOT, 'test-results', 'screenshots', 'agents-sidebar-dark.png') });
 });
 
 test('the timeline shows Qwen\'s native rewind and Gemini\'s $rewindTo as abandoned branches', async ({ page }) => {
