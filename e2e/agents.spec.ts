@@ -142,6 +142,7 @@ test('Gemini from the window: a fork and an in-place rewind, each previewed, wit
   await page.getByRole('button', { name: 'Undo' }).click();
   await expect(result).toContainText('Removed fork');
   expect((await readdir(x.geminiChats)).sort()).toEqual(files);
+  await expect(page.locator('.session.is-fork'), 'the list follows the undo').toHaveCount(0);
 
   // In place before #5: red confirm, the dropped prompt shows as a dead lane, undo puts the bytes back.
   await sessionOf(page, 'Gemini', x.linear).click();
