@@ -3,8 +3,9 @@ import { basename } from 'node:path';
 import { RewindError } from '../errors.js';
 import { writeBufferAtomic, writeFileAtomic } from '../io/atomic-write.js';
 import { fingerprintFile } from '../io/fingerprint.js';
-import type { RevertedPrompt, RewindOutcome, RewindRequest, RewindStatement } from './adapter.js';
+import type { RevertedPrompt, RewindOutcome, RewindRequest } from './adapter.js';
 import { backupPathFor, DEFAULT_LIVE_WINDOW_MS } from './claude/rewind/rewind.js';
+import type { RewindStatement } from './adapter.js';
 
 /** Which prompt to cut before: n back along the live path, or one prompt by id (any branch). */
 export interface CutTarget {
