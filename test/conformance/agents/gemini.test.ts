@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gemini } from '../../../src/engine/agents/gemini/adapter.js';
 import { ensureCliBuilt, rewindApp } from '../harness.js';
 import { geminiModelApi } from './gemini-api.js';
+import { geminiNativeRewind } from './gemini-tui.js';
 import { ensureNpmCli, orSkip, runCli } from './npm-cli.js';
 import { agentConformance, type ModelApi } from './suite.js';
 
@@ -174,5 +175,29 @@ describe.runIf(GEMINI)('Gemini CLI', () => {
         expect(await readFile(path)).toEqual(original);
       });
     }
+
+    // Last: the interactive resume may leave a context-only file under the session's id (above), so
+    // from here on every start is a resume of this session.
+    it("Gemini's own /rewind in its interactive UI appends the very line our in-place writes, and both resumes send the same history", async () => {
+      const original = await readFile(path);
+      const cut = (await gemini.timeline(path)).prompts[2]!;
+      const rewindLine = `{"$rewindTo":"${cut.uuid}"}\n`;
+      await geminiNativeRewind(GEMINI!.cmd, { cwd: project, env: env(home, api), sessionId: id, up: 1, ready: 'OK: just chatting', done: async () => (await readFile(path)).subarray(original.length).toString().includes(rewindLine) });
+      // Around the line it wrote its resume header and lists, and after it the rewound list: our replay agrees.
+      expect((await gemini.timeline(path)).prompts.filter((p) => p.active).map((p) => p.text)).toEqual(PROMPTS.slice(0, 2));
+      const native = await send(id, 'NEXT after /rewind');
+
+      await writeFile(path, original);
+      await aged(path);
+      const r = app(['back', '1', '--in-place', '--transcript', path]);
+      expect(r.code, r.stderr).toBe(0);
+      expect((await readFile(path)).subarray(original.length).toString()).toBe(rewindLine);
+      const ours = await send(id, 'NEXT after ours');
+      expect(before(ours.history, 'NEXT after ours')).toEqual(before(native.history, 'NEXT after /rewind'));
+      expect(users(ours.history)).toEqual([...PROMPTS.slice(0, 2), 'NEXT after ours']);
+      const u = app(['undo', '--force']);
+      expect(u.code, u.stderr).toBe(0);
+      expect(await readFile(path)).toEqual(original);
+    });
   });
 });
