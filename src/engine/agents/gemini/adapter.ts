@@ -2,7 +2,6 @@ import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { AgentAdapter } from '../adapter.js';
-import { GEMINI_READ_ONLY } from './read-only.js';
 import { GEMINI_PROMPTS } from './search.js';
 
 const isSession = (p: string): boolean => basename(p).startsWith('session-') && p.endsWith('.jsonl') && basename(dirname(p)) === 'chats';
@@ -67,8 +66,10 @@ export const gemini: AgentAdapter = {
   },
   promptLines: GEMINI_PROMPTS,
 
-  // Read only for now: see ./read-only.ts.
-  readOnlyReason: async () => GEMINI_READ_ONLY,
+  async rewind(req) {
+    const { rewindGemini } = await import('./rewind.js');
+    return rewindGemini(req);
+  },
   resumeCommand: (id) => `gemini --resume ${id}`,
   async isLive(path, opts = {}) {
     const st = await stat(path).catch(() => null);
