@@ -1,6 +1,7 @@
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../fixtures.js';
 import { restoreFromAgent, treeOf } from '../../agent-store.js';
@@ -10,56 +11,26 @@ import type { ModelApi } from './suite.js';
 
 /**
  * Gemini writes its checkpoints only from its interactive (Ink) terminal UI: `-p` and the ACP mode
- * never call processRestorableToolCalls. This runs that UI on a pseudo-terminal (Python's `pty`:
- * the project takes no native Node module), types the prompts, records the project before each,
- * then restores from Gemini's own checkpoints (read from its shadow git) to before each prompt.
+ * never call processRestorableToolCalls. This runs that UI under util-linux `script` (a terminal,
+ * as the /rewind check in gemini.test.ts does), types the prompts and approves each edit, records
+ * the project before each, then restores from Gemini's own checkpoints (read from its shadow git)
+ * to before each prompt.
  */
 const GEMINI = orSkip(
   'Gemini CLI',
   ensureNpmCli({ dir: 'gemini-cli-0.61.0', packages: ['@google/gemini-cli@0.61.0'], bin: join('node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js'), node: true, version: '0.61.0' }),
 );
-const tool = (cmd: string, args: string[]): boolean => {
+const hasGit = (() => {
   try {
-    execFileSync(cmd, args, { stdio: 'ignore' });
+    execFileSync('git', ['--version'], { stdio: 'ignore' });
     return true;
   } catch {
     return false;
   }
-};
-const PTY = tool('python3', ['-c', 'import pty']) && tool('git', ['--version']);
-if (GEMINI && !PTY) console.warn('Skipping the Gemini checkpoint conformance: it needs python3 (its pty module drives the interactive UI) and git');
-
-/** Runs argv on a pty; each line written to its stdin is typed into the UI followed by Enter. */
-const DRIVER = `
-import os, pty, sys, select, time, fcntl, termios, struct
-pid, fd = pty.fork()
-if pid == 0:
-    os.execvpe(sys.argv[1], sys.argv[1:], os.environ)
-fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack('HHHH', 50, 140, 0, 0))
-log = open(os.environ['PTY_LOG'], 'ab')
-buf = b''
-while True:
-    r, _, _ = select.select([fd, 0], [], [], 0.1)
-    if fd in r:
-        try:
-            data = os.read(fd, 65536)
-        except OSError:
-            break
-        if not data:
-            break
-        log.write(data); log.flush()
-    if 0 in r:
-        line = os.read(0, 65536)
-        if not line:
-            break
-        buf += line
-        while b'\\n' in buf:
-            text, buf = buf.split(b'\\n', 1)
-            for ch in text:
-                os.write(fd, bytes([ch])); time.sleep(0.005)
-            time.sleep(0.8)
-            os.write(fd, b'\\r')
-`;
+})();
+// util-linux `script` gives the CLI its terminal (macOS's takes other arguments); Gemini's checkpoints need git.
+const TERMINAL = process.platform === 'linux' && hasGit;
+if (GEMINI && !TERMINAL) console.warn("\n!! Gemini CLI: the checkpoint restore check runs on Linux with git only (util-linux script gives the interactive UI its terminal)\n");
 
 async function waitFor<T>(what: string, f: () => Promise<T | null>, ms = 90_000): Promise<T> {
   const end = Date.now() + ms;
@@ -71,12 +42,9 @@ async function waitFor<T>(what: string, f: () => Promise<T | null>, ms = 90_000)
   }
 }
 
-// Terminal control sequences, stripped to read the screen's text.
-const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[a-zA-Z]`, 'g');
-
 const PROMPTS = ['WRITE a.txt version one', 'WRITE a.txt version two', 'WRITE b.txt bee'];
 
-describe.runIf(GEMINI && PTY)("Gemini CLI's own checkpoints, recorded by its interactive UI", () => {
+describe.runIf(GEMINI && TERMINAL)("Gemini CLI's own checkpoints, recorded by its interactive UI", () => {
   let api: ModelApi;
   let home: string;
   let project: string;
@@ -92,33 +60,43 @@ describe.runIf(GEMINI && PTY)("Gemini CLI's own checkpoints, recorded by its int
     await mkdir(project, { recursive: true });
     await writeFile(join(project, 'a.txt'), 'v0\n');
     await writeFile(join(home, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } }, general: { checkpointing: { enabled: true } } }));
-    const env = { PATH: process.env.PATH, HOME: home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: api.url, GEMINI_CLI_TRUST_WORKSPACE: 'true', TERM: 'xterm-256color', PTY_LOG: join(home, 'pty.log') };
-    const screen = async () => (await readFile(env.PTY_LOG, 'utf8').catch(() => '')).replace(ANSI, '');
+    const env = { PATH: process.env.PATH, HOME: home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: api.url, GEMINI_CLI_TRUST_WORKSPACE: 'true', TERM: 'xterm-256color' };
+    const quote = (x: string) => `'${x.replace(/'/g, `'\\''`)}'`;
     // Not yolo: Gemini checkpoints a file edit while it waits for the user's approval.
-    child = spawn('python3', ['-c', DRIVER, ...GEMINI!.cmd], { cwd: project, env, stdio: 'pipe' });
-
+    child = spawn('script', ['-qfc', `stty cols 140 rows 50; exec ${GEMINI!.cmd.map(quote).join(' ')}`, '/dev/null'], { cwd: project, env, stdio: 'pipe' });
+    let text = '';
+    child.stdout.on('data', (d: Buffer) => (text += stripVTControlCharacters(d.toString('utf8'))));
+    const screen = async () => text;
+    const type = async (line: string) => {
+      for (const ch of line) {
+        child.stdin.write(ch);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await new Promise((r) => setTimeout(r, 800));
+      child.stdin.write('\r');
+    };
     const chats = async () => {
       const tmp = join(home, '.gemini', 'tmp');
       for (const slug of await readdir(tmp)) for (const f of await readdir(join(tmp, slug, 'chats')).catch(() => [] as string[])) if (f.endsWith('.jsonl')) return join(tmp, slug, 'chats', f);
       return null;
     };
     // The UI is up when it says so in the terminal's title.
-    await waitFor('the interactive UI', async () => (/Ready \(proj\)/.test(await screen()) ? true : null));
+    await waitFor('the interactive UI', async () => ((await screen()).includes('Type your message') ? true : null));
     await new Promise((r) => setTimeout(r, 1500));
     for (const [i, p] of PROMPTS.entries()) {
       before.push(await treeOf(project));
       const seen = (await screen()).length;
-      child.stdin.write(`${p}\n`);
+      await type(p);
       // The approval question: Enter takes its first choice, "Allow once". An Enter the UI swallowed
       // while it was still drawing the typed text is pressed again.
       const asked = Date.now();
       await waitFor(`the approval question of "${p}"`, async () => {
         if (/Allow once/.test((await screen()).slice(seen))) return true;
-        if (Date.now() - asked > 5000) child.stdin.write('\n');
+        if (Date.now() - asked > 5000) child.stdin.write('\r');
         await new Promise((r) => setTimeout(r, 1000));
         return null;
       });
-      child.stdin.write('\n');
+      child.stdin.write('\r');
       // Done when the model's closing reply of this turn is in the session file.
       await waitFor(`"${p}" to finish`, async () => {
         const f = await chats();
@@ -129,7 +107,6 @@ describe.runIf(GEMINI && PTY)("Gemini CLI's own checkpoints, recorded by its int
       await new Promise((r) => setTimeout(r, 1500));
     }
     transcript = (await chats())!;
-    child.stdin.end();
     child.kill();
   }, 300_000);
 
