@@ -73,7 +73,7 @@ export function promptFacts(t: Timeline, p: TimelinePrompt): PromptFacts {
     const sameBranch = t.prompts.filter((q) => q.lane === p.lane && q.forkPoint === p.forkPoint && q.number === null);
     firstOfItsPath = !!branch && branch.afterPromptUuid === null && sameBranch[0]?.uuid === p.uuid;
   }
-  return { number: p.number, forkPoint: p.forkPoint, firstOfItsPath, hasRewindCheckpoint: !!p.checkpoint, hasClaudeCheckpoint: !!p.nativeCheckpoint };
+  return { number: p.number, forkPoint: p.forkPoint, firstOfItsPath, hasRewindCheckpoint: !!p.checkpoint, hasAgentCheckpoint: !!p.nativeCheckpoint };
 }
 
 export function actionEligibility(s: Pick<Store, 'timeline' | 'sessions' | 'selectedSession'> & { agents?: Store['agents'] }, action: Action, uuid: string): Eligibility {
@@ -86,7 +86,7 @@ export function actionEligibility(s: Pick<Store, 'timeline' | 'sessions' | 'sele
   if ((action === 'restore' || action === 'fork-restore') && !agent?.code) return { enabled: false, reason: CODE_LATER_REASON };
   const facts = promptFacts(t, p);
   // A store the timeline does not mark is asked when the preview opens (it says when it has nothing).
-  if (agent && !agent.codeMarks) facts.hasClaudeCheckpoint = true;
+  if (agent && !agent.codeMarks) facts.hasAgentCheckpoint = true;
   return eligibility(action, facts, { sessionLive });
 }
 
