@@ -23,15 +23,25 @@ export async function copyWithProject(from: string, to: string, recordedProject:
   await walk(to);
 }
 
-/** The project's files (no `.agent`), as path -> content. */
+/**
+ * The project's files (no `.agent`), as path -> content. A file that vanishes between the listing
+ * and the read (a restore's staged temp file, renamed while a poll looks) is left out, not fatal.
+ */
 export async function treeOf(root: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
+  const gone = (e: unknown) => {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  };
   const walk = async (d: string): Promise<void> => {
-    for (const e of await readdir(d, { withFileTypes: true })) {
+    for (const e of (await readdir(d, { withFileTypes: true }).catch(gone)) ?? []) {
       const p = join(d, e.name);
       if (e.isDirectory()) {
         if (e.name !== '.agent') await walk(p);
-      } else out[relative(root, p)] = await readFile(p, 'utf8');
+      } else {
+        const text = await readFile(p, 'utf8').catch(gone);
+        if (text !== null) out[relative(root, p)] = text;
+      }
     }
   };
   await walk(root);

@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { ResponseOf } from '../../../shared/contract.js';
-import { CODE_LATER_REASON, eligibility, type Eligibility, type PromptFacts } from '../../../shared/eligibility.js';
+import { eligibility, type Eligibility, type PromptFacts } from '../../../shared/eligibility.js';
 import type { Timeline, TimelinePrompt } from '../../../shared/session-schema.js';
 import { getApi } from '../api/client.js';
 import type { Store } from './store.js';
@@ -81,12 +81,11 @@ export function actionEligibility(s: Pick<Store, 'timeline' | 'sessions' | 'sele
   const p = t?.prompts.find((x) => x.uuid === uuid);
   if (!t || !p) return { enabled: false, reason: null };
   const sessionLive = s.sessions.some((x) => x.transcriptPath === s.selectedSession && x.live);
-  // Code goes back from an agent's own store (its adapter says it keeps one) or Rewind's checkpoints.
+  // Code goes back from Rewind's checkpoints (any agent) or the agent's own store, when its adapter keeps one.
   const agent = s.agents?.find((a) => a.id === t.session.agent);
-  if ((action === 'restore' || action === 'fork-restore') && !agent?.code) return { enabled: false, reason: CODE_LATER_REASON };
   const facts = promptFacts(t, p);
   // A store the timeline does not mark is asked when the preview opens (it says when it has nothing).
-  if (agent && !agent.codeMarks) facts.hasAgentCheckpoint = true;
+  if (agent?.code && !agent.codeMarks) facts.hasAgentCheckpoint = true;
   return eligibility(action, facts, { sessionLive });
 }
 
