@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { RewindError } from '../../engine/errors.js';
 import { resolveProjectRoot, resolveTranscript } from '../../engine/resolve-transcript.js';
 import { PROMPT_UUID, resolveRestoreTarget, restore, type RestoreResult, type RestoreSession } from '../../engine/store/restore.js';
+import { listCheckpointIds } from '../../engine/store/manifest.js';
 import { parseRestoreSource, readRestoreSession } from '../../engine/store/restore-session.js';
 import { plural, restoredSummary, untouchedSentence } from '../../shared/wording.js';
 import type { CliIO } from '../io.js';
@@ -23,7 +24,9 @@ export async function restoreCommand(args: RestoreArgs, io: CliIO): Promise<numb
   if (source === null) throw new RewindError('USAGE', `--source is rewind, agent or the session's agent id (got "${args.source}")`);
   let session: RestoreSession | null = null;
   let root = await resolveProjectRoot({ project: args.project, cwd: io.cwd, env: io.env });
-  if (PROMPT_UUID.test(args.ref) || source === 'agent') {
+  // A prompt id (a uuid, or an agent's own form like Codex's) needs the session; a checkpoint id or @n does not.
+  const checkpointRef = /^@\d+$/.test(args.ref) || (root !== null && (await listCheckpointIds(root).catch(() => [])).some((id) => id.startsWith(args.ref!)));
+  if (PROMPT_UUID.test(args.ref) || source === 'agent' || !checkpointRef) {
     const t = await resolveTranscript({ transcript: args.transcript, project: args.project, cwd: io.cwd, env: io.env, claudeRoot: args.claudeDir }).catch((e) => {
       if (source === 'agent') throw e;
       return null;

@@ -59,6 +59,9 @@ export interface ResolveOptions {
 /** A prompt uuid (what `restore` accepts besides checkpoint ids and @n). */
 export const PROMPT_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** A prompt's id: a uuid, or any id the session's own timeline gives a prompt (Codex's are not uuids). */
+const isPromptRef = (ref: string, session: RestoreSession | null | undefined) => PROMPT_UUID.test(ref) || !!session?.prompts.some((p) => p.uuid === ref);
+
 /** Our checkpoint taken right before a prompt: tied by prompt uuid, or by the hook's prompt_id. */
 export async function checkpointForPrompt(projectRoot: string, promptUuid: string, session: RestoreSession | null): Promise<Manifest | null> {
   const promptId = session?.prompts.find((p) => p.uuid === promptUuid)?.promptId ?? null;
@@ -137,7 +140,7 @@ export async function resolveRestoreTarget(o: ResolveOptions): Promise<RestoreTa
       const m = await readManifest(o.projectRoot, id);
       return { source: 'rewind', checkpoint: m, promptUuid: m.transcript?.prompt_uuid ?? null, note: `Rewind checkpoint ${id}` };
     }
-    if (PROMPT_UUID.test(o.ref)) {
+    if (isPromptRef(o.ref, o.session)) {
       const m = await checkpointForPrompt(o.projectRoot, o.ref, o.session ?? null);
       if (m) return { source: 'rewind', checkpoint: m, promptUuid: o.ref, note: `Rewind checkpoint ${m.id} (taken before that prompt)` };
       if (o.source === 'rewind') throw new RewindError('NO_CHECKPOINT', `no Rewind checkpoint for prompt ${o.ref} (were the hooks installed then?)`);
@@ -153,7 +156,7 @@ export async function resolveRestoreTarget(o: ResolveOptions): Promise<RestoreTa
     if (matches.length > 1) throw new RewindError('USAGE', `checkpoint id prefix "${o.ref}" is ambiguous (${matches.length} match)`);
     throw new RewindError('NO_CHECKPOINT', `no checkpoint "${o.ref}" (see rewind-app checkpoints)`);
   }
-  if (!PROMPT_UUID.test(o.ref)) throw new RewindError('USAGE', "the agent's own store takes a prompt uuid (see rewind-app timeline)");
+  if (!isPromptRef(o.ref, o.session)) throw new RewindError('USAGE', "the agent's own store takes a prompt uuid (see rewind-app timeline)");
   const h = o.session ? await codeHistoryOf(o.session.agent) : null;
   if (!h || !o.session) throw new RewindError('UNSUPPORTED', "this session's agent keeps no file history of its own: restore from Rewind's checkpoints");
   return agentTarget(o.session, o.ref, h.history, '');

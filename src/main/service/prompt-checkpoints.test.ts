@@ -1,4 +1,5 @@
-import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { run } from '../../cli/main.js';
 import { dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../../../test/fixtures.js';
@@ -52,6 +53,13 @@ describe('Rewind checkpoints for agents without hooks (Codex)', () => {
       await writeFile(join(project, 'a.txt'), 'two\n');
       const preview = (await svc.handle('previewRewind', { session: ID, promptUuid: p2.uuid, mode: 'fork', withCode: true })) as { ok: true; value: { code: { checkpointId: string; changes: { path: string }[] } | null } };
       expect(preview.value.code).toMatchObject({ checkpointId: cp!.id, changes: [{ path: 'a.txt' }] });
+      // The CLI restores by that prompt's own id (Codex's ids are not uuids) from the same checkpoint.
+      let err = '';
+      const io = { out: () => undefined, err: (t: string) => (err += t), env: { HOME: '/nonexistent-home', CODEX_HOME: home, REWIND_CACHE_DIR: join(home, 'cache') }, cwd: project };
+      expect(p2.uuid).not.toMatch(/^[0-9a-f]{8}-/);
+      expect(await run(['restore', p2.uuid, '--transcript', rollout, '--project', project, '--force'], io)).toBe(0);
+      expect(err).toContain(`Rewind checkpoint ${cp!.id}`);
+      expect(await readFile(join(project, 'a.txt'), 'utf8')).toBe('one\n');
     } finally {
       await svc.close();
     }
