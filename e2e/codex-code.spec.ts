@@ -48,3 +48,25 @@ test('Codex: a prompt the open window saw arrive gets a checkpoint, and Restore 
   await page.getByRole('button', { name: 'Undo' }).click();
   await expect.poll(() => readFile(join(project, 'a.txt'), 'utf8')).toBe('two\n');
 });
+
+test('a restore killed half-way is rolled back when its project is opened, and the result bar says so', async ({ page }) => {
+  const home = await mkdtemp(join(tmpdir(), 'rewind-e2e-recover-'));
+  const project = await mkdtemp(join(tmpdir(), 'rewind-e2e-recover-project-'));
+  await writeFile(join(project, 'a.txt'), 'one\n');
+  // What a killed restore leaves: its intent record (from a process that is gone) and a half-written file.
+  const { takeCheckpoint } = await import('../src/engine/store/checkpoint.js');
+  const { beginIntent } = await import('../src/engine/store/restore-intent.js');
+  const pre = await takeCheckpoint({ projectRoot: project, trigger: 'pre-restore' });
+  const tx = await beginIntent(project, { op: 'restore', preRestoreCheckpointId: pre.manifest.id, onComplete: null }, ['a.txt'], []);
+  await writeFile(tx.file, JSON.stringify({ ...tx.pending, pid: 2 ** 22 + 12345 }));
+  await writeFile(join(project, 'a.txt'), 'half restored\n');
+  const rollout = join(home, 'sessions', '2026', '11', '23', `rollout-2026-11-23T11-00-00-${ID}.jsonl`);
+  await mkdir(dirname(rollout), { recursive: true });
+  await writeFile(rollout, line({ type: 'session_meta', payload: { id: ID, cwd: project, cli_version: '0.169.0' } }) + prompt('recover me'));
+  s = await serve({ codexHome: home });
+  await page.goto(s.url);
+  await expect(page.locator('.app[data-ready="true"]')).toBeVisible();
+  await page.locator('.session').filter({ hasText: 'recover me' }).click();
+  await expect(page.getByRole('status', { name: 'Result' })).toContainText(/interrupted restore .* was rolled back/);
+  expect(await readFile(join(project, 'a.txt'), 'utf8')).toBe('one\n');
+});

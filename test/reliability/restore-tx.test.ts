@@ -165,6 +165,36 @@ describe('an intent left by a killed run', () => {
     expect(await recoverPending(root)).toEqual([]);
   });
 
+  it("is rolled back when the window's service opens a session of that project, and the window is told", async () => {
+    const root = await project(3);
+    const before = await snapshotTree(root);
+    await leave(root, 'staged', null);
+    await writeFile(join(root, 'f00.txt'), 'half restored\n');
+    // A session whose project is that folder (Codex's rollout names its cwd in its first line).
+    const home = await tempDir('rewind-recover-home-');
+    const id = '01a20831-cccc-7000-8000-000000000003';
+    const rollout = join(home, 'sessions', '2026', '11', '23', `rollout-2026-11-23T11-00-00-${id}.jsonl`);
+    await mkdir(join(rollout, '..'), { recursive: true });
+    const line = (o: object) => `${JSON.stringify({ timestamp: new Date().toISOString(), ...o })}\n`;
+    await writeFile(
+      rollout,
+      line({ type: 'session_meta', payload: { id, cwd: root, cli_version: '0.169.0' } }) +
+        line({ type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hello' }] } }),
+    );
+    const { RewindService } = await import('../../src/main/service/rewind-service.js');
+    const svc = new RewindService({ claudeRoot: join(home, 'no-claude'), roots: { codex: home }, cacheDir: join(home, 'cache') });
+    const said: string[] = [];
+    svc.onEvent((e) => e.type === 'operationFinished' && said.push(e.summary));
+    try {
+      const t = await svc.handle('getTimeline', { session: rollout });
+      expect(t.ok).toBe(true);
+      expect(await snapshotTree(root)).toEqual(before);
+      expect(said).toEqual([expect.stringMatching(/^An interrupted restore .* was rolled back/)]);
+    } finally {
+      await svc.close();
+    }
+  });
+
   it('after its last rename: rolled forward, its journal entry written once', async () => {
     const root = await project(3);
     const record = { kind: 'restore', id: 'rec-1', time: new Date().toISOString(), checkpointId: 'x', preRestoreCheckpointId: 'y' };

@@ -416,6 +416,18 @@ export class RewindService {
   }
 
   /** The project a session ran in: its cwd, when that folder exists here. */
+  /**
+   * A restore or undo killed half-way (the app crashed, the machine lost power) is rolled back or
+   * finished as soon as its project is opened, not at the next restore: the user sees the project
+   * as it was, and is told. One readdir when there is nothing to do.
+   */
+  private async recoverAt(projectRoot: string | null): Promise<void> {
+    if (!projectRoot) return;
+    const { recoverPending } = await import('../../engine/store/restore-intent.js');
+    const lines = await recoverPending(projectRoot).catch((e: unknown) => [`could not finish an interrupted restore: ${describeError(e).message}`]);
+    for (const line of lines) this.emit({ type: 'operationFinished', id: `op-${++this.opCounter}`, operation: 'recover', ok: !line.startsWith('could not'), summary: `${line[0]!.toUpperCase()}${line.slice(1)}.` });
+  }
+
   private async projectOf(cwd: string | null): Promise<string | null> {
     if (!cwd) return null;
     const st = await stat(cwd).catch(() => null);
@@ -541,11 +553,13 @@ export class RewindService {
       if (!adapter.incremental) {
         const t = await this.decorate(await this.whole.timeline(adapter, path, true));
         if (t.session.cwd) this.watcher?.watchStore(t.session.cwd).catch(() => undefined);
+        await this.recoverAt(await this.projectOf(t.session.cwd));
         return { ...t, session: { ...t.session, readOnly: await this.readOnly(adapter, path) } };
       }
       const { model, timeline } = await this.live.get(path);
       const root = await this.projectOf(model.cwd);
       if (root) this.watcher?.watchStore(root).catch(() => undefined);
+      await this.recoverAt(root);
       return this.decorate(timeline);
     },
     getTurn: async (req) => {

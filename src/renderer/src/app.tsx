@@ -19,6 +19,9 @@ function useLiveEvents() {
       const s = useStore.getState();
       if (e.type === 'timelineChanged') s.applyEvent(e);
       else if (e.type === 'sessionUpdated') s.patchSession(e.session);
+      // A restore killed half-way was finished or rolled back when its project was opened: say so in the result bar.
+      else if (e.type === 'operationFinished' && e.operation === 'recover')
+        useStore.setState({ result: { title: e.summary, forkSessionId: null, resumeCommand: null, handedBack: [], projectRoot: null, undoable: false, undone: null, error: null, sourceSession: s.selectedSession ?? '', promptUuid: '' } });
       else if (e.type === 'sessionsChanged') {
         if (timer) clearTimeout(timer);
         timer = setTimeout(() => void useStore.getState().loadSessions(), 150);
