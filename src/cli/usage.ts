@@ -39,8 +39,8 @@ Options:
                      Codex CLI sessions (listed, shown and rewound) come from
                      $CODEX_HOME or ~/.codex; Factory Droid's from
                      $FACTORY_HOME_OVERRIDE/.factory or ~/.factory, Qwen Code's from
-                     $QWEN_RUNTIME_DIR, $QWEN_HOME or ~/.qwen (both rewound);
-                     Gemini CLI's from $GEMINI_CLI_HOME/.gemini or ~/.gemini (shown)
+                     $QWEN_RUNTIME_DIR, $QWEN_HOME or ~/.qwen, Gemini
+                     CLI's from $GEMINI_CLI_HOME/.gemini or ~/.gemini (all rewound)
   -h, --help         this help
   -v, --version      version
 

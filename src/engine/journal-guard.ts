@@ -23,7 +23,9 @@ export async function validateRecord(projectRoot: string, r: JournalRecord, agen
     // Each agent files its forks its own way (beside the original, or by date): the fork must be a
     // session file where sessions live, named with its own id.
     await requireInside(transcriptRoots, r.forkPath, 'a journal record naming a fork');
-    if (!r.forkPath.endsWith('.jsonl') || !basename(r.forkPath).includes(r.forkSessionId)) throw bad('its fork is not a session file named by its id');
+    // Gemini CLI names a session file by the first 8 characters of its id (`session-<time>-<id8>.jsonl`).
+    const named = basename(r.forkPath).includes(r.forkSessionId) || basename(r.forkPath).endsWith(`-${r.forkSessionId.slice(0, 8)}.jsonl`);
+    if (!r.forkPath.endsWith('.jsonl') || !named) throw bad('its fork is not a session file named by its id');
     if (r.fileHistoryDir !== null) {
       await requireInside(agentRoots, r.fileHistoryDir, 'a journal record naming file history');
       if (basename(r.fileHistoryDir) !== r.forkSessionId || basename(dirname(r.fileHistoryDir)) !== 'file-history') throw bad("its file history is not the fork's own");

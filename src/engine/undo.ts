@@ -115,7 +115,7 @@ async function undoRecord(projectRoot: string, r: UndoableRecord, opts: UndoOpti
     }
     if (opts.dryRun) return { dryRun: true, undone: r, summary: `Would put back ${r.backupPath}`, keptAt: null };
     // The same lock as an in-place rewrite: never two writers of one transcript.
-    const { lockTranscript } = await import('./agents/claude/rewind/rewind.js');
+    const { lockTranscript } = await import('./io/transcript-lock.js');
     const lock = await lockTranscript(r.transcript);
     try {
       return await putBack(projectRoot, r, store, backup.size, current !== null && mismatch, now, current && !mismatch ? r.result : null);

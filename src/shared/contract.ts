@@ -54,7 +54,9 @@ export const FileChangeSchema = z.object({
 });
 
 export const CodePlanSchema = z.object({
-  source: z.enum(['rewind', 'claude']),
+  /** Rewind's checkpoints, or the agent's own store (`agent` names whose). */
+  source: z.enum(['rewind', 'agent']),
+  agent: z.string().nullable().optional(),
   checkpointId: z.string().nullable(),
   note: z.string(),
   projectRoot: z.string(),
@@ -246,11 +248,11 @@ export const CONTRACT = {
     response: z.object({ id: z.string(), files: z.number(), hashed: z.number(), skipped: z.number() }),
   },
   previewRestore: {
-    request: z.object({ project: path, ref: z.string().min(1).max(200), source: z.enum(['rewind', 'claude']).optional(), session: sessionRef.optional() }).strict(),
+    request: z.object({ project: path, ref: z.string().min(1).max(200), source: z.enum(['rewind', 'agent']).optional(), session: sessionRef.optional() }).strict(),
     response: CodePlanSchema,
   },
   applyRestore: {
-    request: z.object({ project: path, ref: z.string().min(1).max(200), source: z.enum(['rewind', 'claude']).optional(), session: sessionRef.optional(), force: z.boolean().default(false) }).strict(),
+    request: z.object({ project: path, ref: z.string().min(1).max(200), source: z.enum(['rewind', 'agent']).optional(), session: sessionRef.optional(), force: z.boolean().default(false) }).strict(),
     response: z.object({ written: z.number(), deleted: z.number(), preRestoreId: z.string(), summary: z.string() }),
   },
   undo: {

@@ -13,7 +13,7 @@ export interface PromptFacts {
   /** The prompt its branch hangs off is before every prompt (a branch of the very first prompt). */
   firstOfItsPath: boolean;
   hasRewindCheckpoint: boolean;
-  hasClaudeCheckpoint: boolean;
+  hasAgentCheckpoint: boolean;
 }
 
 export interface Eligibility {
@@ -24,9 +24,8 @@ export interface Eligibility {
 
 export const FIRST_PROMPT_REASON = 'This is the first prompt: nothing before it would be left to resume. Start a new session instead.';
 export const DEAD_RESTORE_REASON =
-  "This prompt is on an abandoned branch and Rewind took no checkpoint before it; Claude's own file history covers only the live path. Fork here to continue the chat from it, or restore the code of a live prompt.";
-export const NO_CHECKPOINT_REASON = 'No checkpoint covers this prompt (Rewind\'s hooks were not installed then, and Claude recorded no file history for it). Install the hooks so every prompt gets one.';
-export const CODE_LATER_REASON = "Restoring code with this agent's rewinds comes later: fork or rewrite the chat here.";
+  "This prompt is on an abandoned branch and Rewind took no checkpoint before it; the agent's own file history covers only the live path. Fork here to continue the chat from it, or restore the code of a live prompt.";
+export const NO_CHECKPOINT_REASON = "No checkpoint covers this prompt: Rewind took none before it (it takes one before every prompt once its hooks are installed, or while the app is open), and the agent's own store has nothing for it.";
 export const WRITING_REASON = 'The agent is writing this session right now. Stop it before rewriting: its next write would land in the replaced file. A fork is safe.';
 
 export function eligibility(action: ActionKind, p: PromptFacts, opts: { sessionLive: boolean }): Eligibility {
@@ -34,7 +33,7 @@ export function eligibility(action: ActionKind, p: PromptFacts, opts: { sessionL
   if (chat && p.firstOfItsPath) return { enabled: false, reason: FIRST_PROMPT_REASON };
   if (action === 'restore' || action === 'fork-restore') {
     if (p.number === null && !p.hasRewindCheckpoint) return { enabled: false, reason: DEAD_RESTORE_REASON };
-    if (!p.hasRewindCheckpoint && !p.hasClaudeCheckpoint) return { enabled: false, reason: NO_CHECKPOINT_REASON };
+    if (!p.hasRewindCheckpoint && !p.hasAgentCheckpoint) return { enabled: false, reason: NO_CHECKPOINT_REASON };
   }
   if (action === 'rewrite' && opts.sessionLive) return { enabled: true, reason: WRITING_REASON };
   return { enabled: true, reason: null };

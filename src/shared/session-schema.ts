@@ -9,7 +9,7 @@ export const AgentSchema = z.enum(AGENT_IDS);
 export type Agent = z.infer<typeof AgentSchema>;
 
 /** How the window names an agent: it names none itself. */
-export const AgentInfoSchema = z.object({ id: AgentSchema, displayName: z.string(), badge: z.string(), hooks: z.boolean().default(false) });
+export const AgentInfoSchema = z.object({ id: AgentSchema, displayName: z.string(), badge: z.string(), hooks: z.boolean().default(false), /** It keeps its own record of the code (restore reads it). */ code: z.boolean().default(false), /** Its timeline marks which prompts that record covers. */ codeMarks: z.boolean().default(false) });
 export type AgentInfo = z.infer<typeof AgentInfoSchema>;
 
 export const SessionSummarySchema = z.object({

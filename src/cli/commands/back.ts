@@ -3,8 +3,7 @@ import { adapterOfFile } from '../../engine/agents/registry.js';
 import { RewindError } from '../../engine/errors.js';
 import { resolveTranscript } from '../../engine/resolve-transcript.js';
 import type { CliIO } from '../io.js';
-import type { SessionModel } from '../../engine/agents/claude/model.js';
-import type { RestoreResult, RestoreTarget } from '../../engine/store/restore.js';
+import type { RestoreResult, RestoreSession, RestoreTarget } from '../../engine/store/restore.js';
 import { truncate } from '../io.js';
 import { plural, statementLines } from '../../shared/wording.js';
 
@@ -74,8 +73,7 @@ export async function backCommand(args: BackArgs, io: CliIO): Promise<number> {
   };
   // With --both the code part is planned first: a conflict stops everything before any write.
   let code: CodePlan | null = null;
-  if (args.both && !adapter.incremental) io.err(`Restoring code with a ${adapter.displayName} rewind comes later: restoring the chat only.`);
-  else if (args.both) code = await planCode(resolved.path, resolved.projectRoot, args, io, where.promptUuid);
+  if (args.both) code = await planCode(adapter, common, args, io);
   // One action, one undo: the chat and the code share a journal group.
   const journalGroup = code ? (await import('node:crypto')).randomUUID() : undefined;
   const result = await adapter.rewind({ ...common, dryRun: args.dryRun, journalGroup });
@@ -144,66 +142,74 @@ function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeRepo
 }
 
 interface CodePlan {
-  session: SessionModel;
+  session: RestoreSession;
   projectRoot: string;
-  claudeRoot: string;
+  /** `--claude-dir`, for the primary agent's store. */
+  agentRoot: string | undefined;
   /** What the code goes back to, for the prompt the plan expected to revert. */
   target: RestoreTarget;
 }
 
 interface CodeReport {
-  source: 'rewind' | 'claude';
+  source: string;
   checkpointId: string | null;
   changes: { path: string; action: string; conflict: string | null }[];
   applied: RestoreResult['applied'];
 }
 
-async function planCode(transcript: string, projectRoot: string | null, args: BackArgs, io: CliIO, promptUuid: string | undefined): Promise<CodePlan | null> {
-  const { parseTranscriptFile } = await import('../../engine/agents/claude/parse-transcript.js');
-  const session = await parseTranscriptFile(transcript, { withSubagents: false });
-  const root = projectRoot ?? session.cwd;
+type RewindCommon = Omit<Parameters<NonNullable<AgentAdapter['rewind']>>[0], 'dryRun' | 'journalGroup'>;
+
+async function planCode(adapter: AgentAdapter, common: RewindCommon, args: BackArgs, io: CliIO): Promise<CodePlan | null> {
+  const { restoreSessionOf } = await import('../../engine/store/restore-session.js');
+  const timeline = await adapter.timeline(common.transcriptPath);
+  const session = restoreSessionOf(common.transcriptPath, adapter.id, timeline);
+  const root = common.projectRoot ?? timeline.session.cwd;
   if (!root) {
     io.err('No project folder known for the code: restoring the chat only.');
     return null;
   }
   // Find the target now (dry) so conflicts stop us before the chat is touched.
-  const { rewindTranscript } = await import('../../engine/agents/claude/rewind/rewind.js');
-  const dry = await rewindTranscript({ transcriptPath: transcript, n: args.n, promptUuid, mode: 'fork', dryRun: true, projectRoot: root });
-  if (!dry.statement.targetLive && !(await import('../../engine/store/restore.js').then((m) => m.checkpointForPrompt(root, dry.prompts[0]!.uuid, session)))) {
-    throw new RewindError('NO_CHECKPOINT', "that prompt is on an abandoned branch and Rewind took no checkpoint before it: Claude's own file history covers the live path only (fork there without --both, or restore the code of a live prompt)");
+  const dry = await adapter.rewind!({ ...common, mode: 'fork', dryRun: true, projectRoot: root });
+  const first = dry.prompts[0]!.uuid;
+  const targetLive = dry.statement ? dry.statement.targetLive : (session.prompts.find((p) => p.uuid === first)?.active ?? true);
+  const { checkpointForPrompt, nothingForPrompt, targetForRewind, restore } = await import('../../engine/store/restore.js');
+  if (!targetLive && !(await checkpointForPrompt(root, first, session))) {
+    const store = adapter.codeHistory ? `${adapter.codeHistory.label} covers the live path only` : `${adapter.displayName} keeps no file history of its own`;
+    throw new RewindError('NO_CHECKPOINT', `that prompt is on an abandoned branch and Rewind took no checkpoint before it: ${store} (fork there without --both, or restore the code of a live prompt)`);
   }
-  const { targetForRewind, restore } = await import('../../engine/store/restore.js');
-  const target = await targetForRewind(root, session, dry.prompts[0]!.uuid, dry.boundaryOffset);
-  if (!target) return null;
-  const { claudeConfigRoot, claudeRootFor } = await import('../../engine/agents/claude/paths.js');
-  const claudeRoot = args.claudeDir ?? claudeRootFor(session.transcriptPath, claudeConfigRoot(io.env));
-  const preview = await restore(root, target, { session, claudeRoot, dryRun: true, withDiffs: false });
+  const { AGENT_PRIMARY } = await import('../../engine/agents/registry.js');
+  const agentRoot = adapter.id === AGENT_PRIMARY ? args.claudeDir : undefined;
+  const target = await targetForRewind(root, session, first, dry.boundaryOffset, { agentRoot });
+  if (!target) {
+    io.err(`Code: ${await nothingForPrompt(session, root)}.`);
+    return null;
+  }
+  const preview = await restore(root, target, { agentRoot, dryRun: true, withDiffs: false });
   if (preview.preview.plan.conflicts > 0 && !args.force && !args.dryRun) {
     const list = preview.preview.plan.changes.filter((c) => c.conflict).map((c) => c.path);
     throw new RewindError('CONFLICT', `${plural(list.length, 'file')} changed outside the agent would be overwritten: ${list.slice(0, 5).join(', ')} (nothing was changed; pass --force to go ahead)`);
   }
-  return { session, projectRoot: root, claudeRoot, target };
+  return { session, projectRoot: root, agentRoot, target };
 }
 
 async function applyCode(code: CodePlan, promptUuid: string, boundary: number, args: BackArgs, io: CliIO, journalGroup: string | undefined): Promise<CodeReport | null> {
-  const { targetForRewind, restore } = await import('../../engine/store/restore.js');
+  const { nothingForPrompt, targetForRewind, restore } = await import('../../engine/store/restore.js');
   // The transcript may have grown between plan and rewind, changing which prompt was reverted.
-  const target = code.target.promptUuid === promptUuid ? code.target : await targetForRewind(code.projectRoot, code.session, promptUuid, boundary);
+  const target = code.target.promptUuid === promptUuid ? code.target : await targetForRewind(code.projectRoot, code.session, promptUuid, boundary, { agentRoot: code.agentRoot });
   if (!target) {
-    io.err(`No checkpoint for that prompt in ${code.projectRoot}/.agent/rewind and no Claude file history: the code is unchanged (install the hooks: rewind-app hooks install).`);
+    io.err(`Code: ${await nothingForPrompt(code.session, code.projectRoot)}.`);
     return null;
   }
   io.err(`Code: ${target.note}`);
-  const r = await restore(code.projectRoot, target, { session: code.session, claudeRoot: code.claudeRoot, dryRun: args.dryRun, force: args.force, journalGroup });
+  const r = await restore(code.projectRoot, target, { agentRoot: code.agentRoot, dryRun: args.dryRun, force: args.force, journalGroup });
   if (!args.json) {
     const { printRestore } = await import('./restore.js');
     printRestore(r, { json: false, dryRun: args.dryRun, undoHint: false }, { ...io, out: io.err });
   }
   return {
-    source: target.source,
+    source: target.source === 'agent' ? (target.agent ?? 'agent') : 'rewind',
     checkpointId: target.checkpoint?.id ?? null,
     changes: r.preview.plan.changes.map((c) => ({ path: c.path, action: c.action, conflict: c.conflict })),
     applied: r.applied,
   };
 }
-

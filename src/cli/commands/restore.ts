@@ -1,10 +1,8 @@
 import { resolve } from 'node:path';
-import { claudeConfigRoot, claudeRootFor } from '../../engine/agents/claude/paths.js';
-import { parseTranscriptFile } from '../../engine/agents/claude/parse-transcript.js';
-import type { SessionModel } from '../../engine/agents/claude/model.js';
 import { RewindError } from '../../engine/errors.js';
 import { resolveProjectRoot, resolveTranscript } from '../../engine/resolve-transcript.js';
-import { PROMPT_UUID, resolveRestoreTarget, restore, type RestoreResult, type RestoreSource } from '../../engine/store/restore.js';
+import { PROMPT_UUID, resolveRestoreTarget, restore, type RestoreResult, type RestoreSession } from '../../engine/store/restore.js';
+import { parseRestoreSource, readRestoreSession } from '../../engine/store/restore-session.js';
 import { plural, restoredSummary, untouchedSentence } from '../../shared/wording.js';
 import type { CliIO } from '../io.js';
 
@@ -19,28 +17,31 @@ export interface RestoreArgs {
   claudeDir?: string;
 }
 
-
 export async function restoreCommand(args: RestoreArgs, io: CliIO): Promise<number> {
   if (!args.ref) throw new RewindError('USAGE', 'restore needs a checkpoint id, a prompt uuid or @n');
-  if (args.source && args.source !== 'rewind' && args.source !== 'claude') throw new RewindError('USAGE', `--source is rewind or claude (got "${args.source}")`);
-  const source = args.source as RestoreSource | undefined;
-  let session: SessionModel | null = null;
+  const source = await parseRestoreSource(args.source);
+  if (source === null) throw new RewindError('USAGE', `--source is rewind, agent or the session's agent id (got "${args.source}")`);
+  let session: RestoreSession | null = null;
   let root = await resolveProjectRoot({ project: args.project, cwd: io.cwd, env: io.env });
-  if (PROMPT_UUID.test(args.ref) || source === 'claude') {
+  if (PROMPT_UUID.test(args.ref) || source === 'agent') {
     const t = await resolveTranscript({ transcript: args.transcript, project: args.project, cwd: io.cwd, env: io.env, claudeRoot: args.claudeDir }).catch((e) => {
-      if (source === 'claude') throw e;
+      if (source === 'agent') throw e;
       return null;
     });
     if (t) {
-      session = await parseTranscriptFile(t.path);
-      root ??= session.cwd;
+      const s = await readRestoreSession(t.path);
+      if (args.source && args.source !== 'agent' && args.source !== 'rewind' && args.source !== s.agent) throw new RewindError('USAGE', `--source ${args.source}: this session is ${s.agent}'s (use --source ${s.agent} or agent)`);
+      session = s;
+      root ??= s.cwd;
     }
   }
   root ??= resolve(io.cwd);
-  const target = await resolveRestoreTarget({ projectRoot: root, ref: args.ref, source, session });
+  // `--claude-dir` is the primary agent's root only.
+  const { AGENT_PRIMARY } = await import('../../engine/agents/registry.js');
+  const agentRoot = session?.agent === AGENT_PRIMARY ? args.claudeDir : undefined;
+  const target = await resolveRestoreTarget({ projectRoot: root, ref: args.ref, source, session, agentRoot });
   io.err(`Source: ${target.note}`);
-  const claudeRoot = args.claudeDir ?? claudeRootFor(session?.transcriptPath, claudeConfigRoot(io.env));
-  const r = await restore(root, target, { session, claudeRoot, dryRun: args.dryRun, force: args.force });
+  const r = await restore(root, target, { agentRoot, dryRun: args.dryRun, force: args.force });
   printRestore(r, args, io);
   return 0;
 }
@@ -50,7 +51,7 @@ export function printRestore(r: RestoreResult, args: { json: boolean; dryRun: bo
   if (args.json) {
     io.out(
       JSON.stringify({
-        source: r.preview.target.source,
+        source: r.preview.target.source === 'agent' ? r.preview.target.agent : 'rewind',
         checkpointId: r.preview.target.checkpoint?.id ?? null,
         promptUuid: r.preview.target.promptUuid,
         dryRun: args.dryRun,
@@ -59,6 +60,7 @@ export function printRestore(r: RestoreResult, args: { json: boolean; dryRun: bo
         untouched: plan.untouched,
         skipped: r.preview.skipped,
         outside: r.preview.outside,
+        unknown: r.preview.unknown ?? [],
         diffs,
         applied: r.applied,
       }),
@@ -75,6 +77,7 @@ export function printRestore(r: RestoreResult, args: { json: boolean; dryRun: bo
   }
   for (const s of r.preview.skipped) io.err(`untouched (too large to be in the checkpoint): ${s.path}`);
   for (const o of r.preview.outside) io.err(`untouched (outside the project): ${o}`);
+  for (const u of r.preview.unknown ?? []) io.err(`not known to the agent's store: ${u}`);
   if (plan.untouched.length) io.err(untouchedSentence(plan.untouched));
   if (args.dryRun) io.out(`\nDry run: ${plural(plan.changes.length, 'file')} would change, nothing written`);
   else if (r.applied) io.out(`\n${restoredSummary(r.applied)}${args.undoHint === false ? '' : '. Undo with: rewind-app undo'}`);

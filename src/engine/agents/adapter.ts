@@ -75,8 +75,12 @@ export interface AgentAdapter {
   resumeCommand(sessionId: string): string;
   /** `rewind-app hooks install` wires Rewind's checkpoints into this agent (the window offers it). */
   readonly checkpointHooks?: boolean;
-  /** The agent's own file history (Claude's `file-history/`): restore `--source <id>` reads it. */
-  readonly fileHistory?: boolean;
+  /**
+   * The agent's own record of the project's files before each prompt (Claude's `file-history/`,
+   * Droid's snapshots, Qwen's file-history, Gemini's checkpoints): restore, `back --both`, the
+   * window's code restore and compare read it besides Rewind's checkpoints (`--source <id>`).
+   */
+  readonly codeHistory?: CodeHistory;
   /** Is the agent writing to (or holding) this session right now? */
   isLive(path: string, opts?: { now?: number; windowMs?: number }): Promise<boolean>;
 }
@@ -206,4 +210,58 @@ export interface RewindOutcome {
   statement?: RewindStatement | null;
   /** The session's size when planned (a confirm compares it). */
   size?: number;
+}
+
+/** The capability behind `codeHistory`: loaded lazily by the adapter (its parsers stay off the hot path). */
+export interface CodeHistory {
+  /** What the source is called where a preview or the CLI names it: "Claude's own file history". */
+  readonly label: string;
+  /** What a restore from it puts back, in the note beside the label: "only files Claude edited are restored". */
+  readonly covers: string;
+  /**
+   * The timeline marks the prompts this store covers (`nativeCheckpoint`): the window offers code
+   * restore only there. Without it the window offers it on every live prompt and the preview says
+   * when the store has nothing.
+   */
+  readonly marksPrompts?: boolean;
+  /**
+   * The project's files as they were before a prompt, from the agent's own store; null when the
+   * store holds nothing for that prompt (the caller says so and uses Rewind's checkpoints). Throws
+   * a one-line RewindError when the store is there but cannot be read whole (a missing blob).
+   */
+  before(req: CodeBeforeRequest): Promise<CodeBefore | null>;
+}
+
+export interface CodeBeforeRequest {
+  /** The session file. */
+  transcriptPath: string;
+  promptUuid: string;
+  /** Paths outside it are reported, never restored. */
+  projectRoot: string;
+  /** The agent's root when the caller knows it better than the session file's location. */
+  agentRoot?: string | null;
+}
+
+/** A file as the store had it: content by sha256 (what Rewind's trees use), mode when the store kept one. */
+export interface StoredFile {
+  ref: string;
+  size: number;
+  mode: number | null;
+}
+
+export interface CodeBefore {
+  /** Project-relative '/' paths: the file then, or null when it did not exist then (restoring deletes it). */
+  files: Map<string, StoredFile | null>;
+  /**
+   * 'tracked': only the paths in `files` are the store's business (Claude, Droid, Qwen track files
+   * one by one); 'tree': the store holds the whole tree, so any other file is one to delete
+   * (Gemini's snapshot commits).
+   */
+  scope: 'tracked' | 'tree';
+  /** Content of a `ref` named in `files`. */
+  read(ref: string): Promise<Buffer>;
+  /** Absolute paths the store names outside the project: left alone. */
+  outside: string[];
+  /** What the store cannot say (evicted content, a file it lost track of), one line each. */
+  unknown: string[];
 }

@@ -1,10 +1,12 @@
-import { readFile, stat } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { RewindError } from '../errors.js';
 import { writeBufferAtomic, writeFileAtomic } from '../io/atomic-write.js';
 import { fingerprintFile } from '../io/fingerprint.js';
+import { inPlaceLocked } from '../io/transcript-lock.js';
 import type { RevertedPrompt, RewindOutcome, RewindRequest } from './adapter.js';
 import { backupPathFor, DEFAULT_LIVE_WINDOW_MS } from './claude/rewind/rewind.js';
+import type { RewindStatement } from './adapter.js';
 
 /** Which prompt to cut before: n back along the live path, or one prompt by id (any branch). */
 export interface CutTarget {
@@ -29,6 +31,13 @@ export interface CutPlan {
   fork(newId: string): { path: string; bytes: Buffer };
   /** The whole new content of the file for an in-place rewind. */
   inPlace: Buffer;
+  /**
+   * When set, `inPlace` is the file plus these bytes and an in-place rewind appends them (the file
+   * keeps its inode and every byte it had) instead of replacing the file.
+   */
+  append?: Buffer;
+  /** What the result keeps, leaves out and hands back, when the planner can say it. */
+  statement?: RewindStatement;
   warnings: string[];
 }
 
@@ -65,11 +74,30 @@ async function stillThere(path: string, before: Buffer): Promise<'same' | 'grew'
   return now.length === before.length ? 'same' : 'grew';
 }
 
+/** Appends to the file only while it is still exactly `before` (the check and the write share one handle). */
+async function appendIfUnchanged(path: string, before: Buffer, bytes: Buffer): Promise<void> {
+  const fh = await open(path, 'a+');
+  try {
+    const now = Buffer.alloc((await fh.stat()).size);
+    await fh.read(now, 0, now.length, 0);
+    if (!now.equals(before)) throw new RewindError('TRANSCRIPT_CHANGED', 'transcript changed while we were writing: nothing was appended, run again when the agent is idle');
+    await fh.appendFile(bytes);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
 /**
  * Forks or rewrites one session file by a plan: validated before anything is written, written
  * atomically, a backup before every in-place rewrite, and a journal record so `undo` puts it back.
  */
-export async function rewindByPlan(planner: CutPlanner, opts: RewindRequest & { now?: () => number; beforeRevalidate?: () => Promise<void> }): Promise<RewindOutcome> {
+export function rewindByPlan(planner: CutPlanner, opts: RewindRequest & { now?: () => number; beforeRevalidate?: () => Promise<void> }): Promise<RewindOutcome> {
+  // Two in-place rewrites of one file at once would each write over the other's cut.
+  return inPlaceLocked(opts, () => rewindByPlanUnlocked(planner, opts));
+}
+
+async function rewindByPlanUnlocked(planner: CutPlanner, opts: RewindRequest & { now?: () => number; beforeRevalidate?: () => Promise<void> }): Promise<RewindOutcome> {
   const now = opts.now ?? Date.now;
   const path = opts.transcriptPath;
   const buf = await readSession(path);
@@ -89,6 +117,7 @@ export async function rewindByPlan(planner: CutPlanner, opts: RewindRequest & { 
     projectRoot,
     bytesScanned: buf.length,
     warnings,
+    ...(plan.statement ? { statement: plan.statement } : {}),
   };
   if (opts.mode === 'in-place') {
     const age = now() - (await stat(path)).mtimeMs;
@@ -113,13 +142,15 @@ export async function rewindByPlan(planner: CutPlanner, opts: RewindRequest & { 
   const journalId = randomUUID();
   const time = new Date(now()).toISOString();
   const prompts = plan.prompts.map((p) => p.uuid);
+  // One user action (a fork and its code restore) is one group: one undo reverts both.
+  const extra = { ...(opts.journalGroup ? { group: opts.journalGroup } : {}), ...(opts.promptNumber ? { promptNumber: opts.promptNumber } : {}) };
   if (opts.mode === 'fork') {
     const forkSessionId = randomUUID();
     const fork = plan.fork(forkSessionId);
     await writeBufferAtomic(fork.path, fork.bytes);
     if (projectRoot) {
       const result = await fingerprintFile(fork.path);
-      await appendJournal(projectRoot, { kind: 'fork', id: journalId, time, transcript: path, sessionId: plan.sessionId, forkPath: fork.path, forkSessionId, fileHistoryDir: null, result, boundaryOffset: plan.boundaryOffset, prompts });
+      await appendJournal(projectRoot, { kind: 'fork', id: journalId, time, transcript: path, sessionId: plan.sessionId, forkPath: fork.path, forkSessionId, fileHistoryDir: null, result, boundaryOffset: plan.boundaryOffset, prompts, ...extra });
     } else {
       warnings.push('no project folder known: this fork is not in an undo journal');
     }
@@ -135,12 +166,14 @@ export async function rewindByPlan(planner: CutPlanner, opts: RewindRequest & { 
   // The backup is the bytes we validated and planned from, so undo puts back exactly those.
   await writeBufferAtomic(backupPath, buf);
   const original = await fingerprintFile(backupPath);
-  await writeFileAtomic(path, async (out) => {
-    await out.writeFile(plan.inPlace);
-    // Last look before the rename: an append now would be lost.
-    if ((await stillThere(path, buf)) !== 'same') throw new RewindError('TRANSCRIPT_CHANGED', 'transcript changed while we were writing: nothing was replaced, run again when the agent is idle');
-  });
+  if (plan.append) await appendIfUnchanged(path, buf, plan.append);
+  else
+    await writeFileAtomic(path, async (out) => {
+      await out.writeFile(plan.inPlace);
+      // Last look before the rename: an append now would be lost.
+      if ((await stillThere(path, buf)) !== 'same') throw new RewindError('TRANSCRIPT_CHANGED', 'transcript changed while we were writing: nothing was replaced, run again when the agent is idle');
+    });
   const result = await fingerprintFile(path);
-  await appendJournal(projectRoot, { kind: 'in-place', id: journalId, time, transcript: path, sessionId: plan.sessionId, backupPath, original, result, boundaryOffset: plan.boundaryOffset, prompts });
+  await appendJournal(projectRoot, { kind: 'in-place', id: journalId, time, transcript: path, sessionId: plan.sessionId, backupPath, original, result, boundaryOffset: plan.boundaryOffset, prompts, ...extra });
   return { ...base, forkSessionId: null, forkPath: null, backupPath, journalId };
 }

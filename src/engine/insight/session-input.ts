@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import type { Timeline } from '../../shared/session-schema.js';
 import type { AgentTreeBefore } from './compare-code.js';
 import { RewindError } from '../errors.js';
@@ -31,17 +29,18 @@ export async function readTurns(file: string, timeline: Timeline, uuids: string[
   return out;
 }
 
-/** The agent's own file history as a tree before a prompt (Claude Code's file-history), if it keeps one. */
-export async function agentTreeBefore(file: string, claudeRoot: string, projectRoot: string): Promise<AgentTreeBefore | undefined> {
-  if (!(await adapterOfFile(file)).fileHistory) return undefined;
-  const { parseTranscriptFile } = await import('../agents/claude/parse-transcript.js');
-  const { nativeTarget } = await import('../agents/claude/native-restore.js');
-  const parsed = await parseTranscriptFile(file);
-  // Paths the agent tracked are relative to the session's folder; when that folder is not on this
-  // machine (a copied session), the project given stands in for it.
-  const model = parsed.cwd && existsSync(parsed.cwd) ? parsed : { ...parsed, cwd: projectRoot };
+/** The agent's own store (its `codeHistory`) as a tree before a prompt, if it keeps one. */
+export async function agentTreeBefore(file: string, agentRoot: string, projectRoot: string): Promise<AgentTreeBefore | undefined> {
+  const adapter = await adapterOfFile(file);
+  const history = adapter.codeHistory;
+  if (!history) return undefined;
+  const { treeOfAgentStore } = await import('../store/restore.js');
+  // The root given is the primary agent's (the app's settings); another agent finds its own store.
+  const root = adapter.id === AGENT_PRIMARY ? agentRoot : null;
   return async (promptUuid) => {
-    const t = await nativeTarget(model, promptUuid, claudeRoot, projectRoot);
-    return { tree: t.target, coverage: t.coverage, read: (ref) => readFile(t.blobs.get(ref) ?? '\0') };
+    const before = await history.before({ transcriptPath: file, promptUuid, projectRoot, agentRoot: root });
+    if (!before) return null;
+    const { tree, coverage } = treeOfAgentStore(before, new Map());
+    return { tree, coverage, read: (ref) => before.read(ref) };
   };
 }

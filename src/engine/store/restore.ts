@@ -1,7 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { RewindError } from '../errors.js';
-import type { SessionModel } from '../agents/claude/model.js';
-import { nativeTarget } from '../agents/claude/native-restore.js';
+import type { CodeBefore } from '../agents/adapter.js';
 import { readAgentWrites } from './agent-writes.js';
 import { objectStore, takeCheckpoint } from './checkpoint.js';
 import { latestManifest, listCheckpointIds, listCheckpoints, readManifest, type CheckpointSummary, type Manifest } from './manifest.js';
@@ -13,7 +11,8 @@ import { planRestore, type RestorePlan } from './restore-plan.js';
 import { currentTree, treeFromEntries, type TreeState } from './tree-state.js';
 import { plural } from '../../shared/wording.js';
 
-export type RestoreSource = 'rewind' | 'claude';
+/** Rewind's own checkpoints, or the agent's own store (its `codeHistory`). */
+export type RestoreSource = 'rewind' | 'agent';
 
 export interface RestoreTarget {
   source: RestoreSource;
@@ -21,6 +20,9 @@ export interface RestoreTarget {
   checkpoint: Manifest | null;
   /** The prompt it is the state before, when known. */
   promptUuid: string | null;
+  /** Source agent: whose store, and the session file it reads it for. */
+  agent?: string | null;
+  transcriptPath?: string | null;
   /** Why this source and target were picked, in the user's words. */
   note: string;
 }
@@ -31,6 +33,16 @@ export interface RestorePreview {
   diffs: FileDiff[];
   skipped: { path: string; size: number; reason: string }[];
   outside: string[];
+  /** What the agent's store could not say (evicted content...), one line each. */
+  unknown?: string[];
+}
+
+/** What restore needs of the session a prompt is in, read off its timeline (any agent). */
+export interface RestoreSession {
+  transcriptPath: string;
+  /** The adapter id. */
+  agent: string;
+  prompts: { uuid: string; promptId: string | null; active: boolean }[];
 }
 
 export interface ResolveOptions {
@@ -38,15 +50,17 @@ export interface ResolveOptions {
   /** checkpoint id (or prefix), a prompt uuid, or @n (the n-th newest checkpoint). */
   ref: string;
   source?: RestoreSource;
-  /** Needed for prompt uuids and for the claude source. */
-  session?: SessionModel | null;
+  /** Needed for prompt uuids and for the agent source. */
+  session?: RestoreSession | null;
+  /** The agent's root, as configured (its store is looked for beside the session file first). */
+  agentRoot?: string | null;
 }
 
 /** A prompt uuid (what `restore` accepts besides checkpoint ids and @n). */
 export const PROMPT_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Our checkpoint taken right before a prompt: tied by prompt uuid, or by the hook's prompt_id. */
-export async function checkpointForPrompt(projectRoot: string, promptUuid: string, session: SessionModel | null): Promise<Manifest | null> {
+export async function checkpointForPrompt(projectRoot: string, promptUuid: string, session: RestoreSession | null): Promise<Manifest | null> {
   const promptId = session?.prompts.find((p) => p.uuid === promptUuid)?.promptId ?? null;
   return newestReadable(projectRoot, (c) => c.trigger === 'prompt' && !!c.transcript && (c.transcript.prompt_uuid === promptUuid || (!!promptId && c.transcript.prompt_id === promptId)));
 }
@@ -65,22 +79,56 @@ async function newestReadable(projectRoot: string, match: (c: CheckpointSummary)
   return null;
 }
 
+/** The agent's store as a restore source, by the session's agent id (null: it keeps none). */
+async function codeHistoryOf(agent: string) {
+  const { adapterFor } = await import('../agents/registry.js');
+  const a = adapterFor(agent);
+  return a.codeHistory ? { adapter: a, history: a.codeHistory } : null;
+}
+
+/** The agent's files before a prompt, or null when its store has nothing for it. */
+async function agentBefore(projectRoot: string, target: { agent?: string | null; transcriptPath?: string | null; promptUuid: string | null }, agentRoot?: string | null): Promise<CodeBefore | null> {
+  const h = target.agent ? await codeHistoryOf(target.agent) : null;
+  if (!h || !target.transcriptPath || !target.promptUuid) return null;
+  return h.history.before({ transcriptPath: target.transcriptPath, promptUuid: target.promptUuid, projectRoot, agentRoot });
+}
+
+function agentTarget(session: RestoreSession, promptUuid: string, history: { label: string; covers: string }, why: string): RestoreTarget {
+  return { source: 'agent', checkpoint: null, promptUuid, agent: session.agent, transcriptPath: session.transcriptPath, note: `${history.label}${why}: ${history.covers}` };
+}
+
 /**
  * The code state to go with a chat rewind: our checkpoint taken before the first reverted prompt,
- * else the newest one taken on this transcript at or before the cut, else Claude's own history.
+ * else the newest one taken on this transcript at or before the cut, else the agent's own store;
+ * null when none has anything for it (`nothingForPrompt` says so).
  */
-export async function targetForRewind(projectRoot: string, session: SessionModel, promptUuid: string, boundaryOffset: number): Promise<RestoreTarget | null> {
+export async function targetForRewind(
+  projectRoot: string,
+  session: RestoreSession,
+  promptUuid: string,
+  boundaryOffset: number,
+  opts: { agentRoot?: string | null } = {},
+): Promise<RestoreTarget | null> {
   const exact = await checkpointForPrompt(projectRoot, promptUuid, session);
   if (exact) return { source: 'rewind', checkpoint: exact, promptUuid, note: `Rewind checkpoint ${exact.id} (taken before that prompt)` };
   const m = await newestReadable(projectRoot, (c) => c.transcript?.transcript_path === session.transcriptPath && c.transcript.byte_offset_end <= boundaryOffset);
   if (m) return { source: 'rewind', checkpoint: m, promptUuid, note: `Rewind checkpoint ${m.id} (the newest before that prompt)` };
-  if (session.snapshots.has(promptUuid)) return { source: 'claude', checkpoint: null, promptUuid, note: "Claude's own file history (no Rewind checkpoint): only files Claude edited are restored" };
-  return null;
+  const h = await codeHistoryOf(session.agent);
+  if (!h) return null;
+  const t = agentTarget(session, promptUuid, h.history, ' (no Rewind checkpoint)');
+  return (await agentBefore(projectRoot, t, opts.agentRoot)) ? t : null;
+}
+
+/** One line for a prompt whose code no source holds: names the agent's store when it has one. */
+export async function nothingForPrompt(session: RestoreSession | null, projectRoot: string): Promise<string> {
+  const h = session ? await codeHistoryOf(session.agent) : null;
+  const store = h ? `${h.history.label}: nothing for that prompt, and ` : '';
+  return `${store}no Rewind checkpoint in ${projectRoot}/.agent/rewind covers it: the code is unchanged (install the hooks: rewind-app hooks install)`;
 }
 
 export async function resolveRestoreTarget(o: ResolveOptions): Promise<RestoreTarget> {
   const ids = await listCheckpointIds(o.projectRoot);
-  if (o.source !== 'claude') {
+  if (o.source !== 'agent') {
     if (/^@\d+$/.test(o.ref)) {
       const n = Number(o.ref.slice(1));
       if (n < 1) throw new RewindError('USAGE', '@n counts from 1 (the newest checkpoint)');
@@ -93,7 +141,9 @@ export async function resolveRestoreTarget(o: ResolveOptions): Promise<RestoreTa
       const m = await checkpointForPrompt(o.projectRoot, o.ref, o.session ?? null);
       if (m) return { source: 'rewind', checkpoint: m, promptUuid: o.ref, note: `Rewind checkpoint ${m.id} (taken before that prompt)` };
       if (o.source === 'rewind') throw new RewindError('NO_CHECKPOINT', `no Rewind checkpoint for prompt ${o.ref} (were the hooks installed then?)`);
-      return { source: 'claude', checkpoint: null, promptUuid: o.ref, note: "Claude's own file history (no Rewind checkpoint for that prompt): only files Claude edited are restored" };
+      const h = o.session ? await codeHistoryOf(o.session.agent) : null;
+      if (!h || !o.session) throw new RewindError('NO_CHECKPOINT', `no Rewind checkpoint for prompt ${o.ref}, and its agent keeps no file history of its own (were the hooks installed then?)`);
+      return agentTarget(o.session, o.ref, h.history, ' (no Rewind checkpoint for that prompt)');
     }
     const matches = ids.filter((id) => id.startsWith(o.ref));
     if (matches.length === 1) {
@@ -103,8 +153,10 @@ export async function resolveRestoreTarget(o: ResolveOptions): Promise<RestoreTa
     if (matches.length > 1) throw new RewindError('USAGE', `checkpoint id prefix "${o.ref}" is ambiguous (${matches.length} match)`);
     throw new RewindError('NO_CHECKPOINT', `no checkpoint "${o.ref}" (see rewind-app checkpoints)`);
   }
-  if (!PROMPT_UUID.test(o.ref)) throw new RewindError('USAGE', "--source claude takes a prompt uuid (see rewind-app timeline)");
-  return { source: 'claude', checkpoint: null, promptUuid: o.ref, note: "Claude's own file history: only files Claude edited are restored" };
+  if (!PROMPT_UUID.test(o.ref)) throw new RewindError('USAGE', "the agent's own store takes a prompt uuid (see rewind-app timeline)");
+  const h = o.session ? await codeHistoryOf(o.session.agent) : null;
+  if (!h || !o.session) throw new RewindError('UNSUPPORTED', "this session's agent keeps no file history of its own: restore from Rewind's checkpoints");
+  return agentTarget(o.session, o.ref, h.history, '');
 }
 
 /** The state the agent left: newest checkpoint plus the edits it reported since. */
@@ -129,7 +181,7 @@ export interface PreviewContext {
 export async function previewRestore(
   projectRoot: string,
   target: RestoreTarget,
-  opts: { session?: SessionModel | null; claudeRoot?: string; withDiffs?: boolean } = {},
+  opts: { agentRoot?: string | null; withDiffs?: boolean } = {},
 ): Promise<PreviewContext> {
   const newest = await latestManifest(projectRoot);
   const current = await currentTree(projectRoot, newest);
@@ -144,21 +196,30 @@ export async function previewRestore(
     const keepDirs = new Set(m.entries.filter((e) => e[1] === 'd').map((e) => e[0]));
     return { preview: { target, plan, diffs, skipped: m.skipped, outside: [] }, current, readBlob, keepDirs };
   }
-  if (!opts.session || !opts.claudeRoot) throw new RewindError('NO_TRANSCRIPT', "restoring from Claude's file history needs the session's transcript");
-  const native = await nativeTarget(opts.session, target.promptUuid!, opts.claudeRoot, projectRoot);
-  // Claude restores contents and leaves modes as they are.
-  for (const [p, t] of native.target) {
-    const c = current.get(p);
-    if (c?.kind === 'f') t.mode = c.mode;
-  }
-  const plan = planRestore({ target: native.target, current, expected, coverage: native.coverage });
-  const readBlob = async (ref: string) => {
-    const file = native.blobs.get(ref);
-    if (file) return readFile(file);
-    return objects.read(ref);
-  };
+  const before = await agentBefore(projectRoot, target, opts.agentRoot);
+  if (!before) throw new RewindError('NO_CHECKPOINT', await nothingForPrompt(target.agent && target.transcriptPath ? { agent: target.agent, transcriptPath: target.transcriptPath, prompts: [] } : null, projectRoot));
+  const { tree, coverage } = treeOfAgentStore(before, current);
+  const plan = planRestore({ target: tree, current, expected, coverage });
+  const fromStore = new Set([...tree.values()].map((n) => n.ref));
+  const readBlob = (ref: string) => (fromStore.has(ref) ? before.read(ref) : objects.read(ref));
   const diffs = opts.withDiffs === false ? [] : await diffChanges(projectRoot, plan.changes, readBlob);
-  return { preview: { target, plan, diffs, skipped: [], outside: native.outside }, current, readBlob, keepDirs: new Set() };
+  return { preview: { target, plan, diffs, skipped: [], outside: before.outside, unknown: before.unknown }, current, readBlob, keepDirs: new Set() };
+}
+
+/**
+ * The agent's answer as a tree the planner takes. A store that keeps no modes (Claude's) restores
+ * contents and leaves a file's mode as it is. Tracked: only the listed paths are touched; a whole
+ * tree: every file on disk is its business (one it does not hold did not exist then).
+ */
+export function treeOfAgentStore(before: CodeBefore, current: TreeState): { tree: TreeState; coverage: Set<string> | 'all' } {
+  const tree: TreeState = new Map();
+  for (const [path, f] of before.files) {
+    if (!f) continue;
+    const c = current.get(path);
+    tree.set(path, { kind: 'f', ref: f.ref, size: f.size, mode: f.mode ?? (c?.kind === 'f' ? c.mode : 0o644) });
+  }
+  if (before.scope === 'tree') return { tree, coverage: 'all' };
+  return { tree, coverage: new Set(before.files.keys()) };
 }
 
 export interface RestoreResult {
@@ -170,7 +231,7 @@ export interface RestoreResult {
 export async function restore(
   projectRoot: string,
   target: RestoreTarget,
-  opts: { session?: SessionModel | null; claudeRoot?: string; dryRun?: boolean; force?: boolean; now?: () => number; withDiffs?: boolean; writeHook?: WriteHook; journalGroup?: string } = {},
+  opts: { agentRoot?: string | null; dryRun?: boolean; force?: boolean; now?: () => number; withDiffs?: boolean; writeHook?: WriteHook; journalGroup?: string } = {},
 ): Promise<RestoreResult> {
   // A restore killed earlier is finished first (the CLI does it and says so at start; this covers the window).
   if (!opts.dryRun) await recoverPending(projectRoot);
@@ -192,7 +253,7 @@ export async function restore(
     id: journalId,
     ...(opts.journalGroup ? { group: opts.journalGroup } : {}),
     time: new Date((opts.now ?? Date.now)()).toISOString(),
-    checkpointId: target.checkpoint?.id ?? `claude:${target.promptUuid}`,
+    checkpointId: target.checkpoint?.id ?? `${target.agent ?? 'agent'}:${target.promptUuid}`,
     preRestoreCheckpointId: pre.manifest.id,
   };
   const tx = { op: 'restore' as const, preRestoreCheckpointId: pre.manifest.id, onComplete: record };

@@ -3,9 +3,8 @@ import type { RewindRequest } from '../../engine/agents/adapter.js';
 import { adapterFor, type AgentId } from '../../engine/agents/registry.js';
 import { RewindError } from '../../engine/errors.js';
 import { SessionBuilder } from '../../engine/agents/claude/session-builder.js';
-import type { SessionModel } from '../../engine/agents/claude/model.js';
 import { takeCheckpoint, type CheckpointOptions } from '../../engine/store/checkpoint.js';
-import { previewRestore, restore, type RestoreTarget } from '../../engine/store/restore.js';
+import { nothingForPrompt, previewRestore, restore, targetForRewind, type RestoreSession, type RestoreTarget } from '../../engine/store/restore.js';
 import { undoLatest } from '../../engine/undo.js';
 import { INDEX_OPS } from './index-ops.js';
 
@@ -28,10 +27,15 @@ export const ENGINE_OPS = {
     const r = await takeCheckpoint(a);
     return { id: r.manifest.id, files: r.manifest.entries.filter((e) => e[1] !== 'd').length, hashed: r.hashed, skipped: r.manifest.skipped.length };
   },
-  previewRestore: async (a: { projectRoot: string; target: RestoreTarget; session: SessionModel | null; claudeRoot: string; withDiffs?: boolean }) =>
-    (await previewRestore(a.projectRoot, a.target, { session: a.session, claudeRoot: a.claudeRoot, withDiffs: a.withDiffs })).preview,
-  restore: async (a: { projectRoot: string; target: RestoreTarget; session: SessionModel | null; claudeRoot: string; force?: boolean; journalGroup?: string }) =>
-    restore(a.projectRoot, a.target, { session: a.session, claudeRoot: a.claudeRoot, force: a.force, journalGroup: a.journalGroup }),
+  /** The code to go with a chat rewind (the agent's store is read here, off the main thread). */
+  codeTarget: async (a: { projectRoot: string; session: RestoreSession; promptUuid: string; boundaryOffset: number; agentRoot?: string | null }) => {
+    const target = await targetForRewind(a.projectRoot, a.session, a.promptUuid, a.boundaryOffset, { agentRoot: a.agentRoot });
+    return { target, missing: target ? null : await nothingForPrompt(a.session, a.projectRoot) };
+  },
+  previewRestore: async (a: { projectRoot: string; target: RestoreTarget; agentRoot?: string | null; withDiffs?: boolean }) =>
+    (await previewRestore(a.projectRoot, a.target, { agentRoot: a.agentRoot, withDiffs: a.withDiffs })).preview,
+  restore: async (a: { projectRoot: string; target: RestoreTarget; agentRoot?: string | null; force?: boolean; journalGroup?: string }) =>
+    restore(a.projectRoot, a.target, { agentRoot: a.agentRoot, force: a.force, journalGroup: a.journalGroup }),
   undo: async (a: { projectRoot: string; dryRun?: boolean; force?: boolean; agentRoots?: string[] }) => undoLatest(a.projectRoot, { dryRun: a.dryRun, force: a.force, agentRoots: a.agentRoots }),
   ...INDEX_OPS,
 };

@@ -9,7 +9,8 @@ import type { RewindOutcome as RewindResult } from '../../engine/agents/adapter.
 import { materializeDemo } from '../../engine/demo.js';
 import { describeError, RewindError } from '../../engine/errors.js';
 import { hookCommand, hooksStatus, installHooks, settingsPath, type Scope } from '../../engine/hooks/settings.js';
-import { checkpointForPrompt, resolveRestoreTarget, targetForRewind, type RestorePreview, type RestoreTarget } from '../../engine/store/restore.js';
+import { resolveRestoreTarget, type RestorePreview, type RestoreSession, type RestoreTarget } from '../../engine/store/restore.js';
+import { restoreSessionOf } from '../../engine/store/restore-session.js';
 import { PromptCheckpoints } from './prompt-checkpoints.js';
 import { CONTRACT, type CodePlan, type ParsedRequestOf, type ResponseOf, type Result, type RewindEvent } from '../../shared/contract.js';
 import type { OperationName } from '../../shared/operations.js';
@@ -401,11 +402,17 @@ export class RewindService {
     return adapter.rewind.bind(adapter);
   }
 
-  /** The incremental model of a session whose agent keeps one (restore from the agent's own history needs it). */
-  private async sessionModel(session: string): Promise<SessionModel> {
+  /** What restore needs of a session (any agent), off the timeline the service keeps for it. */
+  private async restoreSession(session: string): Promise<{ session: RestoreSession; agentRoot: string | null }> {
     const { adapter, path } = await this.transcriptOf(session);
-    if (!adapter.incremental) throw new RewindError('UNSUPPORTED', `restoring code to a prompt of a ${adapter.displayName} session needs a Rewind checkpoint: pass a checkpoint id, without --session`);
-    return (await this.live.get(path)).model;
+    const timeline = adapter.incremental ? (await this.live.get(path)).timeline : await this.whole.timeline(adapter, path);
+    return { session: restoreSessionOf(path, adapter.id, timeline), agentRoot: this.agentRootOf(adapter, path) };
+  }
+
+  /** The root an agent's store is read from: the configured one (the primary agent's follows the transcript's own layout). */
+  private agentRootOf(adapter: AgentAdapter, path: string): string | null {
+    if (adapter.id === AGENT_PRIMARY) return claudeRootFor(path, this.claudeRoot);
+    return this.roots().find((r) => r.adapter === adapter)?.root ?? null;
   }
 
   /** The project a session ran in: its cwd, when that folder exists here. */
@@ -419,6 +426,7 @@ export class RewindService {
     const diffs = new Map(p.diffs.map((d) => [d.path, d]));
     return {
       source: p.target.source,
+      agent: p.target.agent ?? null,
       checkpointId: p.target.checkpoint?.id ?? null,
       note: p.target.note,
       projectRoot,
@@ -472,11 +480,10 @@ export class RewindService {
     return { adapter, path, model: null, projectRoot: await this.projectOf(t.session.cwd), agentRoot, timeline: t };
   }
 
-  /** Claude's own file history covers the live path only: a dead prompt's code needs a Rewind checkpoint. */
-  private async refuseDeadRestore(model: SessionModel | null, target: RestoreTarget | null): Promise<void> {
-    if (!model || !target || target.source !== 'claude' || !target.promptUuid) return;
-    const { timeline } = await this.live.get(model.transcriptPath);
-    const p = timeline.prompts.find((x) => x.uuid === target.promptUuid);
+  /** An agent's own store follows the live path only: a dead prompt's code needs a Rewind checkpoint. */
+  private refuseDeadRestore(session: RestoreSession | null, target: RestoreTarget | null): void {
+    if (!session || !target || target.source !== 'agent' || !target.promptUuid) return;
+    const p = session.prompts.find((x) => x.uuid === target.promptUuid);
     if (p && !p.active) throw new RewindError('NO_CHECKPOINT', DEAD_RESTORE_REASON);
   }
 
@@ -488,16 +495,10 @@ export class RewindService {
     );
   }
 
-  private async codeTarget(adapter: AgentAdapter, model: SessionModel | null, projectRoot: string | null, chat: RewindResult): Promise<{ target: RestoreTarget | null; note: string | null }> {
-    if (!projectRoot) return { target: null, note: `The project folder ${model?.cwd ?? '(unknown)'} is not on this machine: only the chat can be rewound.` };
-    if (!model) {
-      // No agent model to match: Rewind's checkpoint taken at that very prompt (the watcher's).
-      const exact = await checkpointForPrompt(projectRoot, chat.prompts[0]!.uuid, null);
-      if (exact) return { target: { source: 'rewind', checkpoint: exact, promptUuid: chat.prompts[0]!.uuid, note: `Rewind checkpoint ${exact.id} (taken at that prompt)` }, note: null };
-      return { target: null, note: `No Rewind checkpoint for this ${adapter.displayName} prompt (they are taken while Rewind runs, in projects with .agent/rewind/): only the chat is rewound.` };
-    }
-    const target = await targetForRewind(projectRoot, model, chat.prompts[0]!.uuid, chat.boundaryOffset);
-    return { target, note: target ? null : 'No checkpoint covers this prompt: install the hooks so every prompt gets one.' };
+  private async codeTarget(session: RestoreSession, cwd: string | null, projectRoot: string | null, agentRoot: string | null, chat: RewindResult): Promise<{ target: RestoreTarget | null; note: string | null }> {
+    if (!projectRoot) return { target: null, note: `The project folder ${cwd ?? '(unknown)'} is not on this machine: only the chat can be rewound.` };
+    const r = await this.runner.run('codeTarget', { projectRoot, session, promptUuid: chat.prompts[0]!.uuid, boundaryOffset: chat.boundaryOffset, agentRoot });
+    return { target: r.target, note: r.missing ? `${r.missing[0]!.toUpperCase()}${r.missing.slice(1)}.` : null };
   }
 
   /** The rewind statement's words (the CLI's dry run says the same), and the files when the code goes too. */
@@ -570,17 +571,19 @@ export class RewindService {
       };
     },
     previewRewind: async (req) => {
-      const { adapter, path, model, projectRoot, agentRoot, timeline } = await this.rewindContext(req.session);
+      const { adapter, path, projectRoot, agentRoot, timeline } = await this.rewindContext(req.session);
       const livePromptCount = timeline.stats.activePrompts;
       const chat = await this.runner.run('rewind', { agent: adapter.id, transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, dryRun: true, projectRoot, agentRoot, livePromptCount });
       let code: CodePlan | null = null;
       let codeNote: string | null = null;
       if (req.withCode) {
-        const t = await this.codeTarget(adapter, model, projectRoot, chat);
-        await this.refuseDeadRestore(model, t.target);
+        const session = restoreSessionOf(path, adapter.id, timeline);
+        const storeRoot = this.agentRootOf(adapter, path);
+        const t = await this.codeTarget(session, timeline.session.cwd, projectRoot, storeRoot, chat);
+        this.refuseDeadRestore(session, t.target);
         codeNote = t.note;
         if (t.target && projectRoot) {
-          const preview = await this.runner.run('previewRestore', { projectRoot, target: t.target, session: this.sessionFor(t.target, model), claudeRoot: claudeRootFor(path, this.claudeRoot) });
+          const preview = await this.runner.run('previewRestore', { projectRoot, target: t.target, agentRoot: storeRoot });
           code = this.codePlanDoc(preview, projectRoot);
         }
       }
@@ -588,18 +591,19 @@ export class RewindService {
     },
     applyRewind: async (req) => {
       const id = `op-${++this.opCounter}`;
-      const { adapter, path, model, projectRoot, agentRoot, timeline } = await this.rewindContext(req.session);
-      const claudeRoot = claudeRootFor(path, this.claudeRoot);
+      const { adapter, path, projectRoot, agentRoot, timeline } = await this.rewindContext(req.session);
+      const storeRoot = this.agentRootOf(adapter, path);
       const livePromptCount = timeline.stats.activePrompts;
       // The number the timeline shows, for the fork's label ("fork at #n").
       const promptNumber = timeline.prompts.find((p) => p.uuid === req.promptUuid)?.number ?? undefined;
       const dry = await this.runner.run('rewind', { agent: adapter.id, transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, dryRun: true, projectRoot, agentRoot, livePromptCount, expectSize: req.expectSize });
       let target: RestoreTarget | null = null;
       if (req.withCode) {
-        target = (await this.codeTarget(adapter, model, projectRoot, dry)).target;
-        await this.refuseDeadRestore(model, target);
+        const session = restoreSessionOf(path, adapter.id, timeline);
+        target = (await this.codeTarget(session, timeline.session.cwd, projectRoot, storeRoot, dry)).target;
+        this.refuseDeadRestore(session, target);
         if (target && projectRoot && !req.force) {
-          const preview = await this.runner.run('previewRestore', { projectRoot, target, session: this.sessionFor(target, model), claudeRoot, withDiffs: false });
+          const preview = await this.runner.run('previewRestore', { projectRoot, target, agentRoot: storeRoot, withDiffs: false });
           if (preview.plan.conflicts > 0) throw new RewindError('CONFLICT', `${plural(preview.plan.conflicts, 'file')} changed outside the agent would be overwritten: nothing was changed`);
         }
       }
@@ -612,7 +616,7 @@ export class RewindService {
         this.emit({ type: 'operationProgress', id, message: 'Restoring files…', fraction: null });
         let r;
         try {
-          r = await this.runner.run('restore', { projectRoot, target, session: this.sessionFor(target, model), claudeRoot, force: req.force, journalGroup });
+          r = await this.runner.run('restore', { projectRoot, target, agentRoot: storeRoot, force: req.force, journalGroup });
         } catch (e) {
           // Both or neither: the chat part is taken back before the error is reported.
           await this.runner.run('undo', { projectRoot, force: true }).catch(() => undefined);
@@ -639,17 +643,17 @@ export class RewindService {
     listCheckpoints: async (req) => ({ projectRoot: req.project, checkpoints: await listCheckpoints(req.project) }),
     takeCheckpoint: async (req) => this.runner.run('checkpoint', { projectRoot: req.project, trigger: 'manual', label: req.label ?? null }),
     previewRestore: async (req) => {
-      const model = req.session ? await this.sessionModel(req.session) : null;
-      const target = await resolveRestoreTarget({ projectRoot: req.project, ref: req.ref, source: req.source, session: model });
-      await this.refuseDeadRestore(model, target);
-      const preview = await this.runner.run('previewRestore', { projectRoot: req.project, target, session: this.sessionFor(target, model), claudeRoot: claudeRootFor(model?.transcriptPath, this.claudeRoot) });
+      const { session, agentRoot } = req.session ? await this.restoreSession(req.session) : { session: null, agentRoot: null };
+      const target = await resolveRestoreTarget({ projectRoot: req.project, ref: req.ref, source: req.source, session, agentRoot });
+      this.refuseDeadRestore(session, target);
+      const preview = await this.runner.run('previewRestore', { projectRoot: req.project, target, agentRoot });
       return this.codePlanDoc(preview, req.project);
     },
     applyRestore: async (req) => {
-      const model = req.session ? await this.sessionModel(req.session) : null;
-      const target = await resolveRestoreTarget({ projectRoot: req.project, ref: req.ref, source: req.source, session: model });
-      await this.refuseDeadRestore(model, target);
-      const r = await this.runner.run('restore', { projectRoot: req.project, target, session: this.sessionFor(target, model), claudeRoot: claudeRootFor(model?.transcriptPath, this.claudeRoot), force: req.force });
+      const { session, agentRoot } = req.session ? await this.restoreSession(req.session) : { session: null, agentRoot: null };
+      const target = await resolveRestoreTarget({ projectRoot: req.project, ref: req.ref, source: req.source, session, agentRoot });
+      this.refuseDeadRestore(session, target);
+      const r = await this.runner.run('restore', { projectRoot: req.project, target, agentRoot, force: req.force });
       const summary = restoredSummary({ written: r.applied?.written ?? 0, deleted: r.applied?.deleted ?? 0 });
       this.emit({ type: 'operationFinished', id: `op-${++this.opCounter}`, operation: 'applyRestore', ok: true, summary });
       return { written: r.applied?.written ?? 0, deleted: r.applied?.deleted ?? 0, preRestoreId: r.applied?.preRestoreId ?? '', summary };
@@ -698,11 +702,6 @@ export class RewindService {
       return { claudeRoot: this.claudeRoot, demo: this.demo, version: this.opts.version ?? 'dev' };
     },
   };
-
-  /** Only a restore from Claude's own history needs the session (a large value to send to the worker). */
-  private sessionFor(target: RestoreTarget, model: SessionModel | null): SessionModel | null {
-    return target.source === 'claude' ? model : null;
-  }
 
   private hookCommandLine(): string {
     const cli = this.opts.cli;

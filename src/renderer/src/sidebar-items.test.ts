@@ -22,6 +22,16 @@ describe('sidebarItems', () => {
     expect(keys(sidebarItems([b2, written, a1, a2], '', []))).toEqual(['[/b]', 'b2', 'b1', '[/a]', 'a2', 'a1']);
   });
 
+  it('the agent filter keeps one agent\'s sessions and their prompt matches only', () => {
+    const a1 = session('a1', '/a', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', 'Parser work');
+    const g1 = { ...session('g1', '/a', '2026-01-02T00:00:00Z', '2026-01-02T00:00:00Z', 'Parser too'), agent: 'gemini' as const };
+    const m = { transcriptPath: a1.transcriptPath, promptUuid: 'u1', snippet: 'fix the parser' };
+    expect(keys(sidebarItems([a1, g1], '', [], undefined, 'gemini'))).toEqual(['[/a]', 'g1']);
+    expect(keys(sidebarItems([a1, g1], 'parser', [m], undefined, 'gemini'))).toEqual(['[/a]', 'g1']);
+    expect(keys(sidebarItems([a1, g1], 'parser', [m], undefined, 'claude'))).toEqual(['[/a]', 'a1', '~u1']);
+    expect(keys(sidebarItems([a1, g1], '', [], undefined, null))).toEqual(['[/a]', 'g1', 'a1']);
+  });
+
   it('filters by title or prompt match and lists the matches under their session', () => {
     const a1 = session('a1', '/a', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', 'Parser work');
     const b1 = session('b1', '/b', '2026-01-02T00:00:00Z', '2026-01-02T00:00:00Z', 'Release');

@@ -17,12 +17,13 @@ const began = (s: SessionSummary) => s.createdAt ?? s.lastActivity;
 /**
  * Pure: the sidebar's rows, projects grouped. Groups are ordered by their newest session's start and
  * sessions by their start, newest first: a session being written never moves, and a group moves
- * only when a new session begins in it.
+ * only when a new session begins in it. `agent` keeps one agent's sessions (and their matches) only.
  */
-export function sidebarItems(sessions: SessionSummary[], filter: string, matches: PromptMatch[], extraText?: (s: SessionSummary) => string[]): SidebarItem[] {
+export function sidebarItems(sessions: SessionSummary[], filter: string, matches: PromptMatch[], extraText?: (s: SessionSummary) => string[], agent: string | null = null): SidebarItem[] {
   const q = filter.trim().toLowerCase();
   const matchedSessions = new Set(matches.map((m) => m.transcriptPath));
   const keep = (s: SessionSummary) => {
+    if (agent && s.agent !== agent) return false;
     if (!q) return true;
     if (matchedSessions.has(s.transcriptPath)) return true;
     const hay = [s.title, s.firstPrompt ?? '', s.lastPrompt ?? '', s.cwd ?? '', s.id, ...(extraText?.(s) ?? [])];

@@ -6,6 +6,7 @@ import type { SessionModel } from './model.js';
 import { claudeConfigRoot } from './paths.js';
 import { listSessionFilesSync } from './list-sync.js';
 import { CLAUDE_PROMPTS } from './prompt-lines.js';
+import { claudeCodeHistory } from './code-history.js';
 
 /** Claude Code: `<root>/projects/<project>/<session>.jsonl` trees of messages (FORMATS.md §1). */
 export const claude: AgentAdapter = {
@@ -13,7 +14,7 @@ export const claude: AgentAdapter = {
   displayName: 'Claude Code',
   badge: 'Claude',
   incremental: true,
-  fileHistory: true,
+  codeHistory: claudeCodeHistory,
   checkpointHooks: true,
 
   root: (env, override) => override || claudeConfigRoot(env),

@@ -4,6 +4,7 @@ import { isAbsolute, join, relative, sep } from 'node:path';
 import { RewindError } from '../../errors.js';
 import type { TreeState } from '../../store/tree-state.js';
 import type { NativeBackup, SessionModel } from './model.js';
+import { trackedBefore } from '../code-history-parts.js';
 
 export interface NativeTarget {
   /** Tracked files as they were before the prompt (absent: the file did not exist then). */
@@ -37,22 +38,14 @@ export async function nativeTarget(model: SessionModel, promptUuid: string, clau
     for (const [k, v] of snap.deltas) if (!m.has(k)) m.set(k, v);
     return m;
   };
-  // Each tracked file's first backup and where on the live path it was first tracked.
-  const first = new Map<string, { backup: NativeBackup; index: number }>();
-  live.forEach((p, index) => {
-    for (const [k, v] of stateAt(p.uuid)) if (!first.has(k)) first.set(k, { backup: v, index });
-  });
-  const atPrompt = stateAt(promptUuid);
+  const backups = trackedBefore(live.map((p) => p.uuid), stateAt, promptUuid)!;
   const cwd = model.cwd ?? projectRoot;
   const dir = join(claudeRoot, 'file-history', model.sessionId);
   const target: TreeState = new Map();
   const coverage = new Set<string>();
   const outside: string[] = [];
   const blobs = new Map<string, string>();
-  for (const [tracked, { backup: firstBackup, index }] of first) {
-    // Tracked before this prompt but not in its snapshot (tracking starts afresh after a
-    // compaction): Claude leaves such a file alone, and so do we.
-    if (!atPrompt.has(tracked) && index <= at) continue;
+  for (const [tracked, backup] of backups) {
     const abs = isAbsolute(tracked) ? tracked : join(cwd, tracked);
     const rel = relative(projectRoot, abs).split(sep).join('/');
     if (!rel || rel.startsWith('..') || isAbsolute(rel)) {
@@ -60,7 +53,6 @@ export async function nativeTarget(model: SessionModel, promptUuid: string, clau
       continue;
     }
     coverage.add(rel);
-    const backup = atPrompt.get(tracked) ?? firstBackup;
     if (backup.backupFileName === null) continue;
     const file = join(dir, backup.backupFileName);
     const data = await readFile(file).catch(() => {

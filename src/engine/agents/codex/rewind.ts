@@ -4,6 +4,7 @@ import type { RevertedPrompt, RewindOutcome, RewindRequest } from '../adapter.js
 import { RewindError } from '../../errors.js';
 import { writeFileAtomic } from '../../io/atomic-write.js';
 import { fingerprintFile } from '../../io/fingerprint.js';
+import { inPlaceLocked } from '../../io/transcript-lock.js';
 import { ensureStore } from '../../project.js';
 import { timelineOfThread } from './rollout.js';
 import { homeOfRollout, readThread, type Thread } from './thread.js';
@@ -77,7 +78,12 @@ function backupPathFor(projectRoot: string, sessionId: string, time: number): st
   return join(projectRoot, '.agent', 'rewind', 'transcript-backup', `${sessionId}-${stamp}.jsonl`);
 }
 
-export async function rewindRollout(req: RewindRequest & { now?: () => number }): Promise<RewindOutcome> {
+export function rewindRollout(req: RewindRequest & { now?: () => number }): Promise<RewindOutcome> {
+  // The same lock as every in-place rewrite: never two Rewinds writing one rollout.
+  return inPlaceLocked(req, () => rewindRolloutUnlocked(req));
+}
+
+async function rewindRolloutUnlocked(req: RewindRequest & { now?: () => number }): Promise<RewindOutcome> {
   const now = req.now ?? Date.now;
   const st = await stat(req.transcriptPath).catch(() => null);
   if (!st?.isFile()) throw new RewindError('NO_TRANSCRIPT', `transcript not found: ${req.transcriptPath}`);
@@ -163,7 +169,7 @@ export async function rewindRollout(req: RewindRequest & { now?: () => number })
     await writeFileAtomic(forkPath, body);
     const result = await fingerprintFile(forkPath);
     if (projectRoot) {
-      await appendJournal(projectRoot, { kind: 'fork', id: journalId, time: stamp.toISOString(), transcript: req.transcriptPath, sessionId, forkPath, forkSessionId: newId, fileHistoryDir: null, result, boundaryOffset: cut, prompts: reverted.map((p) => p.uuid), ...(req.promptNumber ? { promptNumber: req.promptNumber } : {}) });
+      await appendJournal(projectRoot, { kind: 'fork', id: journalId, time: stamp.toISOString(), transcript: req.transcriptPath, sessionId, forkPath, forkSessionId: newId, fileHistoryDir: null, result, boundaryOffset: cut, prompts: reverted.map((p) => p.uuid), ...(req.promptNumber ? { promptNumber: req.promptNumber } : {}), ...(req.journalGroup ? { group: req.journalGroup } : {}) });
     } else warnings.push('no project folder known: this fork is not in an undo journal');
     return { ...base, forkSessionId: newId, forkPath, backupPath: null, journalId: projectRoot ? journalId : null };
   }
@@ -177,6 +183,6 @@ export async function rewindRollout(req: RewindRequest & { now?: () => number })
   if ((await stat(backupPath)).size < st.size) throw new RewindError('IO', `backup is incomplete: ${backupPath}`);
   await writeFileAtomic(req.transcriptPath, body);
   const result = await fingerprintFile(req.transcriptPath);
-  await appendJournal(projectRoot, { kind: 'in-place', id: journalId, time: stamp.toISOString(), transcript: req.transcriptPath, sessionId, backupPath, original, result, boundaryOffset: cut, prompts: reverted.map((p) => p.uuid), ...(req.promptNumber ? { promptNumber: req.promptNumber } : {}) });
+  await appendJournal(projectRoot, { kind: 'in-place', id: journalId, time: stamp.toISOString(), transcript: req.transcriptPath, sessionId, backupPath, original, result, boundaryOffset: cut, prompts: reverted.map((p) => p.uuid), ...(req.promptNumber ? { promptNumber: req.promptNumber } : {}), ...(req.journalGroup ? { group: req.journalGroup } : {}) });
   return { ...base, forkSessionId: null, forkPath: null, backupPath, journalId };
 }

@@ -22,6 +22,11 @@ export const droid: AgentAdapter = {
   id: 'droid',
   displayName: 'Factory Droid',
   badge: 'Droid',
+  codeHistory: {
+    label: "Droid's own snapshots",
+    covers: 'only files Droid edited are restored',
+    before: async (req) => (await import('./code-history.js')).droidCodeBefore(req),
+  },
 
   // The CLI's own override replaces the home folder it puts `.factory` in.
   root: (env, override) => override || join(env.FACTORY_HOME_OVERRIDE || env.HOME || homedir(), '.factory'),

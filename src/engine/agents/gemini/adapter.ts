@@ -2,7 +2,6 @@ import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { AgentAdapter } from '../adapter.js';
-import { GEMINI_READ_ONLY } from './read-only.js';
 import { GEMINI_PROMPTS } from './search.js';
 
 const isSession = (p: string): boolean => basename(p).startsWith('session-') && p.endsWith('.jsonl') && basename(dirname(p)) === 'chats';
@@ -22,6 +21,7 @@ export const gemini: AgentAdapter = {
   id: 'gemini',
   displayName: 'Gemini CLI',
   badge: 'Gemini',
+  codeHistory: { label: "Gemini's own checkpoints", covers: 'the whole folder as its checkpoint holds it', before: async (req) => (await import('./code-history.js')).geminiCodeBefore(req) },
 
   // The CLI's own override of its home folder (it puts `.gemini` inside).
   root: (env, override) => override || join(env.GEMINI_CLI_HOME || env.HOME || homedir(), '.gemini'),
@@ -66,8 +66,10 @@ export const gemini: AgentAdapter = {
   },
   promptLines: GEMINI_PROMPTS,
 
-  // Read only for now: see ./read-only.ts.
-  readOnlyReason: async () => GEMINI_READ_ONLY,
+  async rewind(req) {
+    const { rewindGemini } = await import('./rewind.js');
+    return rewindGemini(req);
+  },
   resumeCommand: (id) => `gemini --resume ${id}`,
   async isLive(path, opts = {}) {
     const st = await stat(path).catch(() => null);

@@ -6,7 +6,7 @@ import { undoLatest } from '../../undo.js';
 import { adapterOfFile } from '../registry.js';
 import { findGeminiSession, listGeminiSessions, readGeminiTimeline } from './discover.js';
 import { geminiTimeline } from './parse.js';
-import { rewindGemini } from './rewind.js';
+import { geminiNothingToResume, rewindGemini } from './rewind.js';
 
 const GEM = join(FIXTURES, 'gemini-real');
 const SESSION = 'session-2026-11-23T11-33-f2a3037a.jsonl';
@@ -37,11 +37,13 @@ describe('Gemini CLI sessions: read', () => {
     expect((await adapterOfFile(env.path)).id).toBe('gemini');
   });
 
-  it('a $rewindTo naming no message drops nothing; a torn line is an issue', async () => {
-    const buf = Buffer.concat([await readFile(join(GEM, SESSION)), Buffer.from('{"$rewindTo":"nope"}\n{torn\n')]);
-    const t = geminiTimeline(buf, '/x');
-    expect(t.prompts.map((p) => [p.text, p.active])).toEqual(PROMPTS.map((p) => [p, true]));
-    expect(t.issues).toHaveLength(1);
+  it('a torn line is an issue; a $rewindTo naming no message empties the conversation, as the CLI loads it', async () => {
+    const torn = geminiTimeline(Buffer.concat([await readFile(join(GEM, SESSION)), Buffer.from('{torn\n')]), '/x');
+    expect(torn.prompts.map((p) => [p.text, p.active])).toEqual(PROMPTS.map((p) => [p, true]));
+    expect(torn.issues).toHaveLength(1);
+    // Gemini CLI 0.61 loadConversationRecord: `if (found) ... else messagesMap.clear()`.
+    const t = geminiTimeline(Buffer.concat([await readFile(join(GEM, SESSION)), Buffer.from('{"$rewindTo":"nope"}\n')]), '/x');
+    expect(t.prompts.map((p) => [p.text, p.active])).toEqual(PROMPTS.map((p) => [p, false]));
   });
 
   it('several files with one id: the newest lastUpdated wins, listed once', async () => {
@@ -83,6 +85,56 @@ describe('Gemini CLI sessions: rewind', () => {
     expect(t.session.id).toBe(r.forkSessionId);
     expect(t.prompts.map((p) => p.text)).toEqual(PROMPTS.slice(0, 2));
     expect((await listGeminiSessions({ root: env.root })).map((s) => s.id).sort()).toEqual([ID, r.forkSessionId].sort());
+    // The CLI's cleanup deletes files past the retention age by `lastUpdated`: the fork's is its own birth.
+    const last = (await readFile(r.forkPath!, 'utf8')).trimEnd().split('\n').pop()!;
+    expect(Date.now() - Date.parse((JSON.parse(last) as { $set: { lastUpdated: string } }).$set.lastUpdated)).toBeLessThan(60_000);
+    expect((await readFile(r.forkPath!, 'utf8')).includes(ID)).toBe(false);
+    // Undo takes a fork named the CLI's way (by the first 8 characters of its id) as ours, and removes it.
+    await undoLatest(env.project, { agentRoots: [env.root] });
+    expect((await listGeminiSessions({ root: env.root })).map((s) => s.id)).toEqual([ID]);
+  });
+
+  it('states what it keeps, leaves out and hands back, numbered along the live path', async () => {
+    const env = await geminiHome();
+    const r = await rewindGemini({ transcriptPath: env.path, n: 2, mode: 'fork', projectRoot: env.project, dryRun: true });
+    expect(r.statement).toMatchObject({ mode: 'fork', keptEnd: { text: PROMPTS[2], number: 3 }, targetLive: true, droppedBranch: [] });
+    expect(r.statement!.droppedLive.map((p) => [p.number, p.text])).toEqual([[4, PROMPTS[3]], [5, PROMPTS[4]]]);
+    expect(r.statement!.handedBack.map((p) => p.text)).toEqual(PROMPTS.slice(3));
+    expect(await readFile(env.path)).toEqual(await readFile(join(GEM, SESSION)));
+    const inPlace = await rewindGemini({ transcriptPath: env.path, n: 1, mode: 'in-place', projectRoot: env.project, dryRun: true });
+    expect(inPlace.statement?.mode).toBe('in-place');
+  });
+
+  it('in place warns when a context-only file under the same id (left by a resume in a later minute) dooms the session at the next CLI start', async () => {
+    const env = await geminiHome();
+    const lines = (await readFile(env.path, 'utf8')).split('\n');
+    await writeFile(join(env.dir, 'session-2026-11-23T12-00-f2a3037a.jsonl'), `${lines[0]}\n${lines[1]}\n`);
+    expect(geminiNothingToResume(Buffer.from(`${lines[0]}\n${lines[1]}\n`))).toBe(true);
+    expect(geminiNothingToResume(await readFile(env.path))).toBe(false);
+    const r = await rewindGemini({ transcriptPath: env.path, n: 1, mode: 'in-place', projectRoot: env.project, dryRun: true });
+    expect(r.warnings.join('\n')).toMatch(/Gemini CLI will delete this session at its next start.*session-2026-11-23T12-00-f2a3037a\.jsonl/);
+    const fork = await rewindGemini({ transcriptPath: env.path, n: 1, mode: 'fork', projectRoot: env.project, dryRun: true });
+    expect(fork.warnings).toEqual([]);
+  });
+
+  it('in place refuses a file that changed after it was read, and leaves it as it was', async () => {
+    const env = await geminiHome();
+    const grown = Buffer.concat([await readFile(env.path), Buffer.from('{"$set":{"lastUpdated":"2026-11-23T12:00:00.000Z"}}\n')]);
+    await expect(
+      rewindGemini({ transcriptPath: env.path, n: 1, mode: 'in-place', projectRoot: env.project, beforeRevalidate: () => writeFile(env.path, grown) }),
+    ).rejects.toMatchObject({ code: 'TRANSCRIPT_LIVE' });
+    expect(await readFile(env.path)).toEqual(grown);
+  });
+
+  it('without a project given, the backup and journal go to the folder projects.json names for the session', async () => {
+    const env = await geminiHome();
+    await writeFile(join(env.root, 'projects.json'), JSON.stringify({ projects: { [env.project]: 'linear' } }));
+    const before = await readFile(env.path);
+    const r = await rewindGemini({ transcriptPath: env.path, n: 1, mode: 'in-place', projectRoot: null });
+    expect(r.projectRoot).toBe(env.project);
+    expect(r.backupPath!.startsWith(env.project)).toBe(true);
+    await undoLatest(env.project, { agentRoots: [env.root] });
+    expect(await readFile(env.path)).toEqual(before);
   });
 
   it('refuses a prompt already rewound away, and the first prompt', async () => {

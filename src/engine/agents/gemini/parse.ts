@@ -1,7 +1,6 @@
 import type { Timeline, TimelinePrompt } from '../../../shared/session-schema.js';
 import { num, obj, str } from '../jsonl.js';
 import { addToolCall, promptRow, timelineDoc, titleOf } from '../timeline-parts.js';
-import { GEMINI_READ_ONLY } from './read-only.js';
 import { geminiPromptText, partsOf, replayGemini, type GeminiMessage } from './replay.js';
 
 /**
@@ -85,7 +84,7 @@ export function geminiTimeline(buf: Buffer, path: string, cwd: string | null = n
       firstTimestamp: r.meta.startTime ?? timestamps[0] ?? null,
       lastTimestamp: r.meta.lastUpdated ?? timestamps[timestamps.length - 1] ?? null,
       model,
-      readOnly: GEMINI_READ_ONLY,
+      readOnly: null,
     },
     prompts,
     branches,

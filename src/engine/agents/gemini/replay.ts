@@ -6,7 +6,7 @@ import { obj, splitJsonl, str, type JsonlLine } from '../jsonl.js';
  * `projectHash`, `startTime`, `lastUpdated`, `kind`, written again on every resume), message
  * records (a repeated `id` replaces the earlier record where it stood), `{"$set": {...}}` patches
  * (on each resume a whole `messages` list), and `{"$rewindTo": id}` (drops that message and
- * everything after it). Replaying the lines in order gives the conversation a resume loads.
+ * everything after it; one naming no message it holds drops everything). Replaying the lines in order gives the conversation a resume loads.
  */
 
 export interface GeminiMessage {
@@ -50,11 +50,11 @@ export function replayGemini(buf: Buffer): GeminiReplay {
       continue;
     }
     if ('$rewindTo' in v) {
-      const at = messages.findIndex((m) => m.id === v.$rewindTo);
-      if (at !== -1) {
-        rewinds.push({ line, dropped: messages.slice(at).map((m) => m.id), before: messages[at - 1]?.id ?? null });
-        messages = messages.slice(0, at);
-      }
+      // As the CLI's loader does: an id it does not hold empties the whole conversation.
+      const found = messages.findIndex((m) => m.id === v.$rewindTo);
+      const at = found === -1 ? 0 : found;
+      if (messages.length > 0) rewinds.push({ line, dropped: messages.slice(at).map((m) => m.id), before: messages[at - 1]?.id ?? null });
+      messages = messages.slice(0, at);
       continue;
     }
     if ('$set' in v) {

@@ -1,8 +1,9 @@
 import { dirname, join } from 'node:path';
 import { RewindError } from '../../errors.js';
+import type { RewindStatement, StatedPrompt } from '../adapter.js';
 import { pickTarget, rewindByPlan, type CutPlan, type CutTarget } from '../cut-writer.js';
 import { str } from '../jsonl.js';
-import { geminiPromptText, replayGemini } from './replay.js';
+import { geminiPromptText, replayGemini, type GeminiMessage } from './replay.js';
 
 type RewindOpts = Parameters<typeof rewindByPlan>[1];
 
@@ -13,12 +14,20 @@ export function geminiFileName(id: string, at: Date): string {
 
 /**
  * In place: append `{"$rewindTo": <prompt id>}`, what Gemini's own /rewind writes (the file keeps
- * everything; a backup is still taken). Fork: the file cut before the prompt, under a new id.
+ * every byte; a copied backup is still taken). Fork: the file cut before the prompt, under a new id.
+ *
+ * Both must never trip the CLI's session cleanup, which runs at every start (FORMATS.md §2b in
+ * README): a file whose replay holds no resumable message, or whose `lastUpdated` is past the
+ * retention age (30 days by default), is deleted together with every file carrying the same
+ * 8-character id suffix and the artifacts of the session ids their first lines name. So a fork
+ * is named and headed with its own new id only, and stamped `lastUpdated` now; a cut always keeps
+ * a prompt; and a `$rewindTo` always names a message the replay holds (one naming no message
+ * empties the whole conversation in the CLI).
  */
-export function planGeminiCut(buf: Buffer, path: string, target: CutTarget): CutPlan {
+export function planGeminiCut(buf: Buffer, path: string, target: CutTarget, now: Date = new Date()): CutPlan {
   const r = replayGemini(buf);
   if (!r.meta.sessionId) throw new RewindError('INVALID_TRANSCRIPT', `not a Gemini CLI session (no header with a sessionId): ${path}`);
-  const named = (m: (typeof r.messages)[number]) => ({ ...m, uuid: m.id });
+  const named = (m: GeminiMessage) => ({ ...m, uuid: m.id });
   const live = r.messages.filter((m) => geminiPromptText(m.record)).map(named);
   const all = [...r.seen.values()].filter((m) => geminiPromptText(m.record)).map(named);
   const cut = pickTarget(live, all, target);
@@ -28,7 +37,13 @@ export function planGeminiCut(buf: Buffer, path: string, target: CutTarget): Cut
   const reverted = r.messages.slice(at).filter((m) => geminiPromptText(m.record));
   const sep = buf.length > 0 && buf[buf.length - 1] !== 0x0a ? '\n' : '';
   const meta = r.meta;
-  const rewindLine = `${sep}${JSON.stringify({ $rewindTo: cut.id })}\n`;
+  const rewindLine = Buffer.from(`${sep}${JSON.stringify({ $rewindTo: cut.id })}\n`);
+  const stated = (m: GeminiMessage): StatedPrompt => {
+    const p = geminiPromptText(m.record)!;
+    return { uuid: m.id, text: p.text, images: p.images, timestamp: str(m.record.timestamp), number: live.findIndex((x) => x.id === m.id) + 1, live: true };
+  };
+  const keptEnd = live.filter((m) => r.messages.findIndex((x) => x.id === m.id) < at).pop();
+  const dropped = reverted.map(stated);
   return {
     sessionId: meta.sessionId!,
     cwd: null,
@@ -36,21 +51,59 @@ export function planGeminiCut(buf: Buffer, path: string, target: CutTarget): Cut
     boundaryOffset: cut.line.offset,
     droppedMessages: 0,
     fork(newId) {
-      const now = new Date();
       // The lines before the prompt first appeared replay to what Gemini held when it was sent;
       // a prompt first seen inside a `$set` list has no such cut: the whole file, then a `$rewindTo`.
       const first = r.seen.get(cut.id)!.line;
       const cutAt = first.value && !('$set' in first.value) ? first.offset : null;
-      const body = cutAt !== null ? buf.subarray(0, cutAt).toString('utf8') : `${buf.toString('utf8')}${rewindLine}`;
-      // Every header and `$set` names the session: all of them take the new id.
+      const body = cutAt !== null ? buf.subarray(0, cutAt).toString('utf8') : `${buf.toString('utf8')}${rewindLine.toString('utf8')}`;
+      // Every header and `$set` names the session: all of them take the new id. The fork is a
+      // session made now: the CLI's retention ages it from this moment, not from the original's.
       const text = body.split(`"sessionId":"${meta.sessionId!}"`).join(`"sessionId":"${newId}"`);
-      return { path: join(dirname(path), geminiFileName(newId, now)), bytes: Buffer.from(text) };
+      const sep2 = text.length > 0 && !text.endsWith('\n') ? '\n' : '';
+      const stamp = `${sep2}${JSON.stringify({ $set: { lastUpdated: now.toISOString() } })}\n`;
+      return { path: join(dirname(path), geminiFileName(newId, now)), bytes: Buffer.from(text + stamp) };
     },
-    inPlace: Buffer.concat([buf, Buffer.from(rewindLine)]),
+    inPlace: Buffer.concat([buf, rewindLine]),
+    append: rewindLine,
+    statement: statementOf(keptEnd ? stated(keptEnd) : null, dropped),
     warnings: r.issues.length ? [`skipped ${r.issues.length} unreadable line(s)`] : [],
   };
 }
 
-export function rewindGemini(opts: RewindOpts): ReturnType<typeof rewindByPlan> {
-  return rewindByPlan(planGeminiCut, opts);
+/** Only live prompts can be cut (above), so nothing of an abandoned branch is involved. `mode` is set by rewindGemini. */
+function statementOf(keptEnd: StatedPrompt | null, dropped: StatedPrompt[]): RewindStatement {
+  return { mode: 'fork', keptEnd, droppedLive: dropped, droppedBranch: [], handedBack: dropped, targetLive: true, leftOutMessages: 0 };
+}
+
+/** Holds nothing the CLI would resume (no prompt, no model reply): its session cleanup deletes such a file. */
+export function geminiNothingToResume(buf: Buffer): boolean {
+  return !replayGemini(buf).messages.some((m) => geminiPromptText(m.record) || m.record.type === 'gemini');
+}
+
+/**
+ * Files beside `path` under the same 8-character id that the CLI's next start will delete, and
+ * `path` with them: what a resume in a later minute leaves behind (README, Gemini CLI).
+ */
+async function doomedSiblings(path: string, sessionId: string): Promise<string[]> {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const { basename } = await import('node:path');
+  const suffix = `-${sessionId.slice(0, 8)}.jsonl`;
+  const names = await readdir(dirname(path)).catch(() => [] as string[]);
+  const out: string[] = [];
+  for (const n of names) {
+    if (n === basename(path) || !n.startsWith('session-') || !n.endsWith(suffix)) continue;
+    const buf = await readFile(join(dirname(path), n)).catch(() => null);
+    if (buf && geminiNothingToResume(buf)) out.push(n);
+  }
+  return out;
+}
+
+export async function rewindGemini(opts: RewindOpts): ReturnType<typeof rewindByPlan> {
+  // The session's folder is not in its file: `projects.json` names it (the writer uses it for the
+  // backup and journal when the caller gave none, and only if it is a folder on this machine).
+  const cwd = opts.projectRoot ? null : await import('./discover.js').then((m) => m.readGeminiTimeline(opts.transcriptPath)).then((t) => t.session.cwd, () => null);
+  const out = await rewindByPlan((buf, path, target) => ({ ...planGeminiCut(buf, path, target), cwd }), opts);
+  const doomed = await doomedSiblings(opts.transcriptPath, out.sessionId);
+  if (doomed.length > 0 && opts.mode === 'in-place') out.warnings.push(`Gemini CLI will delete this session at its next start that is not a resume of it (${doomed.join(', ')} beside it holds no conversation, and its session cleanup deletes every file under that id): resume it next, or set general.sessionRetention.enabled to false`);
+  return out.statement ? { ...out, statement: { ...out.statement, mode: opts.mode } } : out;
 }

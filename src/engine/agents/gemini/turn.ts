@@ -21,7 +21,9 @@ export async function geminiTurn(path: string, promptUuid: string): Promise<Turn
       truncated = true;
       break;
     }
-    const rec = m.record;
+    // A `$set` list holds messages in Gemini's API shape: the record line of the same id has the tool calls.
+    const line = r.records.get(m.id);
+    const rec = line && line.record.type === m.record.type ? line.record : m.record;
     if (rec.type === 'gemini') {
       const text = partsOf(rec.content).map((x) => (typeof x.text === 'string' ? x.text : '')).join('') || (typeof rec.content === 'string' ? rec.content : '');
       if (text.trim()) items.push(turnItem({ kind: 'text', title: 'Gemini', body: clip(text), isError: false }));

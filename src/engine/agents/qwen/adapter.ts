@@ -23,6 +23,11 @@ export const qwen: AgentAdapter = {
   id: 'qwen',
   displayName: 'Qwen Code',
   badge: 'Qwen',
+  codeHistory: {
+    label: "Qwen's own file history",
+    covers: 'only files Qwen edited are restored',
+    before: async (req) => (await import('./code-history.js')).qwenCodeBefore(req),
+  },
 
   // The CLI's own overrides: QWEN_RUNTIME_DIR holds projects/, else QWEN_HOME, else ~/.qwen.
   root: (env, override) => override || env.QWEN_RUNTIME_DIR || env.QWEN_HOME || join(env.HOME || homedir(), '.qwen'),

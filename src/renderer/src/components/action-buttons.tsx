@@ -15,7 +15,8 @@ export function ActionButtons({ uuid, disabled }: { uuid: string; disabled: bool
   const timeline = useStore((s) => s.timeline);
   const sessions = useStore((s) => s.sessions);
   const selectedSession = useStore((s) => s.selectedSession);
-  const states = ACTIONS.map((a) => actionEligibility({ timeline, sessions, selectedSession }, a.action, uuid));
+  const agents = useStore((s) => s.agents);
+  const states = ACTIONS.map((a) => actionEligibility({ timeline, sessions, selectedSession, agents }, a.action, uuid));
   const anyReason = states.some((e) => e.reason);
   return (
     <>

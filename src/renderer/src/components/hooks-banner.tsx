@@ -14,7 +14,7 @@ export function HooksBanner() {
   const [busy, setBusy] = useState(false);
   if (!hooks || hooks.scopes.some((s) => s.events.length > 0) || hidden.includes(hooks.projectRoot)) return null;
   const local = hooks.scopes.find((s) => s.scope === 'local');
-  const why = "Claude's own checkpoints cover only files it edited, not what shell commands change. Rewind's hooks checkpoint the whole project before every prompt.";
+  const why = "The agent's own checkpoints cover only files it edited, not what shell commands change. Rewind's hooks checkpoint the whole project before every prompt.";
   return (
     <div className="banner" role="note" aria-label="Checkpoints">
       <svg className="banner-icon" width="16" height="16" viewBox="0 0 16 16" aria-hidden>

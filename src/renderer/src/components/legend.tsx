@@ -33,7 +33,7 @@ export function Legend() {
         <dt>
           <span className="marker native">◇</span>
         </dt>
-        <dd>Claude's own checkpoint: only the files Claude edited with its tools.</dd>
+        <dd>The agent's own checkpoint: only the files it edited with its tools.</dd>
         <dt>
           <span className="legend-dead" aria-hidden />
         </dt>

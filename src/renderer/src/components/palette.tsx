@@ -43,7 +43,8 @@ function PaletteDialog({ initial }: { initial: string }) {
       const p = timeline.prompts.find((x) => x.number === n);
       items.push({ id: 'goto', group: 'Actions', label: p ? `Go to #${n}: ${firstLine(p.text, 70)}` : `No prompt #${n} on the live path`, hint: 'G', run: () => p && st().goToNumber(n) });
     }
-    const canAct = timeline?.session.agent === 'claude' && !!selected && timeline.prompts.some((p) => p.uuid === selected);
+    // Any agent whose sessions can be rewound; each action is still checked for this prompt when it runs.
+    const canAct = !!timeline && !timeline.session.readOnly && !!selected && timeline.prompts.some((p) => p.uuid === selected);
     if (canAct) for (const a of Object.keys(ACTION_LABEL) as Action[]) items.push({ id: `action:${a}`, group: 'Actions', label: ACTION_LABEL[a], hint: ACTION_KEY[a], run: () => void st().openPreview(a) });
     items.push({ id: 'filter', group: 'Actions', label: 'Filter sessions and prompts', hint: '/', run: () => document.getElementById('session-filter')?.focus() });
     items.push({ id: 'first', group: 'Actions', label: 'First prompt', hint: 'Home', run: () => st().selectEdge('first') });

@@ -20,9 +20,10 @@ export function useSidebarItems(): SidebarItem[] {
   const timeline = useStore((s) => s.timeline);
   const matches = useStore((s) => s.promptMatches);
   const names = useStore((s) => s.prefs.names);
+  const agent = useStore((s) => s.agentFilter);
   return useMemo(
-    () => sidebarItems(sessions, filter, matches, (s) => [names[s.id] ?? '', ...(timeline && s.transcriptPath === timeline.session.transcriptPath ? timeline.prompts.map((p) => p.text) : [])]),
-    [sessions, filter, timeline, matches, names],
+    () => sidebarItems(sessions, filter, matches, (s) => [names[s.id] ?? '', ...(timeline && s.transcriptPath === timeline.session.transcriptPath ? timeline.prompts.map((p) => p.text) : [])], agent),
+    [sessions, filter, timeline, matches, names, agent],
   );
 }
 
@@ -49,6 +50,10 @@ export function Sidebar() {
   useEffect(() => {
     if (activeIndex !== -1) virtualizer.scrollToIndex(activeIndex, { align: 'auto' });
   }, [activeIndex, virtualizer]);
+  const agentFilter = useStore((s) => s.agentFilter);
+  const setAgentFilter = useStore((s) => s.setAgentFilter);
+  // Offered once sessions of two agents are listed: each agent with its session count.
+  const perAgent = agents.map((a) => ({ ...a, count: sessions.filter((x) => x.agent === a.id).length })).filter((a) => a.count > 0);
   const q = filter.trim();
   const sessionsShown = items.filter((x) => x.kind === 'session').length;
   return (
@@ -62,6 +67,16 @@ export function Sidebar() {
       </div>
       <div className="filter">
         <input id="session-filter" type="search" placeholder="Filter sessions and prompts   /" aria-label="Filter sessions and prompts" value={filter} onChange={(e) => setFilter(e.target.value)} />
+        {(perAgent.length > 1 || agentFilter) && (
+          <select className="agent-filter" aria-label="Agent" value={agentFilter ?? ''} onChange={(e) => setAgentFilter(e.target.value || null)}>
+            <option value="">All agents ({sessions.length})</option>
+            {perAgent.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.displayName} ({a.count})
+              </option>
+            ))}
+          </select>
+        )}
         {q && (
           <p className="wg-filter-count" role="status">
             {matches.length > 0 ? `${plural(matches.length, 'prompt')}${truncated ? '+' : ''} in ` : ''}

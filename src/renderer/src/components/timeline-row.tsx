@@ -136,7 +136,7 @@ export const TimelineRow = memo(function TimelineRow({ layout, index, row, selec
           </span>
         )}
         {native && (
-          <span className="marker native" title={`Claude's own checkpoint: ${native.files.map((f) => f.path).join(', ') || 'no file yet'} (only files Claude edited; Bash-made changes are not covered)`} aria-label="Claude checkpoint">
+          <span className="marker native" title={`The agent's own checkpoint: ${native.files.map((f) => f.path).join(', ') || 'no file yet'} (only files it edited with its tools; shell-made changes are not covered)`} aria-label="Agent checkpoint">
             ◇
           </span>
         )}

@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { ResponseOf } from '../../../shared/contract.js';
-import { CODE_LATER_REASON, eligibility, type Eligibility, type PromptFacts } from '../../../shared/eligibility.js';
+import { eligibility, type Eligibility, type PromptFacts } from '../../../shared/eligibility.js';
 import type { Timeline, TimelinePrompt } from '../../../shared/session-schema.js';
 import { getApi } from '../api/client.js';
 import type { Store } from './store.js';
@@ -73,17 +73,20 @@ export function promptFacts(t: Timeline, p: TimelinePrompt): PromptFacts {
     const sameBranch = t.prompts.filter((q) => q.lane === p.lane && q.forkPoint === p.forkPoint && q.number === null);
     firstOfItsPath = !!branch && branch.afterPromptUuid === null && sameBranch[0]?.uuid === p.uuid;
   }
-  return { number: p.number, forkPoint: p.forkPoint, firstOfItsPath, hasRewindCheckpoint: !!p.checkpoint, hasClaudeCheckpoint: !!p.nativeCheckpoint };
+  return { number: p.number, forkPoint: p.forkPoint, firstOfItsPath, hasRewindCheckpoint: !!p.checkpoint, hasAgentCheckpoint: !!p.nativeCheckpoint };
 }
 
-export function actionEligibility(s: Pick<Store, 'timeline' | 'sessions' | 'selectedSession'>, action: Action, uuid: string): Eligibility {
+export function actionEligibility(s: Pick<Store, 'timeline' | 'sessions' | 'selectedSession'> & { agents?: Store['agents'] }, action: Action, uuid: string): Eligibility {
   const t = s.timeline;
   const p = t?.prompts.find((x) => x.uuid === uuid);
   if (!t || !p) return { enabled: false, reason: null };
   const sessionLive = s.sessions.some((x) => x.transcriptPath === s.selectedSession && x.live);
-  // Code goes back with Claude Code's checkpoints and file history only, for now.
-  if ((action === 'restore' || action === 'fork-restore') && t.session.agent !== 'claude') return { enabled: false, reason: CODE_LATER_REASON };
-  return eligibility(action, promptFacts(t, p), { sessionLive });
+  // Code goes back from Rewind's checkpoints (any agent) or the agent's own store, when its adapter keeps one.
+  const agent = s.agents?.find((a) => a.id === t.session.agent);
+  const facts = promptFacts(t, p);
+  // A store the timeline does not mark is asked when the preview opens (it says when it has nothing).
+  if (agent?.code && !agent.codeMarks) facts.hasAgentCheckpoint = true;
+  return eligibility(action, facts, { sessionLive });
 }
 
 const modeOf = (a: Action) => (a === 'rewrite' ? ('in-place' as const) : ('fork' as const));

@@ -15,6 +15,8 @@ export interface SessionsSlice {
   demo: boolean;
   sessionsError: string | null;
   filter: string;
+  /** The sidebar lists only this agent's sessions; null: every agent's. */
+  agentFilter: string | null;
   /** Prompts matching the filter, across all sessions (from the service). */
   promptMatches: { transcriptPath: string; promptUuid: string; snippet: string; highlights?: [number, number][] }[];
   promptMatchesTruncated: boolean;
@@ -26,6 +28,7 @@ export interface SessionsSlice {
   loadSessions: () => Promise<void>;
   selectSession: (transcriptPath: string) => void;
   setFilter: (f: string) => void;
+  setAgentFilter: (agent: string | null) => void;
   openDemo: () => Promise<void>;
   /** One session grew or changed: its row is replaced (or added), nothing is listed again. */
   patchSession: (s: SessionSummary) => void;
@@ -50,6 +53,7 @@ export const createSessionsSlice: StateCreator<Store, [], [], SessionsSlice> = (
   demo: false,
   sessionsError: null,
   filter: '',
+  agentFilter: null,
   promptMatches: [],
   promptMatchesTruncated: false,
   selectedSession: null,
@@ -79,6 +83,7 @@ export const createSessionsSlice: StateCreator<Store, [], [], SessionsSlice> = (
     set({ selectedSession: transcriptPath, selectedPrompt: null, timeline: null, layout: null, turns: {}, preview: null });
     void get().loadTimeline(transcriptPath);
   },
+  setAgentFilter: (agentFilter) => set({ agentFilter, sidebarCursor: null }),
   setFilter: (filter) => {
     set({ filter });
     if (searchTimer) clearTimeout(searchTimer);

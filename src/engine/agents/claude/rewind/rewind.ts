@@ -4,7 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { RewindError } from '../../../errors.js';
 import { cleanStaleTemps, copyPrefixAtomic, writeFileAtomic } from '../../../io/atomic-write.js';
 import { isSafeId } from '../../../guard.js';
-import { acquireLock, type Lock } from '../../../io/lock-file.js';
+import { inPlaceLocked } from '../../../io/transcript-lock.js';
 import { readRange } from '../../../io/read-range.js';
 import { copyRanges } from '../../../io/copy-ranges.js';
 import type { Fingerprint } from '../../../io/fingerprint.js';
@@ -108,27 +108,8 @@ async function prefixUnchanged(fh: FileHandle, snap: Snapshot): Promise<{ unchan
   return { unchanged: !!snap.fp && sameFingerprint(fp, snap.fp), size };
 }
 
-/** Beside the transcript: one in-place rewrite (or undo) of a transcript at a time. */
-export function transcriptLockPath(transcriptPath: string): string {
-  return `${transcriptPath}.rewind-lock`;
-}
-
-export async function lockTranscript(transcriptPath: string): Promise<Lock> {
-  return acquireLock(transcriptLockPath(transcriptPath), {
-    waitMs: 0,
-    maxAgeMs: 10 * 60_000,
-    busy: (o) => new RewindError('TRANSCRIPT_LIVE', `another Rewind is rewriting this transcript${o ? ` (pid ${o.pid})` : ''}: ${transcriptPath}; try again when it is done`),
-  });
-}
-
 export async function rewindTranscript(opts: RewindOptions): Promise<RewindResult> {
-  if (opts.mode !== 'in-place' || opts.dryRun) return rewindUnlocked(opts);
-  const lock = await lockTranscript(opts.transcriptPath);
-  try {
-    return await rewindUnlocked(opts);
-  } finally {
-    await lock.release();
-  }
+  return inPlaceLocked(opts, () => rewindUnlocked(opts));
 }
 
 /** The transcript's own fields are data, not paths: an id that is not one never names a file. */
