@@ -60,6 +60,13 @@ describe('fold and highlight', () => {
     expect(fold('日本語のテキスト')).toBe('日本語のテキスト');
     expect(parseQuery('"Big  Cat" dog').terms).toEqual(['big cat', 'dog']);
   });
+
+  it('folds white space in ASCII text as in any other: every run is one space', () => {
+    const ascii = ' A  b\tc\n\nD \r\n e\f\vF  ';
+    expect(fold(ascii)).toBe(' a b c d e f ');
+    // The same text with one accented letter takes the general path: same white space.
+    expect(fold(`${ascii}é`)).toBe(' a b c d e f e');
+  });
   it('places highlights on the original text', () => {
     const h = highlight('Fix the Crème brûlée bug', parseQuery('creme').terms);
     expect(h.snippet.slice(h.highlights[0]![0], h.highlights[0]![1])).toBe('Crème');
