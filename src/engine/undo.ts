@@ -7,7 +7,7 @@ import { fingerprintFile, sameFingerprint, type Fingerprint } from './io/fingerp
 import { appendJournal, latestAction, readJournal, type UndoableRecord } from './journal.js';
 import { validateRecord } from './journal-guard.js';
 import { ensureStore } from './project.js';
-import { removeFileHistoryDir } from './agents/claude/file-history-links.js';
+import { removeFileHistoryDir } from './agents/file-history-links.js';
 import { rootsFor } from './agents/registry.js';
 import { plural } from '../shared/wording.js';
 

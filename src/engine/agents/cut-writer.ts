@@ -38,6 +38,8 @@ export interface CutPlan {
   append?: Buffer;
   /** What the result keeps, leaves out and hands back, when the planner can say it. */
   statement?: RewindStatement;
+  /** The agent keeps file backups in `<this>/file-history/<sessionId>/`: a fork gets them under its own id. */
+  fileHistoryRoot?: string | null;
   warnings: string[];
 }
 
@@ -148,9 +150,11 @@ async function rewindByPlanUnlocked(planner: CutPlanner, opts: RewindRequest & {
     const forkSessionId = randomUUID();
     const fork = plan.fork(forkSessionId);
     await writeBufferAtomic(fork.path, fork.bytes);
+    const { linkFileHistory } = await import('./file-history-links.js');
+    const fileHistoryDir = plan.fileHistoryRoot ? await linkFileHistory(plan.fileHistoryRoot, plan.sessionId, forkSessionId) : null;
     if (projectRoot) {
       const result = await fingerprintFile(fork.path);
-      await appendJournal(projectRoot, { kind: 'fork', id: journalId, time, transcript: path, sessionId: plan.sessionId, forkPath: fork.path, forkSessionId, fileHistoryDir: null, result, boundaryOffset: plan.boundaryOffset, prompts, ...extra });
+      await appendJournal(projectRoot, { kind: 'fork', id: journalId, time, transcript: path, sessionId: plan.sessionId, forkPath: fork.path, forkSessionId, fileHistoryDir, result, boundaryOffset: plan.boundaryOffset, prompts, ...extra });
     } else {
       warnings.push('no project folder known: this fork is not in an undo journal');
     }

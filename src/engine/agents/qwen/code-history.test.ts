@@ -1,8 +1,9 @@
-import { readFile, unlink, writeFile } from 'node:fs/promises';
+import { readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { qwenHome, restoreFromAgent, treeOf } from '../../../../test/agent-store.js';
 import { undoLatest } from '../../undo.js';
+import { rewindQwen } from './rewind.js';
 
 const P1 = 'd6c9c72d-6a88-404e-8fb7-94ff0a2cc70e'; // WRITE a.txt version one (a.txt was "v0")
 const P2 = 'f12463c2-8185-4fed-a450-ec0901460950'; // WRITE a.txt version two
@@ -30,6 +31,21 @@ describe("Qwen's file history as the code store", () => {
     expect(await treeOf(h.project)).toEqual({ 'a.txt': 'v0\n', 'b.txt': 'bee\n' });
     const err = await restoreFromAgent(h.project, h.transcript, P3).catch((e: Error) => e);
     expect(err).toMatchObject({ code: 'NO_CHECKPOINT', message: expect.stringContaining('dead branch') });
+  });
+
+  it("a fork Rewind makes gets the session's backups under its own id: its prompts restore from Qwen's store; undo of the fork removes them", async () => {
+    const h = await qwenHome({ beforeNativeRewind: true });
+    const fork = await rewindQwen({ transcriptPath: h.transcript, promptUuid: P3, mode: 'fork', projectRoot: h.project });
+    const own = join(h.root, 'file-history', fork.forkSessionId!);
+    expect((await readdir(own)).sort()).toEqual((await readdir(h.backups)).sort());
+    const r = await restoreFromAgent(h.project, fork.forkPath!, P2);
+    expect(r.preview.target).toMatchObject({ source: 'agent', agent: 'qwen', transcriptPath: fork.forkPath });
+    // b.txt was created by #3, which the fork left out: its store does not track it.
+    expect(await treeOf(h.project)).toEqual({ 'a.txt': 'version one\n', 'b.txt': 'bee\n' });
+    await undoLatest(h.project, { agentRoots: [h.root] });
+    await undoLatest(h.project, { agentRoots: [h.root] });
+    await expect(readdir(own)).rejects.toMatchObject({ code: 'ENOENT' });
+    expect((await readdir(h.backups)).length).toBeGreaterThan(0);
   });
 
   it('a file deleted since comes back', async () => {

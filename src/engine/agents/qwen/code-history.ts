@@ -12,7 +12,7 @@ interface Backup {
 }
 
 /** `<root>/projects/<cwd>/chats/<id>.jsonl` -> `<root>`, when the session sits in Qwen's layout. */
-function qwenRootOf(transcript: string): string | null {
+export function qwenRootOf(transcript: string): string | null {
   const parts = transcript.split(/[\\/]/);
   if (parts.length < 5 || parts[parts.length - 2] !== 'chats' || parts[parts.length - 4] !== 'projects') return null;
   return parts.slice(0, -4).join('/') || '/';

@@ -2,6 +2,7 @@ import { dirname, join } from 'node:path';
 import { RewindError } from '../../errors.js';
 import { pickTarget, rewindByPlan, type CutPlan, type CutTarget } from '../cut-writer.js';
 import { pathTo, qwenModel, qwenPromptText } from './parse.js';
+import { qwenRootOf } from './code-history.js';
 
 type RewindOpts = Parameters<typeof rewindByPlan>[1];
 
@@ -39,6 +40,8 @@ export function planQwenCut(buf: Buffer, path: string, target: CutTarget): CutPl
       return { path: join(dirname(path), `${newId}.jsonl`), bytes: bytesOf((l) => l.split(from).join(to)) };
     },
     inPlace: bytesOf((l) => l),
+    // Qwen's file history is kept per session id: the fork's kept prompts restore code from it too.
+    fileHistoryRoot: qwenRootOf(path),
     warnings: m.issues.length ? [`skipped ${m.issues.length} unreadable line(s)`] : [],
   };
 }

@@ -9,7 +9,7 @@ import { readRange } from '../../../io/read-range.js';
 import { copyRanges } from '../../../io/copy-ranges.js';
 import type { Fingerprint } from '../../../io/fingerprint.js';
 import { ensureStore } from '../../../project.js';
-import { linkFileHistory } from '../file-history-links.js';
+import { linkFileHistory } from '../../file-history-links.js';
 import { claudeRootOfTranscript } from '../paths.js';
 import { keptRanges, planRewind, type RewindPlan } from './plan.js';
 import { scanTail, type RevertedPrompt, type TailScan } from './tail-scan.js';

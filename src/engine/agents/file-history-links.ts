@@ -2,14 +2,16 @@ import { constants, copyFile, link, mkdir, readdir, rm, stat } from 'node:fs/pro
 import { join } from 'node:path';
 
 /**
- * Claude's own code rewind looks in `file-history/<session>/`: give a fork the same backups,
- * hard-linked (no extra disk), copied where links are not possible.
+ * An agent that keeps file backups in `<root>/file-history/<session>/` (Claude Code, Qwen Code)
+ * looks there under the session's own id: give a fork the same backups, hard-linked (no extra
+ * disk), copied where links are not possible. Undo removes the fork's folder (journal
+ * `fileHistoryDir`).
  */
-export async function linkFileHistory(claudeRoot: string, fromSession: string, toSession: string): Promise<string | null> {
-  const from = join(claudeRoot, 'file-history', fromSession);
+export async function linkFileHistory(agentRoot: string, fromSession: string, toSession: string): Promise<string | null> {
+  const from = join(agentRoot, 'file-history', fromSession);
   const names = await readdir(from).catch(() => null);
   if (!names || names.length === 0) return null;
-  const to = join(claudeRoot, 'file-history', toSession);
+  const to = join(agentRoot, 'file-history', toSession);
   await mkdir(to, { recursive: true, mode: 0o700 });
   for (const name of names) {
     const src = join(from, name);
