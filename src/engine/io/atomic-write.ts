@@ -120,13 +120,15 @@ export async function copyPrefixAtomic(
  * Temp file then rename, without fsync: for caches that are checked when read (a checksum) and
  * rebuilt when damaged, so a power cut can cost a rebuild but never a wrong answer.
  */
-export async function writeCacheFileAtomic(target: string, data: Buffer): Promise<void> {
+export async function writeCacheFileAtomic(target: string, data: Buffer | readonly Buffer[]): Promise<void> {
   await commitViaTemp(
     target,
     async (tmp) => {
       const fh = await open(tmp, 'wx', 0o600);
       try {
-        await fh.writeFile(data);
+        // Parts are written one after the other (a caller need not copy them into one buffer).
+        if (Buffer.isBuffer(data)) await fh.writeFile(data);
+        else for (const part of data) await fh.writeFile(part);
       } finally {
         await fh.close();
       }

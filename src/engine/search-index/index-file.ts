@@ -2,7 +2,7 @@ import type { AgentAdapter, SessionFile } from '../agents/adapter.js';
 import type { SessionSummary } from '../../shared/session-schema.js';
 import { oneLine } from '../turn-text.js';
 import { scanSession, type PreviousScan } from './scan-file.js';
-import { packPrompts, type FileMeta, type SegmentInput } from './segment.js';
+import { encodeJson, packPrompts, type FileMeta, type SegmentInput } from './segment.js';
 
 /** One file's record for the next segment (what a refresh learned about it). */
 export type FileInput = SegmentInput['files'][number];
@@ -53,6 +53,8 @@ export async function indexFile(adapter: AgentAdapter, job: IndexJob, summarize?
     counts: scan.state.counts,
     summary,
     meta,
+    // Made here, on the thread that read the file, while the others still read: not at the final write.
+    json: encodeJson(meta, summary),
     packed: packPrompts(
       scan.prompts.map((p) => p.text),
       scan.prompts.map((p) => p.folded),

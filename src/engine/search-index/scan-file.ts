@@ -52,7 +52,14 @@ function fingerprintOf(st: { size: number; mtimeMs: number; ino: number }, first
  * Complete lines of the open file from `from` up to `size` (what its fingerprint saw: bytes appended
  * meanwhile are the next refresh's), read in large pieces into the thread's buffer.
  */
-function eachLine(fd: number, size: number, from: number, fromIndex: number, onLine: (bytes: Buffer, offset: number) => void): { endOffset: number; lineCount: number } {
+function eachLine(
+  fd: number,
+  size: number,
+  from: number,
+  fromIndex: number,
+  onLine: (bytes: Buffer, offset: number) => void,
+  keep?: { head: Buffer | null; tail: Buffer | null },
+): { endOffset: number; lineCount: number } {
   let buf = shared ?? (shared = Buffer.allocUnsafe(CHUNK));
   let count = fromIndex;
   let carry = 0;
@@ -64,11 +71,20 @@ function eachLine(fd: number, size: number, from: number, fromIndex: number, onL
       buf.copy(bigger, 0, 0, carry);
       buf = shared = bigger;
     }
-    const n = readSync(fd, buf, carry, Math.min(buf.length - carry, size - pos), pos);
+    let len = Math.min(buf.length - carry, size - pos);
+    // Ends wanted: leave at least ENDS_BYTES for the last read, so the tail is in the buffer then.
+    const rest = size - pos - len;
+    if (keep && rest > 0 && rest < ENDS_BYTES && len > ENDS_BYTES - rest) len -= ENDS_BYTES - rest;
+    const n = readSync(fd, buf, carry, len, pos);
     if (n === 0) break;
     pos += n;
     const end = carry + n;
     const base = pos - end;
+    if (keep) {
+      // Copies: the buffer is the thread's, reused by the next file.
+      if (base === 0 && keep.head === null && end >= Math.min(size, ENDS_BYTES)) keep.head = Buffer.from(buf.subarray(0, Math.min(size, ENDS_BYTES)));
+      if (pos === size && size > ENDS_BYTES && end >= ENDS_BYTES) keep.tail = Buffer.from(buf.subarray(end - ENDS_BYTES, end));
+    }
     const view = buf.subarray(0, end);
     let at = 0;
     for (let nl = view.indexOf(10, 0); nl !== -1; nl = view.indexOf(10, at)) {
@@ -88,7 +104,7 @@ function eachLine(fd: number, size: number, from: number, fromIndex: number, onL
  * for search, and the prompt counts. Only lines holding the agent's prompt marker are parsed; the
  * live path is followed from each message's raw bytes (`link`).
  */
-function scanFd(fd: number, size: number, lines: PromptLines, prev: ScanState): ScanResult {
+function scanFd(fd: number, size: number, lines: PromptLines, prev: ScanState, ends?: { head: Buffer | null; tail: Buffer | null }): ScanResult {
   const depth = new Map<string, number>(Object.entries(prev.recent));
   let leaf = prev.leaf;
   let total = prev.counts.total;
@@ -132,6 +148,7 @@ function scanFd(fd: number, size: number, lines: PromptLines, prev: ScanState): 
       if (order.length >= 4 * RECENT) order.splice(0, order.length - RECENT);
       leaf = l.id;
     },
+    ends,
   );
   let live: number;
   if (lines.link) live = leaf ? (depth.get(leaf) ?? 0) : 0;
@@ -170,6 +187,14 @@ export function scanSession(path: string, lines: PromptLines, prev: PreviousScan
   try {
     // Synchronous: an index runs on the CLI or a worker thread, never the UI's thread.
     const st = fstatSync(fd);
+    if (!prev) {
+      // A new file is read whole from its start: its ends come from the scan's own reads (no reads of their own).
+      const keep = { head: null as Buffer | null, tail: null as Buffer | null };
+      const scan = scanFd(fd, st.size, lines, EMPTY_STATE, keep);
+      const head = keep.head ?? readAt(fd, Math.min(st.size, ENDS_BYTES), 0);
+      const tail = st.size <= ENDS_BYTES ? head : (keep.tail ?? readAt(fd, ENDS_BYTES, st.size - ENDS_BYTES));
+      return { ...scan, fp: fingerprintOf(st, head).fp, ends: { size: st.size, head, tail }, mode: 'full', from: 0 };
+    }
     const ends = readEnds(fd, st.size);
     const { fp, headAgain } = fingerprintOf(st, ends.head, prev?.fp.headLen);
     if (prev && fp.ino === prev.fp.ino && headAgain === prev.fp.head && fp.size > prev.fp.size && fp.size >= prev.state.indexedTo) {

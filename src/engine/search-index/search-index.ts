@@ -8,7 +8,7 @@ import { highlight, parseQuery } from './fold.js';
 import { indexFile, skipReason, type FileInput, type IndexJob } from './index-file.js';
 import { claimJobs, runJobs, type ParallelOptions } from './parallel.js';
 import type { ScanState } from './scan-file.js';
-import { closeSegment, concatPacked, CorruptIndexError, decodeSegment, openSegment, encodeSegment, fileMeta, fileSummary, NO_PROMPTS, segmentFolded, segmentPacked, segmentText, type FileMeta, type FileRecord, type PackedPrompts, type Segment, type SegmentInput } from './segment.js';
+import { closeSegment, concatPacked, CorruptIndexError, openSegment, encodeSegmentParts, fileMeta, fileSummary, NO_PROMPTS, segmentFolded, segmentPacked, segmentText, type FileMeta, type FileRecord, type PackedPrompts, type Segment, type SegmentInput } from './segment.js';
 
 /** Past this many delta segments, a refresh writes one base segment holding everything. */
 const MAX_SEGMENTS = 12;
@@ -343,9 +343,10 @@ export class SearchIndex {
 
   private async write(files: SegmentInput['files']): Promise<void> {
     const name = `seg-${this.nextStamp()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}.idx`;
-    const buf = encodeSegment({ files, base: this.segments.length === 0 });
-    await writeCacheFileAtomic(join(this.dir, name), buf);
-    const seg = decodeSegment(name, buf);
+    // Written from its parts (no 24 MB copy into one buffer), and used as made (no second checksum pass).
+    const enc = encodeSegmentParts({ files, base: this.segments.length === 0 });
+    await writeCacheFileAtomic(join(this.dir, name), enc.parts);
+    const seg = enc.segment(name);
     this.segments.push(seg);
     this.apply(seg);
     if (this.segments.length > MAX_SEGMENTS) await this.compact();
@@ -366,11 +367,11 @@ export class SearchIndex {
     }
     const old = this.segments;
     const name = `seg-${this.nextStamp()}-${process.pid}-base.idx`;
-    const buf = encodeSegment({ files, base: true });
-    await writeCacheFileAtomic(join(this.dir, name), buf);
+    const enc = encodeSegmentParts({ files, base: true });
+    await writeCacheFileAtomic(join(this.dir, name), enc.parts);
     this.segments = [];
     this.views.clear();
-    const seg = decodeSegment(name, buf);
+    const seg = enc.segment(name);
     this.segments.push(seg);
     this.apply(seg);
     for (const s of old) {

@@ -185,7 +185,18 @@ interface Header {
   files: FileRecord[];
 }
 
+/** A segment as it is written: its bytes in parts (never copied into one), and the segment they make. */
+export interface EncodedSegment {
+  parts: Buffer[];
+  /** The segment in memory (its checksums were just computed from these very bytes: not checked again). */
+  segment(name: string): Segment;
+}
+
 export function encodeSegment(input: SegmentInput): Buffer {
+  return Buffer.concat(encodeSegmentParts(input).parts);
+}
+
+export function encodeSegmentParts(input: SegmentInput): EncodedSegment {
   const files: FileRecord[] = [];
   const n = input.files.reduce((a, f) => a + f.packed.foldLens.length, 0);
   const foldStarts = new Uint32Array(n + 1);
@@ -228,7 +239,12 @@ export function encodeSegment(input: SegmentInput): Buffer {
   for (let k = 0; k * BLOCK < lazy.length; k++) lazyCrcs.push(crc32(lazy.subarray(k * BLOCK, (k + 1) * BLOCK)));
   const header: Header = { version: INDEX_VERSION, base: input.base, promptCount: n, foldedBytes: fAt, textBytes: tAt, metaBytes: mAt, summaryBytes: sAt, eagerCrc: crc32(eager), lazyCrcs, files };
   const hb = Buffer.from(JSON.stringify(header), 'utf8');
-  return Buffer.concat([Buffer.from(`${MAGIC}${hb.length} ${crc32(hb)} ${eager.length} ${lazy.length}\n`), hb, eager, lazy]);
+  const hCrc = crc32(hb);
+  const prefix = Buffer.from(`${MAGIC}${hb.length} ${hCrc} ${eager.length} ${lazy.length}\n`);
+  return {
+    parts: [prefix, hb, eager, lazy],
+    segment: (name) => fromParts(name, hb, hCrc, eager, (h) => new LazyPart(name, lazy, lazy.length, h.lazyCrcs), prefix.length + hb.length + eager.length + lazy.length, false),
+  };
 }
 
 /** Record `fileIdx`'s prompts as they are in the segment (for a merge: no decoding). */
@@ -271,8 +287,8 @@ function lengths(name: string, head: Buffer): [number, number, number, number, n
   return [f[0]!, f[1]!, f[2]!, f[3]!, nl + 1];
 }
 
-function fromParts(name: string, header: Buffer, headerCrc: number, eager: Buffer, lazy: (h: Header) => LazyPart, bytes: number): Segment {
-  if (crc32(header) !== headerCrc) throw new CorruptIndexError(`${name} fails its checksum`);
+function fromParts(name: string, header: Buffer, headerCrc: number, eager: Buffer, lazy: (h: Header) => LazyPart, bytes: number, check = true): Segment {
+  if (check && crc32(header) !== headerCrc) throw new CorruptIndexError(`${name} fails its checksum`);
   let h: Header;
   try {
     h = JSON.parse(header.toString('utf8')) as Header;
@@ -280,7 +296,7 @@ function fromParts(name: string, header: Buffer, headerCrc: number, eager: Buffe
     throw new CorruptIndexError(`${name} has a damaged header`);
   }
   if (h.version !== INDEX_VERSION) throw new CorruptIndexError(`${name} has another index version`);
-  if (crc32(eager) !== h.eagerCrc) throw new CorruptIndexError(`${name} fails its checksum`);
+  if (check && crc32(eager) !== h.eagerCrc) throw new CorruptIndexError(`${name} fails its checksum`);
   const n = h.promptCount;
   // Copies, so the tables are aligned whatever the header's length.
   const u32 = (at: number, count: number) => new Uint32Array(eager.buffer.slice(eager.byteOffset + at, eager.byteOffset + at + count * 4));

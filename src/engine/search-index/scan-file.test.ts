@@ -1,0 +1,87 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CLAUDE_PROMPTS } from '../agents/claude/prompt-lines.js';
+import { writeCacheFileAtomic } from '../io/atomic-write.js';
+import { ENDS_BYTES, scanSession } from './scan-file.js';
+import { decodeSegment, encodeSegment, encodeSegmentParts, fileMeta, fileSummary, packPrompts, segmentFolded, segmentText } from './segment.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'rewind-scan-'));
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+/** Lines of about `lineBytes` each up to `size` bytes (the last one cut to fit, newline kept). */
+function lines(size: number, lineBytes: number): Buffer {
+  const out: string[] = [];
+  let n = 0;
+  for (let k = 0; n < size; k++) {
+    const pad = 'x'.repeat(Math.max(0, Math.min(lineBytes, size - n) - 20));
+    const l = `{"k":${k},"p":"${pad}"}\n`;
+    out.push(l);
+    n += l.length;
+  }
+  return Buffer.from(out.join('')).subarray(0, size);
+}
+
+describe('scanSession on a new file', () => {
+  // Sizes around the ends' size and the read piece (1 MiB), where the last read is shortened so the tail is in it.
+  const MiB = 1024 * 1024;
+  const sizes = [0, 1, 100, ENDS_BYTES - 1, ENDS_BYTES, ENDS_BYTES + 1, 2 * ENDS_BYTES + 7, MiB - 3, MiB, MiB + 1, MiB + ENDS_BYTES - 1, MiB + ENDS_BYTES + 1, 3 * MiB + 12345];
+  for (const size of sizes)
+    for (const lineBytes of [200, 300_000])
+      it(`gives the file's first and last ${ENDS_BYTES} bytes from its own reads (${size} bytes, lines of ${lineBytes})`, async () => {
+        const bytes = lines(size, lineBytes);
+        const path = join(dir, `s-${size}-${lineBytes}.jsonl`);
+        await writeFile(path, bytes);
+        const scan = scanSession(path, CLAUDE_PROMPTS, null);
+        expect(scan.mode).toBe('full');
+        expect(scan.ends.size).toBe(size);
+        expect(Buffer.compare(scan.ends.head, bytes.subarray(0, Math.min(size, ENDS_BYTES)))).toBe(0);
+        expect(Buffer.compare(scan.ends.tail, bytes.subarray(Math.max(0, size - ENDS_BYTES)))).toBe(0);
+        const complete = bytes.lastIndexOf(10) + 1;
+        expect(scan.state.indexedTo).toBe(complete);
+        expect(scan.state.lineCount).toBe(bytes.subarray(0, complete).toString('latin1').split('\n').length - 1);
+      });
+});
+
+describe('a segment written from its parts', () => {
+  it('is the same file and the same segment as one buffer decoded', async () => {
+    const summary = { id: 's', agent: 'claude', title: 'hi', cwd: '/w', projectDir: '/p', transcriptPath: '/p/s.jsonl', promptCount: 1, livePromptCount: 1, firstPrompt: 'hi', lastPrompt: 'hi', createdAt: null, lastActivity: new Date(0).toISOString(), sizeBytes: 3, version: null, live: false, forkOf: null } as const;
+    const input = {
+      base: true,
+      files: [
+        {
+          mode: 'full' as const,
+          path: '/p/s.jsonl',
+          agent: 'claude',
+          sessionId: 's',
+          fp: { size: 3, mtimeMs: 1, ino: 2, head: 'h', headLen: 3 },
+          from: 0,
+          indexedTo: 3,
+          lineCount: 1,
+          counts: { total: 2, live: 1 },
+          summary,
+          meta: { prompts: [['u1', 0, null], ['u2', 9, 't']] as [string, number, string | null][], recent: { u2: 1 }, leaf: 'u2' },
+          packed: packPrompts(['Hello Café', 'zweite ' + 'ü'.repeat(70_000)], ['hello cafe', 'zweite ' + 'u'.repeat(70_000)]),
+        },
+      ],
+    };
+    const enc = encodeSegmentParts(input);
+    const path = join(dir, 'seg.idx');
+    await writeCacheFileAtomic(path, enc.parts);
+    const onDisk = await readFile(path);
+    expect(Buffer.compare(onDisk, encodeSegment(input))).toBe(0);
+    const made = enc.segment('seg.idx');
+    const read = decodeSegment('seg.idx', onDisk);
+    for (const s of [made, read]) {
+      expect(s.files).toEqual(read.files);
+      expect(segmentText(s, 1)).toBe('zweite ' + 'ü'.repeat(70_000));
+      expect(segmentFolded(s, 0)).toBe('hello cafe');
+      expect(fileMeta(s, 0)).toEqual(input.files[0]!.meta);
+      expect(fileSummary(s, 0)).toEqual(summary);
+    }
+  });
+});
