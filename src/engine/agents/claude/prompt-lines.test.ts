@@ -17,6 +17,21 @@ describe("Claude's message links from raw bytes", () => {
     expect(link({ type: 'file-history-snapshot', messageId: 'm1', snapshot: { messageId: 'm1' } })).toBeNull();
   });
 
+  it('reads a parent that continues the chain (the same string as the id before) and one that only starts like it', () => {
+    const a = 'a0c1e2f3-0000-4000-8000-000000000001';
+    expect(link({ parentUuid: null, isSidechain: false, uuid: a })).toEqual({ id: a, parent: null });
+    const b = link({ parentUuid: a, isSidechain: false, uuid: 'b1' });
+    expect(b).toEqual({ id: 'b1', parent: a });
+    // Longer, shorter, and one byte off from the last id: each read as written.
+    expect(link({ parentUuid: 'b12', isSidechain: false, uuid: 'c1' })).toEqual({ id: 'c1', parent: 'b12' });
+    expect(link({ parentUuid: 'c', isSidechain: false, uuid: 'd1' })).toEqual({ id: 'd1', parent: 'c' });
+    expect(link({ parentUuid: 'd2', isSidechain: false, uuid: 'e1' })).toEqual({ id: 'e1', parent: 'd2' });
+    expect(link({ parentUuid: 'e1', isSidechain: false, uuid: 'f1' })).toEqual({ id: 'f1', parent: 'e1' });
+    const long = 'x'.repeat(100);
+    expect(link({ parentUuid: 'f1', isSidechain: false, uuid: long })).toEqual({ id: long, parent: 'f1' });
+    expect(link({ parentUuid: long, isSidechain: false, uuid: 'g1' })).toEqual({ id: 'g1', parent: long });
+  });
+
   it('gives every message of the rewound-and-compacted fixture the id and parent its JSON has', async () => {
     const text = await readFile(join(FIXTURES, 'public', 'claude-SYNTHETIC-rewind-branch-compaction.jsonl'), 'utf8');
     let checked = 0;

@@ -61,6 +61,36 @@ function ownUuid(bytes: Buffer): number {
 }
 
 /**
+ * The last id read and its bytes: most messages continue the chain (their parent is the line just
+ * before), so their parent is this same string, found by comparing bytes instead of making another.
+ */
+let lastId = '';
+const lastIdBytes = Buffer.alloc(64);
+let lastIdLen = 0;
+
+/** The id quoted at `at` (its closing quote found), reusing the last id's string when the bytes are the same. */
+function quotedId(bytes: Buffer, at: number): string | null {
+  const n = lastIdLen;
+  if (n > 0 && bytes[at + n] === 34 && at + n < bytes.length) {
+    let k = 0;
+    while (k < n && bytes[at + k] === lastIdBytes[k]) k++;
+    // The same bytes up to a closing quote: the same id (an id holds no quote).
+    if (k === n) return lastId;
+  }
+  return quoted(bytes, at);
+}
+
+function remember(bytes: Buffer, at: number, id: string): void {
+  if (id.length > lastIdBytes.length) {
+    lastIdLen = 0;
+    return;
+  }
+  bytes.copy(lastIdBytes, 0, at, at + id.length);
+  lastIdLen = id.length;
+  lastId = id;
+}
+
+/**
  * A message's uuid and parent straight from its bytes: Claude writes `parentUuid` first and its own
  * `uuid` as a top-level key (escaped quotes inside strings never match `"uuid":"`). A compaction's
  * boundary has no parent but names the message it follows (`logicalParentUuid`): the live path runs
@@ -71,9 +101,11 @@ function claudeLink(bytes: Buffer): { id: string; parent: string | null } | null
   if (p === -1 || sidechain(bytes)) return null;
   const u = ownUuid(bytes);
   if (u === -1) return null;
+  let parent = bytes[p + PARENT.length] === 34 ? quotedId(bytes, p + PARENT.length + 1) : null;
   const id = quoted(bytes, u);
   if (!id) return null;
-  let parent = bytes[p + PARENT.length] === 34 ? quoted(bytes, p + PARENT.length + 1) : null;
+  // latin1: one byte per char, so the id's bytes are id.length long.
+  remember(bytes, u, id);
   if (parent === null) {
     const l = bytes.indexOf(LOGICAL);
     if (l !== -1) parent = quoted(bytes, l + LOGICAL.length);
