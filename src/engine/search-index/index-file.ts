@@ -27,7 +27,13 @@ export async function indexFile(adapter: AgentAdapter, job: IndexJob, summarize?
   const scan = scanSession(f.path, adapter.promptLines, prev);
   const { fp, mode } = scan;
   const file: SessionFile = { ...f, size: fp.size, mtimeMs: fp.mtimeMs };
-  let summary = adapter.summarizeFile ? await adapter.summarizeFile(file, job.now, scan.ends).catch(() => null) : ((await summarize?.(file)) ?? null);
+  let summary: SessionSummary | null;
+  try {
+    summary = adapter.summarizeFile ? await adapter.summarizeFile(file, job.now, scan.ends).catch(() => null) : ((await summarize?.(file)) ?? null);
+  } finally {
+    // The ends' memory goes back to the thread's pool (the summary keeps nothing of it).
+    scan.release();
+  }
   if (summary) {
     // First and last prompt from the prompts themselves (the file's ends may not hold them).
     const first = mode === 'append' ? (job.prevPrompts?.first ?? null) : null;

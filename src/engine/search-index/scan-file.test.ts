@@ -44,7 +44,28 @@ describe('scanSession on a new file', () => {
         const complete = bytes.lastIndexOf(10) + 1;
         expect(scan.state.indexedTo).toBe(complete);
         expect(scan.state.lineCount).toBe(bytes.subarray(0, complete).toString('latin1').split('\n').length - 1);
+        scan.release();
       });
+
+  it("keeps each file's ends until it is released, then reuses the memory", async () => {
+    const a = lines(3 * 1024 * 1024, 500);
+    const b = Buffer.from(lines(2 * 1024 * 1024 + 99, 700).toString('latin1').replaceAll('x', 'y'), 'latin1');
+    await writeFile(join(dir, 'a.jsonl'), a);
+    await writeFile(join(dir, 'b.jsonl'), b);
+    const sa = scanSession(join(dir, 'a.jsonl'), CLAUDE_PROMPTS, null);
+    const sb = scanSession(join(dir, 'b.jsonl'), CLAUDE_PROMPTS, null);
+    expect(Buffer.compare(sa.ends.head, a.subarray(0, ENDS_BYTES))).toBe(0);
+    expect(Buffer.compare(sa.ends.tail, a.subarray(a.length - ENDS_BYTES))).toBe(0);
+    expect(Buffer.compare(sb.ends.tail, b.subarray(b.length - ENDS_BYTES))).toBe(0);
+    sa.release();
+    sa.release();
+    const sc = scanSession(join(dir, 'b.jsonl'), CLAUDE_PROMPTS, null);
+    expect(sc.ends.head.buffer).toBe(sa.ends.head.buffer);
+    expect(sc.ends.head.buffer).not.toBe(sb.ends.head.buffer);
+    expect(Buffer.compare(sc.ends.head, b.subarray(0, ENDS_BYTES))).toBe(0);
+    sb.release();
+    sc.release();
+  });
 });
 
 describe('a segment written from its parts', () => {

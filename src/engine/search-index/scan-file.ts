@@ -58,7 +58,7 @@ function eachLine(
   from: number,
   fromIndex: number,
   onLine: (bytes: Buffer, offset: number) => void,
-  keep?: { head: Buffer | null; tail: Buffer | null },
+  keep?: KeptEnds,
 ): { endOffset: number; lineCount: number } {
   let buf = shared ?? (shared = Buffer.allocUnsafe(CHUNK));
   let count = fromIndex;
@@ -81,9 +81,16 @@ function eachLine(
     const end = carry + n;
     const base = pos - end;
     if (keep) {
-      // Copies: the buffer is the thread's, reused by the next file.
-      if (base === 0 && keep.head === null && end >= Math.min(size, ENDS_BYTES)) keep.head = Buffer.from(buf.subarray(0, Math.min(size, ENDS_BYTES)));
-      if (pos === size && size > ENDS_BYTES && end >= ENDS_BYTES) keep.tail = Buffer.from(buf.subarray(end - ENDS_BYTES, end));
+      // Copied into the file's ends buffer: the read buffer is the thread's, reused by the next piece.
+      if (base === 0 && keep.head === null && end >= Math.min(size, ENDS_BYTES)) {
+        const n = Math.min(size, ENDS_BYTES);
+        keep.store.set(buf.subarray(0, n), 0);
+        keep.head = keep.store.subarray(0, n);
+      }
+      if (pos === size && size > ENDS_BYTES && end >= ENDS_BYTES) {
+        keep.store.set(buf.subarray(end - ENDS_BYTES, end), ENDS_BYTES);
+        keep.tail = keep.store.subarray(ENDS_BYTES);
+      }
     }
     const view = buf.subarray(0, end);
     let at = 0;
@@ -104,7 +111,7 @@ function eachLine(
  * for search, and the prompt counts. Only lines holding the agent's prompt marker are parsed; the
  * live path is followed from each message's raw bytes (`link`).
  */
-function scanFd(fd: number, size: number, lines: PromptLines, prev: ScanState, ends?: { head: Buffer | null; tail: Buffer | null }): ScanResult {
+function scanFd(fd: number, size: number, lines: PromptLines, prev: ScanState, ends?: KeptEnds): ScanResult {
   const depth = new Map<string, number>(Object.entries(prev.recent));
   let leaf = prev.leaf;
   let total = prev.counts.total;
@@ -176,6 +183,8 @@ export interface SessionScan extends ScanResult {
   /** append: `prompts` continue the previous records; full: they are the whole file. */
   mode: 'full' | 'append';
   from: number;
+  /** Gives `ends`' memory back to the thread's pool: call it once the summary is made, and use `ends` no more. */
+  release(): void;
 }
 
 /**
@@ -183,25 +192,35 @@ export interface SessionScan extends ScanResult {
  * grew (same inode, same head), else the whole of it. Throws when it cannot be opened or read.
  */
 export function scanSession(path: string, lines: PromptLines, prev: PreviousScan | null): SessionScan {
+  const store = takeStore();
+  let given = false;
+  const release = () => {
+    if (given) return;
+    given = true;
+    pool.push(store);
+  };
   const fd = openSync(path, 'r');
   try {
     // Synchronous: an index runs on the CLI or a worker thread, never the UI's thread.
     const st = fstatSync(fd);
     if (!prev) {
       // A new file is read whole from its start: its ends come from the scan's own reads (no reads of their own).
-      const keep = { head: null as Buffer | null, tail: null as Buffer | null };
+      const keep: KeptEnds = { store, head: null, tail: null };
       const scan = scanFd(fd, st.size, lines, EMPTY_STATE, keep);
-      const head = keep.head ?? readAt(fd, Math.min(st.size, ENDS_BYTES), 0);
-      const tail = st.size <= ENDS_BYTES ? head : (keep.tail ?? readAt(fd, ENDS_BYTES, st.size - ENDS_BYTES));
-      return { ...scan, fp: fingerprintOf(st, head).fp, ends: { size: st.size, head, tail }, mode: 'full', from: 0 };
+      const head = keep.head ?? readAt(fd, Math.min(st.size, ENDS_BYTES), 0, store, 0);
+      const tail = st.size <= ENDS_BYTES ? head : (keep.tail ?? readAt(fd, ENDS_BYTES, st.size - ENDS_BYTES, store, ENDS_BYTES));
+      return { ...scan, fp: fingerprintOf(st, head).fp, ends: { size: st.size, head, tail }, mode: 'full', from: 0, release };
     }
-    const ends = readEnds(fd, st.size);
+    const ends = readEnds(fd, st.size, store);
     const { fp, headAgain } = fingerprintOf(st, ends.head, prev?.fp.headLen);
     if (prev && fp.ino === prev.fp.ino && headAgain === prev.fp.head && fp.size > prev.fp.size && fp.size >= prev.state.indexedTo) {
       const scan = scanFd(fd, fp.size, lines, prev.state);
-      if (!scan.needsFullScan) return { ...scan, fp, ends, mode: 'append', from: prev.state.indexedTo };
+      if (!scan.needsFullScan) return { ...scan, fp, ends, mode: 'append', from: prev.state.indexedTo, release };
     }
-    return { ...scanFd(fd, fp.size, lines, EMPTY_STATE), fp, ends, mode: 'full', from: 0 };
+    return { ...scanFd(fd, fp.size, lines, EMPTY_STATE), fp, ends, mode: 'full', from: 0, release };
+  } catch (e) {
+    release();
+    throw e;
   } finally {
     closeSync(fd);
   }
@@ -210,19 +229,36 @@ export function scanSession(path: string, lines: PromptLines, prev: PreviousScan
 /** Bytes of each end a scan reads: the fingerprint's head, and the adapter's summary (Claude reads 16 KiB at each end, or all of a file up to 32 KiB). */
 export const ENDS_BYTES = 32 * 1024;
 
-function readAt(fd: number, len: number, at: number): Buffer {
-  const buf = Buffer.allocUnsafe(len);
+/**
+ * A file's ends in one buffer of 2 x ENDS_BYTES (head, then tail), taken from the thread's pool and
+ * given back once the file's summary is made: fresh 32 KiB buffers for every file cost page faults
+ * and full garbage collections (160 MB of short-lived memory over 2,500 files).
+ */
+interface KeptEnds {
+  store: Buffer;
+  head: Buffer | null;
+  tail: Buffer | null;
+}
+
+const pool: Buffer[] = [];
+
+function takeStore(): Buffer {
+  return pool.pop() ?? Buffer.allocUnsafeSlow(2 * ENDS_BYTES);
+}
+
+/** `len` bytes at `at` into `into` at `to` (fewer when the file is shorter now). */
+function readAt(fd: number, len: number, at: number, into: Buffer, to: number): Buffer {
   let got = 0;
   while (got < len) {
-    const n = readSync(fd, buf, got, len - got, at + got);
+    const n = readSync(fd, into, to + got, len - got, at + got);
     if (n === 0) break;
     got += n;
   }
-  return buf.subarray(0, got);
+  return into.subarray(to, to + got);
 }
 
-function readEnds(fd: number, size: number): FileEnds {
-  const head = readAt(fd, Math.min(size, ENDS_BYTES), 0);
-  const tail = size <= ENDS_BYTES ? head : readAt(fd, ENDS_BYTES, size - ENDS_BYTES);
+function readEnds(fd: number, size: number, store: Buffer): FileEnds {
+  const head = readAt(fd, Math.min(size, ENDS_BYTES), 0, store, 0);
+  const tail = size <= ENDS_BYTES ? head : readAt(fd, ENDS_BYTES, size - ENDS_BYTES, store, ENDS_BYTES);
   return { size, head, tail };
 }

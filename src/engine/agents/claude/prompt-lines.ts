@@ -85,7 +85,8 @@ function remember(bytes: Buffer, at: number, id: string): void {
     lastIdLen = 0;
     return;
   }
-  bytes.copy(lastIdBytes, 0, at, at + id.length);
+  // A few bytes: a loop costs less than Buffer.copy's checks.
+  for (let k = 0; k < id.length; k++) lastIdBytes[k] = bytes[at + k]!;
   lastIdLen = id.length;
   lastId = id;
 }
