@@ -26,8 +26,13 @@ export interface ScanResult {
   needsFullScan: boolean;
 }
 
-/** Below this many bytes past the read position, a file is read in one call; beyond, in CHUNK pieces. */
+/** The thread's read buffer to start with. */
 const CHUNK = 1024 * 1024;
+/**
+ * Bytes per read: a piece that stays in the core's cache while its lines are searched (read and
+ * newline search alone over the 0.25 history: 286-291 ms in 128 KiB pieces, 319 ms in 1 MiB ones).
+ */
+const READ = 128 * 1024;
 /**
  * One read buffer per thread, reused for every file: fresh buffers for 2,500 files cost more in page
  * faults and garbage collection than the reads themselves. Grown only for a line longer than it.
@@ -65,13 +70,14 @@ function eachLine(
   let carry = 0;
   let pos = from;
   while (pos < size) {
-    if (carry === buf.length) {
-      // One line longer than the buffer: grow it (kept for the next such line).
-      const bigger = Buffer.allocUnsafe(buf.length * 2);
+    if (buf.length - carry < READ) {
+      // A line longer than the buffer: grow it (kept for the next such line).
+      const bigger = Buffer.allocUnsafe(Math.max(buf.length * 2, carry + READ));
       buf.copy(bigger, 0, 0, carry);
       buf = shared = bigger;
     }
-    let len = Math.min(buf.length - carry, size - pos);
+    const carried = carry;
+    let len = Math.min(READ, size - pos);
     // Ends wanted: leave at least ENDS_BYTES for the last read, so the tail is in the buffer then.
     const rest = size - pos - len;
     if (keep && rest > 0 && rest < ENDS_BYTES && len > ENDS_BYTES - rest) len -= ENDS_BYTES - rest;
@@ -94,7 +100,8 @@ function eachLine(
     }
     const view = buf.subarray(0, end);
     let at = 0;
-    for (let nl = view.indexOf(10, 0); nl !== -1; nl = view.indexOf(10, at)) {
+    // The bytes carried over hold no newline: the search starts after them (a long line is searched once).
+    for (let nl = view.indexOf(10, carried); nl !== -1; nl = view.indexOf(10, at)) {
       const stop = nl > at && view[nl - 1] === 13 ? nl - 1 : nl;
       onLine(view.subarray(at, stop), base + at);
       count++;
