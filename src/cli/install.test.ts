@@ -11,8 +11,18 @@ import { BUILT_CLI, LINEAR, ROOT, copyClaudeHome, inCopy, tempDir } from '../../
 
 const read = (p: string) => readFileSync(join(ROOT, p), 'utf8');
 const running: ChildProcess[] = [];
+// Each child runs in its own process group (POSIX): `start.mjs` runs the CLI under spawnSync, and
+// killing only start.mjs left that CLI serving after the test.
+const GROUP = process.platform !== 'win32';
 afterEach(() => {
-  for (const c of running.splice(0)) c.kill('SIGTERM');
+  for (const c of running.splice(0)) {
+    try {
+      if (GROUP && c.pid) process.kill(-c.pid, 'SIGTERM');
+      else c.kill('SIGTERM');
+    } catch {
+      c.kill('SIGTERM');
+    }
+  }
 });
 
 describe('install', () => {
@@ -37,7 +47,7 @@ describe('install', () => {
 
 /** Runs `npm start -- --demo` until it prints its URL; returns what it said by then. */
 async function startUntilUrl(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'start.mjs'), '--demo'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'start.mjs'), '--demo'], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: GROUP });
   running.push(child);
   let stdout = '';
   let stderr = '';
@@ -164,7 +174,7 @@ describe('the npm package', () => {
     expect(back.status, back.stderr).toBe(0);
 
     // `rewind-app` alone, with no desktop runtime in a plain npm install: browser mode.
-    const child = spawn(bin, [], { cwd: elsewhere, env: { ...env, DISPLAY: ':99', REWIND_SOCKET: join(elsewhere, 's.sock') }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(bin, [], { cwd: elsewhere, env: { ...env, DISPLAY: ':99', REWIND_SOCKET: join(elsewhere, 's.sock') }, stdio: ['ignore', 'pipe', 'pipe'], detached: GROUP });
     running.push(child);
     const said = await new Promise<string>((resolve, reject) => {
       let all = '';
