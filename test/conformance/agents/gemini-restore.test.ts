@@ -1,4 +1,5 @@
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { killTree } from './kill-tree.js';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -107,11 +108,11 @@ describe.runIf(GEMINI && TERMINAL)("Gemini CLI's own checkpoints, recorded by it
       await new Promise((r) => setTimeout(r, 1500));
     }
     transcript = (await chats())!;
-    child.kill();
+    killTree(child);
   }, 300_000);
 
   afterAll(async () => {
-    child?.kill();
+    if (child) killTree(child);
     await api?.close();
   });
 

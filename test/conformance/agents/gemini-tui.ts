@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { stripVTControlCharacters } from 'node:util';
+import { killTree } from './kill-tree.js';
 
 /**
  * Gemini CLI's own `/rewind`, driven in its interactive UI: `script` (util-linux) gives it a
@@ -42,6 +43,6 @@ export async function geminiNativeRewind(cmd: string[], opts: { cwd: string; env
     await key('\r');
     for (const end = Date.now() + 20_000; !(await opts.done()); await sleep(200)) if (Date.now() > end) throw new Error(`the interactive /rewind wrote nothing:\n${screen.slice(-2000)}`);
   } finally {
-    child.kill('SIGKILL');
+    killTree(child);
   }
 }
