@@ -100,7 +100,7 @@ export async function generateTranscript(path: string, targetBytes: number, opts
 }
 
 /** A session of `count` short prompts (one tool call each): the UI benchmark's 10,000-prompt timeline. */
-export async function generatePrompts(path: string, count: number): Promise<void> {
+export async function generatePrompts(path: string, count: number, opts: { sessionId?: string; cwd?: string; start?: number } = {}): Promise<void> {
   const sessionId = opts.sessionId ?? '00000000-0000-4000-8000-00000000beef';
   const base = { isSidechain: false, userType: 'external', cwd: opts.cwd ?? '/home/dev/project', sessionId, version: '2.1.330' };
   let parent: string | null = null;
