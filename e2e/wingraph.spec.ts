@@ -13,9 +13,12 @@ async function open(page: Page, s: Served) {
 }
 const selectedRow = (page: Page) => page.locator('.prompt-row.selected');
 
-/** Every row drawn in the timeline's viewport has its text on screen, not empty, right of the graph. */
+/**
+ * Every row drawn in the timeline's viewport has its text on screen, not empty, right of the graph.
+ * Rows are drawn in the frame after a scroll (the list is virtualized): measured once they are there.
+ */
 async function expectTextInEveryVisibleRow(page: Page) {
-  const boxes = await page.evaluate(() => {
+  const measure = () => page.evaluate(() => {
     const list = document.querySelector('.rows')!.getBoundingClientRect();
     return [...document.querySelectorAll('.rows .prompt-row')]
       .map((r) => {
@@ -26,6 +29,8 @@ async function expectTextInEveryVisibleRow(page: Page) {
       })
       .filter((x) => x.inView);
   });
+  await expect.poll(async () => (await measure()).length).toBeGreaterThan(5);
+  const boxes = await measure();
   expect(boxes.length).toBeGreaterThan(5);
   for (const b of boxes) {
     expect(b.text.trim().length).toBeGreaterThan(0);
