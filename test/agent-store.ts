@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { cp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { readRestoreSession } from '../src/engine/store/restore-session.js';
@@ -9,6 +10,16 @@ import { FIXTURES, tempDir } from './fixtures.js';
  * recorded project folder replaced by a temp project, and a restore through the engine as the CLI
  * and the service run it (source: the agent's own store).
  */
+
+/** Is git on this machine? Gemini's checkpoints are a git repository, read with git itself. */
+export function hasGit(): boolean {
+  try {
+    execFileSync('git', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Copies a fixture folder, rewriting the recorded project path inside every text file. */
 export async function copyWithProject(from: string, to: string, recordedProject: string, project: string): Promise<void> {

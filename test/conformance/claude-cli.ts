@@ -1,7 +1,6 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensureNpmCli, runCli } from './agents/npm-cli.js';
 
 /** The pinned CLI the conformance tier judges against. */
 export const CLAUDE_VERSION = '2.1.330';
@@ -18,33 +17,22 @@ function platformPackage(): string | null {
   return null;
 }
 
-export function cacheDir(): string {
-  const base = process.env.REWIND_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'rewind');
-  return join(base, `claude-code-${CLAUDE_VERSION}`);
-}
-
 /**
  * Finds the pinned binary, installing it into a cache dir on first use (about 370 MB, reused by
- * every later run). Returns null with the reason when it cannot run on this platform.
+ * every later run; the platform binary runs directly, no install script). Returns the reason when
+ * it cannot run on this platform.
  */
 export function ensureClaude(): { bin: string } | { skip: string } {
   if (process.env.REWIND_CLAUDE_BIN) return { bin: process.env.REWIND_CLAUDE_BIN };
   const pkg = platformPackage();
   if (!pkg) return { skip: `no Claude Code ${CLAUDE_VERSION} binary for ${process.platform}-${process.arch}` };
-  const dir = cacheDir();
-  const bin = join(dir, 'node_modules', '@anthropic-ai', pkg, process.platform === 'win32' ? 'claude.exe' : 'claude');
-  if (!existsSync(bin)) {
-    mkdirSync(dir, { recursive: true });
-    // --ignore-scripts: we run the platform binary directly, no postinstall needed.
-    const r = spawnSync('npm', ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', `@anthropic-ai/claude-code@${CLAUDE_VERSION}`], {
-      stdio: ['ignore', 'inherit', 'inherit'],
-      env: { ...process.env, npm_config_engine_strict: 'false' },
-    });
-    if (r.status !== 0 || !existsSync(bin)) return { skip: `could not install @anthropic-ai/claude-code@${CLAUDE_VERSION} (npm exit ${r.status})` };
-  }
-  const v = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 60_000 });
-  if (v.status !== 0 || !v.stdout.includes(CLAUDE_VERSION)) return { skip: `the Claude Code binary does not run here: ${(v.stderr || v.error?.message || '').split('\n')[0]}` };
-  return { bin };
+  const r = ensureNpmCli({
+    dir: `claude-code-${CLAUDE_VERSION}`,
+    packages: [`@anthropic-ai/claude-code@${CLAUDE_VERSION}`],
+    bin: join('node_modules', '@anthropic-ai', pkg, process.platform === 'win32' ? 'claude.exe' : 'claude'),
+    version: CLAUDE_VERSION,
+  });
+  return 'cmd' in r ? { bin: r.cmd[0]! } : r;
 }
 
 export interface ClaudeEnv {
@@ -81,29 +69,15 @@ export function claudeEnv(e: ClaudeEnv, extra: NodeJS.ProcessEnv = {}): NodeJS.P
 }
 
 /** Runs the CLI in print mode in `cwd`. */
-export function runClaude(e: ClaudeEnv, cwd: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}, timeoutMs = 120_000): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(e.bin, args, { cwd, env: claudeEnv(e, extraEnv), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`claude ${args.join(' ')} timed out\n${stderr}`));
-    }, timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      let json: RunResult['json'] = null;
-      try {
-        json = JSON.parse(stdout.trim().split('\n').pop() ?? '');
-      } catch {
-        json = null;
-      }
-      resolve({ code: code ?? -1, stdout, stderr, json });
-    });
-  });
+export async function runClaude(e: ClaudeEnv, cwd: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}, timeoutMs = 120_000): Promise<RunResult> {
+  const r = await runCli([e.bin], args, { cwd, env: claudeEnv(e, extraEnv), timeoutMs });
+  let json: RunResult['json'] = null;
+  try {
+    json = JSON.parse(r.stdout.trim().split('\n').pop() ?? '');
+  } catch {
+    json = null;
+  }
+  return { ...r, json };
 }
 
 export const PRINT_FLAGS = ['--output-format', 'json', '--permission-mode', 'acceptEdits', '--allowedTools', 'Write Edit Bash Read'];

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../fixtures.js';
 import { restoreFromAgent, treeOf } from '../../agent-store.js';
 import { chatModelApi } from './chat-model.js';
-import { ensureNpmCli, orSkip } from './npm-cli.js';
+import { DROID_CLI, ensureNpmCli, orSkip } from './npm-cli.js';
 import type { ModelApi } from './suite.js';
 
 /**
@@ -16,12 +16,7 @@ import type { ModelApi } from './suite.js';
  */
 const DROID = orSkip(
   'Factory Droid',
-  ensureNpmCli({
-    dir: 'factory-cli-0.225.1',
-    packages: ['@factory/cli@0.225.1', '@factory/cli-linux-x64@0.225.2'],
-    bin: join('node_modules', '@factory', 'cli-linux-x64', 'bin', 'droid'),
-    version: '0.225',
-  }),
+  ensureNpmCli(DROID_CLI),
 );
 
 type Msg = { type?: string; id?: string | null; method?: string; result?: unknown; error?: { message: string }; params?: { notification?: { type?: string; newState?: string } } };

@@ -3,19 +3,13 @@ import { join } from 'node:path';
 import { describe } from 'vitest';
 import { droid } from '../../../src/engine/agents/droid/adapter.js';
 import { chatModelApi } from './chat-model.js';
-import { ensureNpmCli, orSkip, runCli } from './npm-cli.js';
+import { DROID_CLI, ensureNpmCli, orSkip, runCli } from './npm-cli.js';
 import { agentConformance, type ModelApi } from './suite.js';
 
 /** Factory Droid 0.225 as the judge (FORMATS.md §2b): a custom Chat Completions model, no login. */
 const DROID = orSkip(
   'Factory Droid',
-  ensureNpmCli({
-    dir: 'factory-cli-0.225.1',
-    // 0.225.1's binary package is missing from the registry: the 0.225.2 one runs it.
-    packages: ['@factory/cli@0.225.1', '@factory/cli-linux-x64@0.225.2'],
-    bin: join('node_modules', '@factory', 'cli-linux-x64', 'bin', 'droid'),
-    version: '0.225',
-  }),
+  ensureNpmCli(DROID_CLI),
 );
 
 // Without FACTORY_API_BASE_URL answering 404, `exec -s` fails "Failed to fetch session".

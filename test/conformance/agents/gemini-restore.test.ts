@@ -1,13 +1,13 @@
-import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { killTree } from './kill-tree.js';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../fixtures.js';
-import { restoreFromAgent, treeOf } from '../../agent-store.js';
+import { hasGit, restoreFromAgent, treeOf } from '../../agent-store.js';
 import { geminiModelApi } from './gemini-api.js';
-import { ensureNpmCli, orSkip } from './npm-cli.js';
+import { GEMINI_CLI, ensureNpmCli, orSkip } from './npm-cli.js';
 import type { ModelApi } from './suite.js';
 
 /**
@@ -19,18 +19,11 @@ import type { ModelApi } from './suite.js';
  */
 const GEMINI = orSkip(
   'Gemini CLI',
-  ensureNpmCli({ dir: 'gemini-cli-0.61.0', packages: ['@google/gemini-cli@0.61.0'], bin: join('node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js'), node: true, version: '0.61.0' }),
+  ensureNpmCli(GEMINI_CLI),
 );
-const hasGit = (() => {
-  try {
-    execFileSync('git', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const HAS_GIT = hasGit();
 // util-linux `script` gives the CLI its terminal (macOS's takes other arguments); Gemini's checkpoints need git.
-const TERMINAL = process.platform === 'linux' && hasGit;
+const TERMINAL = process.platform === 'linux' && HAS_GIT;
 if (GEMINI && !TERMINAL) console.warn("\n!! Gemini CLI: the checkpoint restore check runs on Linux with git only (util-linux script gives the interactive UI its terminal)\n");
 
 async function waitFor<T>(what: string, f: () => Promise<T | null>, ms = 90_000): Promise<T> {

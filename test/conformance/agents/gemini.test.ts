@@ -6,7 +6,7 @@ import { gemini } from '../../../src/engine/agents/gemini/adapter.js';
 import { ensureCliBuilt, rewindApp } from '../harness.js';
 import { geminiModelApi } from './gemini-api.js';
 import { geminiNativeRewind } from './gemini-tui.js';
-import { ensureNpmCli, orSkip, runCli } from './npm-cli.js';
+import { GEMINI_CLI, ensureNpmCli, orSkip, runCli } from './npm-cli.js';
 import { agentConformance, type ModelApi } from './suite.js';
 
 /**
@@ -21,7 +21,7 @@ import { agentConformance, type ModelApi } from './suite.js';
  */
 const GEMINI = orSkip(
   'Gemini CLI',
-  ensureNpmCli({ dir: 'gemini-cli-0.61.0', packages: ['@google/gemini-cli@0.61.0'], bin: join('node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js'), node: true, version: '0.61.0' }),
+  ensureNpmCli(GEMINI_CLI),
 );
 
 const env = (home: string, api: ModelApi): NodeJS.ProcessEnv => ({

@@ -22,6 +22,17 @@ export interface NpmCli {
   version: string;
 }
 
+/** The agents' CLIs the conformance tiers judge against, pinned (FORMATS.md §2b). */
+export const DROID_CLI: NpmCli = {
+  dir: 'factory-cli-0.225.1',
+  // 0.225.1's binary package is missing from the registry: the 0.225.2 one runs it.
+  packages: ['@factory/cli@0.225.1', '@factory/cli-linux-x64@0.225.2'],
+  bin: join('node_modules', '@factory', 'cli-linux-x64', 'bin', 'droid'),
+  version: '0.225',
+};
+export const QWEN_CLI: NpmCli = { dir: 'qwen-code-0.24.4', packages: ['@qwen-code/qwen-code@0.24.4'], bin: join('node_modules', '@qwen-code', 'qwen-code', 'cli.js'), node: true, version: '0.24.4' };
+export const GEMINI_CLI: NpmCli = { dir: 'gemini-cli-0.61.0', packages: ['@google/gemini-cli@0.61.0'], bin: join('node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js'), node: true, version: '0.61.0' };
+
 /**
  * The pinned CLI, installed on first use (`npm install --prefix … --ignore-scripts`), or the reason
  * it cannot run here. Callers skip loudly with that reason; they never pass without running it.

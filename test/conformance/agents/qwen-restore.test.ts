@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../fixtures.js';
 import { restoreFromAgent, treeOf } from '../../agent-store.js';
 import { chatModelApi } from './chat-model.js';
-import { ensureNpmCli, orSkip } from './npm-cli.js';
+import { QWEN_CLI, ensureNpmCli, orSkip } from './npm-cli.js';
 import type { ModelApi } from './suite.js';
 
 /**
@@ -16,7 +16,7 @@ import type { ModelApi } from './suite.js';
  */
 const QWEN = orSkip(
   'Qwen Code',
-  ensureNpmCli({ dir: 'qwen-code-0.24.4', packages: ['@qwen-code/qwen-code@0.24.4'], bin: join('node_modules', '@qwen-code', 'qwen-code', 'cli.js'), node: true, version: '0.24.4' }),
+  ensureNpmCli(QWEN_CLI),
 );
 
 type Msg = { jsonrpc: '2.0'; id?: number | string; method?: string; params?: Record<string, unknown>; result?: unknown; error?: { message: string } };

@@ -3,13 +3,13 @@ import { join } from 'node:path';
 import { describe } from 'vitest';
 import { qwen } from '../../../src/engine/agents/qwen/adapter.js';
 import { chatModelApi } from './chat-model.js';
-import { ensureNpmCli, orSkip, runCli } from './npm-cli.js';
+import { QWEN_CLI, ensureNpmCli, orSkip, runCli } from './npm-cli.js';
 import { agentConformance, type ModelApi } from './suite.js';
 
 /** Qwen Code 0.24.4 as the judge (FORMATS.md §2b): an OpenAI-compatible model from env. */
 const QWEN = orSkip(
   'Qwen Code',
-  ensureNpmCli({ dir: 'qwen-code-0.24.4', packages: ['@qwen-code/qwen-code@0.24.4'], bin: join('node_modules', '@qwen-code', 'qwen-code', 'cli.js'), node: true, version: '0.24.4' }),
+  ensureNpmCli(QWEN_CLI),
 );
 
 const env = (home: string, api: ModelApi): NodeJS.ProcessEnv => ({

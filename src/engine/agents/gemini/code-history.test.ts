@@ -3,20 +3,13 @@ import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../../../../test/fixtures.js';
-import { restoreFromAgent, treeOf } from '../../../../test/agent-store.js';
+import { hasGit, restoreFromAgent, treeOf } from '../../../../test/agent-store.js';
 import { undoLatest } from '../../undo.js';
 import { readGeminiTimeline } from './discover.js';
 
 const REC = join(FIXTURES, 'gemini-real', 'interactive-checkpoints');
 const SESSION = 'session-2026-11-23T11-46-22573b10.jsonl';
-const hasGit = (() => {
-  try {
-    execFileSync('git', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const HAS_GIT = hasGit();
 
 /** Writes `files` as the whole project and commits it into the shadow repository the way Gemini's checkpointing does. */
 function commitTree(gitDir: string, project: string, files: Record<string, string>): string {
@@ -64,7 +57,7 @@ async function geminiHome() {
   return { root, project, transcript, gitDir, checkpoints: join(slug, 'checkpoints'), names, p1: prompts[0]!.uuid, p2: prompts[1]!.uuid };
 }
 
-describe.skipIf(!hasGit)("Gemini's checkpoints (its shadow git) as the code store", () => {
+describe.skipIf(!HAS_GIT)("Gemini's checkpoints (its shadow git) as the code store", () => {
   it('before #1: a.txt modified, new.txt (created after) deleted, gone.txt (deleted since) restored; undo puts all back; the shadow repo is not written', async () => {
     const h = await geminiHome();
     const refsBefore = execFileSync('git', ['--git-dir', h.gitDir, 'count-objects', '-v'], { encoding: 'utf8' });
