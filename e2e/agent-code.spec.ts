@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { droidHome, treeOf } from '../test/agent-store.js';
-import { serve, type Served } from './server.js';
+import { openApp, serve, type Served } from './server.js';
 
 let s: Served | null = null;
 test.afterEach(async () => {
@@ -13,8 +13,7 @@ test.afterEach(async () => {
 test("Restore code and Fork + restore code from Droid's own snapshots: the preview lists A/M/D with diffs, Undo puts the files back", async ({ page }) => {
   const h = await droidHome();
   s = await serve({ env: { FACTORY_HOME_OVERRIDE: dirname(h.root) } });
-  await page.goto(s.url);
-  await expect(page.locator('.app[data-ready="true"]')).toBeVisible();
+  await openApp(page, s);
   await page.locator('.session').filter({ hasText: 'WRITE a.txt version one' }).first().click();
   await page.locator('.prompt-row').filter({ hasText: 'WRITE a.txt version two' }).click();
   await page.getByRole('button', { name: 'Restore code to here' }).click();

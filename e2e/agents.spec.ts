@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { serve, ROOT, type Served } from './server.js';
+import { openApp, ROOT, serve, type Served } from './server.js';
 
 /**
  * Factory Droid, Qwen Code and Gemini CLI sessions recorded by the real CLIs (test/fixtures/*-real),
@@ -63,13 +63,8 @@ test.afterEach(async () => {
 const sessionOf = (page: Page, badge: string, project: string) => page.locator(`.session[data-project="${project}"]`).filter({ has: page.locator('.agent-tag', { hasText: `${badge} ·` }) });
 const row = (page: Page, text: string) => page.locator('.prompt-row').filter({ hasText: text });
 
-async function open(page: Page) {
-  await page.goto(s.url);
-  await expect(page.locator('.app[data-ready="true"]')).toBeVisible();
-}
-
 test('Droid, Qwen and Gemini sessions are listed with their badge beside Claude\'s, and the agent filter narrows the list', async ({ page }) => {
-  await open(page);
+  await openApp(page, s);
   await expect(sessionOf(page, 'Droid', x.linear)).toHaveCount(1);
   await expect(sessionOf(page, 'Qwen', x.proj)).toHaveCount(1);
   await expect(sessionOf(page, 'Gemini', x.linear)).toHaveCount(1);
@@ -102,7 +97,7 @@ test('Droid, Qwen and Gemini sessions are listed with their badge beside Claude\
 });
 
 test('the timeline shows Qwen\'s native rewind and Gemini\'s $rewindTo as abandoned branches', async ({ page }) => {
-  await open(page);
+  await openApp(page, s);
   await sessionOf(page, 'Qwen', x.proj).click();
   await expect(page.locator('.prompt-row').first()).toBeVisible();
   await expect(page.locator('.prompt-row.dead').first()).toBeVisible();
@@ -118,7 +113,7 @@ test('the timeline shows Qwen\'s native rewind and Gemini\'s $rewindTo as abando
 test('Gemini from the window: a fork and an in-place rewind, each previewed, with a copyable resume command, and undone', async ({ page }) => {
   const original = await readFile(x.gemini);
   const files = (await readdir(x.geminiChats)).sort();
-  await open(page);
+  await openApp(page, s);
   await sessionOf(page, 'Gemini', x.linear).click();
   await expect(row(page, 'just chatting')).toBeVisible();
 
@@ -165,7 +160,7 @@ test('Gemini from the window: a fork and an in-place rewind, each previewed, wit
 });
 
 test('Droid and Qwen from the window: a fork each, with the resume command, undone', async ({ page }) => {
-  await open(page);
+  await openApp(page, s);
   for (const [badge, project, prompt, command] of [
     ['Droid', x.linear, 'EDIT notes.md alpha gamma', 'droid exec -s'],
     ['Qwen', x.proj, null, 'qwen --resume'],

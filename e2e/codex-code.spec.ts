@@ -2,7 +2,7 @@ import { appendFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { serve, type Served } from './server.js';
+import { openApp, serve, type Served } from './server.js';
 
 let s: Served | null = null;
 test.afterEach(async () => {
@@ -27,8 +27,7 @@ test('Codex: a prompt the open window saw arrive gets a checkpoint, and Restore 
   await mkdir(dirname(rollout), { recursive: true });
   await writeFile(rollout, line({ type: 'session_meta', payload: { id: ID, cwd: project, cli_version: '0.169.0' } }) + prompt('first codex prompt'));
   s = await serve({ codexHome: home });
-  await page.goto(s.url);
-  await expect(page.locator('.app[data-ready="true"]')).toBeVisible();
+  await openApp(page, s);
   await page.locator('.session').filter({ hasText: 'first codex prompt' }).click();
   await expect(page.locator('.prompt-row')).toHaveCount(1);
 
@@ -64,8 +63,7 @@ test('a restore killed half-way is rolled back when its project is opened, and t
   await mkdir(dirname(rollout), { recursive: true });
   await writeFile(rollout, line({ type: 'session_meta', payload: { id: ID, cwd: project, cli_version: '0.169.0' } }) + prompt('recover me'));
   s = await serve({ codexHome: home });
-  await page.goto(s.url);
-  await expect(page.locator('.app[data-ready="true"]')).toBeVisible();
+  await openApp(page, s);
   await page.locator('.session').filter({ hasText: 'recover me' }).click();
   await expect(page.getByRole('status', { name: 'Result' })).toContainText(/interrupted restore .* was rolled back/);
   expect(await readFile(join(project, 'a.txt'), 'utf8')).toBe('one\n');

@@ -2,7 +2,7 @@ import { readFile, writeFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { serve, type Served } from './server.js';
+import { openApp, serve, type Served } from './server.js';
 
 let s: Served;
 
@@ -17,8 +17,7 @@ test.afterEach(async () => {
 });
 
 async function openBranched(page: Page) {
-  await page.goto(s.url);
-  await expect(page.locator('.app[data-ready="true"]')).toBeVisible();
+  await openApp(page, s);
   await page.locator('.session[data-project$="branched"]').click();
   await expect(page.locator('.prompt-row')).toHaveCount(6);
 }

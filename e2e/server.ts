@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { expect, type Page } from '@playwright/test';
 import { materializeDemo } from '../src/engine/demo.js';
 
 export const ROOT = resolve(import.meta.dirname, '..');
@@ -65,4 +66,11 @@ export async function transcriptOf(claudeRoot: string, sessionPrefix: string): P
     for (const f of await readdir(join(claudeRoot, 'projects', d))) if (f.startsWith(sessionPrefix) && f.endsWith('.jsonl')) return join(claudeRoot, 'projects', d, f);
   }
   throw new Error(`no transcript ${sessionPrefix}`);
+}
+
+/** Opens the window of a served app (in a colour scheme or with reduced motion when asked) and waits until it is ready. */
+export async function openApp(page: Page, s: Pick<Served, 'url'>, media?: Parameters<Page['emulateMedia']>[0]): Promise<void> {
+  if (media) await page.emulateMedia(media);
+  await page.goto(s.url);
+  await expect(page.locator('.app[data-ready="true"]')).toBeVisible();
 }

@@ -3,7 +3,7 @@ import { appendFile, copyFile, cp, mkdir, mkdtemp, readFile, readdir, writeFile 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { CLI, ROOT, serve, transcriptOf, type Served } from './server.js';
+import { CLI, openApp, ROOT, serve, transcriptOf, type Served } from './server.js';
 
 const SHOTS = join(import.meta.dirname, '..', 'test-results', 'screenshots');
 let s: Served;
@@ -16,9 +16,7 @@ test.afterEach(async () => {
 });
 
 async function open(page: Page, scheme: 'light' | 'dark' = 'light') {
-  await page.emulateMedia({ colorScheme: scheme });
-  await page.goto(s.url);
-  await expect(page.locator('.app[data-ready="true"]')).toBeVisible();
+  await openApp(page, s, { colorScheme: scheme });
 }
 
 const promptRows = (page: Page) => page.locator('.prompt-row');

@@ -1,7 +1,7 @@
 import { appendFile, readFile, readdir, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { serve, transcriptOf, type Served } from './server.js';
+import { openApp, serve, transcriptOf, type Served } from './server.js';
 
 const SHOTS = join(import.meta.dirname, '..', 'test-results', 'screenshots');
 let s: Served;
@@ -14,9 +14,7 @@ test.afterEach(async () => {
 });
 
 async function openSession(page: Page, name: string, scheme: 'light' | 'dark' = 'light') {
-  await page.emulateMedia({ colorScheme: scheme });
-  await page.goto(s.url);
-  await expect(page.locator('.app[data-ready="true"]')).toBeVisible();
+  await openApp(page, s, { colorScheme: scheme });
   await page.locator(`.session[data-project$="${name}"]`).click();
   await expect(page.locator('.prompt-row').first()).toBeVisible();
 }

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { CLI, serve, transcriptOf, type Served } from './server.js';
+import { CLI, openApp, serve, transcriptOf, type Served } from './server.js';
 
 const SHOTS = join(import.meta.dirname, '..', 'test-results', 'screenshots');
 let s: Served;
@@ -15,8 +15,7 @@ test.afterEach(async () => {
 });
 
 async function open(page: Page, session: string) {
-  await page.goto(s.url);
-  await expect(page.locator('.app[data-ready="true"]')).toBeVisible();
+  await openApp(page, s);
   await page.locator(`.session[data-project$="${session}"]`).click();
 }
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { CLI, serve, type Served } from './server.js';
+import { CLI, openApp, serve, type Served } from './server.js';
 
 /**
  * How the window looks: WCAG AA (axe-core) on every main view in light and dark, role colours that
@@ -22,9 +22,7 @@ test.afterEach(async () => {
 });
 
 async function open(page: Page, scheme: Scheme) {
-  await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
-  await page.goto(s.url);
-  await expect(page.locator('.app[data-ready="true"]')).toBeVisible();
+  await openApp(page, s, { colorScheme: scheme, reducedMotion: 'reduce' });
 }
 
 /** Every WCAG 2.x A/AA rule axe knows, colour contrast (4.5:1 for text and badges) included. */

@@ -3,14 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { generateRewound } from '../bench/generate-rewound.js';
-import { serve, type Served } from './server.js';
+import { openApp, serve, type Served } from './server.js';
 
 const SHOTS = join(import.meta.dirname, '..', 'test-results', 'screenshots');
 
-async function open(page: Page, s: Served) {
-  await page.goto(s.url);
-  await expect(page.locator('.app[data-ready="true"]')).toBeVisible();
-}
 const selectedRow = (page: Page) => page.locator('.prompt-row.selected');
 
 /**
@@ -56,7 +52,7 @@ test.describe('a session of 10,000 messages with 275 native rewinds', () => {
   });
 
   test('opens with text in every row, the named counts in the header, a narrow graph', async ({ page }) => {
-    await open(page, s);
+    await openApp(page, s);
     await expect(selectedRow(page)).toBeVisible({ timeout: 30_000 });
     await expect(page.locator('.timeline-header')).toContainText(`${want.livePrompts} prompts on the live path · ${want.abandonedPrompts} on abandoned branches · ${want.branchPoints} branch points`);
     await expect(page.locator('.session.selected')).toContainText(`${want.livePrompts} prompts · ${want.abandonedPrompts} abandoned`);
@@ -72,7 +68,7 @@ test.describe('a session of 10,000 messages with 275 native rewinds', () => {
   });
 
   test('abandoned branches are collapsed with their count, expand, jump to the branch point and back', async ({ page }) => {
-    await open(page, s);
+    await openApp(page, s);
     await expect(selectedRow(page)).toBeVisible({ timeout: 30_000 });
     await page.keyboard.press('End');
     // Walk up to the nearest collapsed branch.
@@ -108,7 +104,7 @@ test.describe('keyboard, palette and filter on the bundled sessions', () => {
   });
 
   test('focus is the selection: arrows move the ring in the sidebar, then in the timeline', async ({ page }) => {
-    await open(page, s);
+    await openApp(page, s);
     await page.locator('.session[data-project$="linear"]').click();
     const nav = page.locator('.session-groups');
     const order = await page.locator('.session').evaluateAll((xs) => xs.map((x) => x.getAttribute('data-project')));
@@ -135,7 +131,7 @@ test.describe('keyboard, palette and filter on the bundled sessions', () => {
   });
 
   test('every action has its shortcut on its button, and the shortcut opens its preview', async ({ page }) => {
-    await open(page, s);
+    await openApp(page, s);
     await page.locator('.session[data-project$="linear"]').click();
     await page.locator('.prompt-row').filter({ hasText: 'EDIT notes.md alpha gamma' }).click();
     for (const [name, key] of [['Fork here', 'F'], ['Rewrite here', 'R'], ['Restore code to here', 'C'], ['Fork + restore code', 'B']] as const) {
@@ -151,7 +147,7 @@ test.describe('keyboard, palette and filter on the bundled sessions', () => {
   });
 
   test('the command palette lists sessions, prompts and actions; #N goes to a prompt', async ({ page }) => {
-    await open(page, s);
+    await openApp(page, s);
     await page.locator('.session[data-project$="linear"]').click();
     await page.keyboard.press('Control+k');
     const palette = page.getByRole('dialog', { name: 'Command palette' });
@@ -181,7 +177,7 @@ test.describe('keyboard, palette and filter on the bundled sessions', () => {
   });
 
   test('filter: highlighted matches and a count; ↓ walks the results, Enter opens the first, Esc clears', async ({ page }) => {
-    await open(page, s);
+    await openApp(page, s);
     await page.keyboard.press('/');
     await page.keyboard.type('alpha gamma');
     await expect(page.locator('.wg-filter-count')).toHaveText('2 prompts in 2 sessions');
@@ -235,7 +231,7 @@ test.describe('a heavy history: 400 sessions in 40 projects', () => {
   });
 
   test('the sidebar draws only what is on screen, and a session being written moves nothing', async ({ page }) => {
-    await open(page, s);
+    await openApp(page, s);
     const nav = page.locator('.session-groups');
     await expect(page.locator('.session').first()).toBeVisible();
     expect(await page.locator('.session').count()).toBeLessThan(60);
