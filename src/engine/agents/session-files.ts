@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export interface AgentFile {
@@ -37,6 +37,16 @@ export class FileMemo<T> {
   }
   set(f: AgentFile, value: T): void {
     this.map.set(f.path, { size: f.size, mtimeMs: f.mtimeMs, value });
+  }
+  /** What `parse` makes of the whole file, read only when it changed since; null when it cannot be read. */
+  async read(f: AgentFile, parse: (buf: Buffer) => T): Promise<T | null> {
+    const known = this.get(f);
+    if (known !== undefined) return known;
+    const buf = await readFile(f.path).catch(() => null);
+    if (!buf) return null;
+    const value = parse(buf);
+    this.set(f, value);
+    return value;
   }
 }
 

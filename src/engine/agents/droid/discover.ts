@@ -33,7 +33,7 @@ export async function readDroidTimeline(path: string): Promise<Timeline> {
   return droidTimeline(buf, path, await readSettings(path));
 }
 
-const memo = new FileMemo<{ t: Timeline; forkOf: string | null }>();
+const memo = new FileMemo<{ t: Timeline; forkOf: string | null } | null>();
 
 /** Droid sessions, newest first; each file is read whole once and remembered while unchanged. */
 export async function listDroidSessions(opts: { root: string; project?: string; now?: number }): Promise<SessionSummary[]> {
@@ -41,23 +41,18 @@ export async function listDroidSessions(opts: { root: string; project?: string; 
   const out: SessionSummary[] = [];
   for (const f of await listDroidFiles(opts.root)) {
     if (f.size === 0) continue;
-    let m = memo.get(f);
-    if (!m) {
-      const buf = await readFile(f.path).catch(() => null);
-      if (!buf) continue;
+    const m = await memo.read(f, (buf) => {
       const t = droidTimeline(buf, f.path, null);
       const head = buf.subarray(0, Math.max(0, buf.indexOf(0x0a))).toString('utf8');
-      let forkOf: string | null = null;
+      let h: { type?: unknown; parent?: unknown };
       try {
-        const h = JSON.parse(head) as { type?: unknown; parent?: unknown };
-        if (h.type !== 'session_start') continue;
-        forkOf = typeof h.parent === 'string' ? h.parent : null;
+        h = JSON.parse(head) as typeof h;
       } catch {
-        continue;
+        return null;
       }
-      m = { t, forkOf };
-      memo.set(f, m);
-    }
+      return h.type === 'session_start' ? { t, forkOf: typeof h.parent === 'string' ? h.parent : null } : null;
+    });
+    if (!m) continue;
     const { t } = m;
     if (!inProject(t, opts.project)) continue;
     out.push(summaryOfTimeline('droid', t, f, { now, liveWindowMs: LIVE_WINDOW_MS, forkOf: m.forkOf }));

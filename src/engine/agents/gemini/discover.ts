@@ -44,13 +44,8 @@ export async function listGeminiSessions(opts: { root: string; project?: string;
   const best = new Map<string, { f: AgentFile; t: Timeline }>();
   for (const f of await listGeminiFiles(opts.root)) {
     if (f.size === 0) continue;
-    let t = memo.get(f);
-    if (!t) {
-      const buf = await readFile(f.path).catch(() => null);
-      if (!buf) continue;
-      t = geminiTimeline(buf, f.path, dirs.get(slugOf(f.path)) ?? null);
-      memo.set(f, t);
-    }
+    const t = await memo.read(f, (buf) => geminiTimeline(buf, f.path, dirs.get(slugOf(f.path)) ?? null));
+    if (!t) continue;
     const prev = best.get(t.session.id);
     if (!prev || (t.session.lastTimestamp ?? '') > (prev.t.session.lastTimestamp ?? '')) best.set(t.session.id, { f, t });
   }

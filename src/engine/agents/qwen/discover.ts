@@ -28,13 +28,8 @@ export async function listQwenSessions(opts: { root: string; project?: string; n
   const out: SessionSummary[] = [];
   for (const f of await listQwenFiles(opts.root)) {
     if (f.size === 0) continue;
-    let t = memo.get(f);
-    if (!t) {
-      const buf = await readFile(f.path).catch(() => null);
-      if (!buf) continue;
-      t = qwenTimeline(buf, f.path);
-      memo.set(f, t);
-    }
+    const t = await memo.read(f, (buf) => qwenTimeline(buf, f.path));
+    if (!t) continue;
     if (!inProject(t, opts.project)) continue;
     out.push(summaryOfTimeline('qwen', t, f, { now, liveWindowMs: LIVE_WINDOW_MS, version: t.session.version }));
   }
