@@ -17,11 +17,21 @@ export interface PromptLines {
   /** The prompt a parsed line holds (its id as the timeline names it, and its text), else null. */
   prompt(line: Record<string, unknown>, offset: number): { uuid: string; text: string; timestamp?: string | null } | null;
   /**
-   * Agents whose sessions are trees (Claude's native rewinds): a line's message id and its parent,
-   * read from the raw bytes without parsing the line (null: not a message of the main thread). The
-   * metadata index counts prompts on the live path with it. Absent: a session is one straight line.
+   * Agents whose sessions are trees (Claude's native rewinds): how a line names its message id and
+   * its parent, found in the raw bytes without parsing the line (line-scanner.ts reads them). The
+   * metadata index counts prompts on the live path with them. Absent: a session is one straight line.
    */
-  link?(bytes: Buffer): { id: string; parent: string | null } | null;
+  links?: {
+    /** The parent's key, right before its quoted id or `null` (found in the line's first `headBytes`). */
+    parent: string;
+    /** The message's own id key, with its opening quote: the first in the line is the message's. */
+    own: string;
+    /** Lines with this in their first `headBytes` are not on the session's path (Claude's sidechains). */
+    exclude?: string;
+    /** When the parent is null: the key of the id the message follows instead (a compaction's boundary). */
+    fallbackParent?: string;
+    headBytes: number;
+  };
 }
 
 /**

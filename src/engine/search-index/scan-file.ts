@@ -3,10 +3,9 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { FileEnds } from '../agents/adapter.js';
 import type { PromptLines } from '../prompt-search.js';
 import { fold } from './fold.js';
+import { CANDIDATE, lineScanner, MESSAGE, type LineScanner } from './line-scanner.js';
 import type { Counts, Fingerprint } from './segment.js';
 
-/** How many recent messages' depths a record keeps, so an append usually finds its parent. */
-const RECENT = 16;
 const HEAD_BYTES = 4096;
 
 export interface ScanState {
@@ -26,18 +25,11 @@ export interface ScanResult {
   needsFullScan: boolean;
 }
 
-/** The thread's read buffer to start with. */
-const CHUNK = 1024 * 1024;
 /**
  * Bytes per read: a piece that stays in the core's cache while its lines are searched (read and
  * newline search alone over the 0.25 history: 286-291 ms in 128 KiB pieces, 319 ms in 1 MiB ones).
  */
 const READ = 128 * 1024;
-/**
- * One read buffer per thread, reused for every file: fresh buffers for 2,500 files cost more in page
- * faults and garbage collection than the reads themselves. Grown only for a line longer than it.
- */
-let shared: Buffer | null = null;
 
 function sha1(b: Buffer): string {
   return createHash('sha1').update(b).digest('hex');
@@ -55,125 +47,110 @@ function fingerprintOf(st: { size: number; mtimeMs: number; ino: number }, first
 
 /**
  * Complete lines of the open file from `from` up to `size` (what its fingerprint saw: bytes appended
- * meanwhile are the next refresh's), read in large pieces into the thread's buffer.
+ * meanwhile are the next refresh's), read in large pieces into the scanner's input, which stays
+ * the thread's for every file (fresh buffers for 2,500 files cost more in page faults and garbage
+ * collection than the reads). `onLine` gets the line's bounds in `sc.input` (read it there: the
+ * input may be a new Buffer after any call into the scanner).
  */
 function eachLine(
+  sc: LineScanner,
   fd: number,
   size: number,
   from: number,
   fromIndex: number,
-  onLine: (bytes: Buffer, offset: number) => void,
+  onLine: (start: number, stop: number, offset: number) => void,
   keep?: KeptEnds,
 ): { endOffset: number; lineCount: number } {
-  let buf = shared ?? (shared = Buffer.allocUnsafe(CHUNK));
   let count = fromIndex;
   let carry = 0;
   let pos = from;
   while (pos < size) {
-    if (buf.length - carry < READ) {
-      // A line longer than the buffer: grow it (kept for the next such line).
-      const bigger = Buffer.allocUnsafe(Math.max(buf.length * 2, carry + READ));
-      buf.copy(bigger, 0, 0, carry);
-      buf = shared = bigger;
+    if (sc.input.length - carry < READ) {
+      // A line longer than the input: grow it (kept for the next such line).
+      sc.grow(Math.max(sc.input.length * 2, carry + READ));
     }
     const carried = carry;
     let len = Math.min(READ, size - pos);
     // Ends wanted: leave at least ENDS_BYTES for the last read, so the tail is in the buffer then.
     const rest = size - pos - len;
     if (keep && rest > 0 && rest < ENDS_BYTES && len > ENDS_BYTES - rest) len -= ENDS_BYTES - rest;
-    const n = readSync(fd, buf, carry, len, pos);
+    const n = readSync(fd, sc.input, carry, len, pos);
     if (n === 0) break;
     pos += n;
     const end = carry + n;
     const base = pos - end;
     if (keep) {
-      // Copied into the file's ends buffer: the read buffer is the thread's, reused by the next piece.
+      // Copied into the file's ends buffer: the input is the thread's, reused by the next piece.
       if (base === 0 && keep.head === null && end >= Math.min(size, ENDS_BYTES)) {
         const n = Math.min(size, ENDS_BYTES);
-        keep.store.set(buf.subarray(0, n), 0);
+        keep.store.set(sc.input.subarray(0, n), 0);
         keep.head = keep.store.subarray(0, n);
       }
       if (pos === size && size > ENDS_BYTES && end >= ENDS_BYTES) {
-        keep.store.set(buf.subarray(end - ENDS_BYTES, end), ENDS_BYTES);
+        keep.store.set(sc.input.subarray(end - ENDS_BYTES, end), ENDS_BYTES);
         keep.tail = keep.store.subarray(ENDS_BYTES);
       }
     }
-    const view = buf.subarray(0, end);
     let at = 0;
+    let buf = sc.input;
+    let view = buf.subarray(0, end);
     // The bytes carried over hold no newline: the search starts after them (a long line is searched once).
     for (let nl = view.indexOf(10, carried); nl !== -1; nl = view.indexOf(10, at)) {
       const stop = nl > at && view[nl - 1] === 13 ? nl - 1 : nl;
-      onLine(view.subarray(at, stop), base + at);
+      onLine(at, stop, base + at);
       count++;
       at = nl + 1;
+      if (sc.input !== buf) {
+        buf = sc.input;
+        view = buf.subarray(0, end);
+      }
     }
     carry = end - at;
-    if (carry > 0 && at > 0) buf.copy(buf, 0, at, end);
+    if (carry > 0 && at > 0) sc.input.copy(sc.input, 0, at, end);
   }
   return { endOffset: pos - carry, lineCount: count };
 }
 
 /**
  * Reads a session file from `prev.indexedTo` on (only complete lines): the prompts it adds, folded
- * for search, and the prompt counts. Only lines holding the agent's prompt marker are parsed; the
- * live path is followed from each message's raw bytes (`link`).
+ * for search, and the prompt counts. Each line is checked once in the scanner (line-scanner.ts):
+ * only lines holding the agent's prompt marker are parsed, and the live path is followed from each
+ * message's id and parent (`links`) in the scanner's depth table.
  */
 function scanFd(fd: number, size: number, lines: PromptLines, prev: ScanState, ends?: KeptEnds): ScanResult {
-  const depth = new Map<string, number>(Object.entries(prev.recent));
-  let leaf = prev.leaf;
+  const sc = lineScanner();
+  sc.start(lines, prev.recent);
   let total = prev.counts.total;
-  let missing = false;
   const prompts: ScanResult['prompts'] = [];
-  const order: string[] = [];
   const res = eachLine(
+    sc,
     fd,
     size,
     prev.indexedTo,
     prev.lineCount,
-    (bytes, offset) => {
-      let isPrompt = false;
-      if (bytes.indexOf(lines.marker) !== -1 && !(lines.notPrompt && bytes.indexOf(lines.notPrompt) !== -1)) {
-        let v: unknown;
-        try {
-          v = JSON.parse(bytes.toString('utf8'));
-        } catch {
-          v = null;
-        }
-        const p = typeof v === 'object' && v !== null && !Array.isArray(v) ? lines.prompt(v as Record<string, unknown>, offset) : null;
-        if (p) {
-          isPrompt = true;
-          total++;
-          prompts.push({ uuid: p.uuid, offset, timestamp: p.timestamp ?? null, text: p.text, folded: fold(p.text) });
-        }
+    (start, stop, offset) => {
+      const code = sc.line(start, stop);
+      if (!(code & CANDIDATE)) return;
+      let v: unknown;
+      try {
+        v = JSON.parse(sc.input.toString('utf8', start, stop));
+      } catch {
+        v = null;
       }
-      if (!lines.link) return;
-      const l = lines.link(bytes);
-      if (!l) return;
-      let base = 0;
-      if (l.parent !== null) {
-        const d = depth.get(l.parent);
-        if (d === undefined) {
-          if (prev.indexedTo > 0) missing = true;
-        } else base = d;
+      const p = typeof v === 'object' && v !== null && !Array.isArray(v) ? lines.prompt(v as Record<string, unknown>, offset) : null;
+      if (p) {
+        total++;
+        prompts.push({ uuid: p.uuid, offset, timestamp: p.timestamp ?? null, text: p.text, folded: fold(p.text) });
       }
-      depth.set(l.id, base + (isPrompt ? 1 : 0));
-      order.push(l.id);
-      // Only the last RECENT are kept in the record: drop the rest as we go.
-      if (order.length >= 4 * RECENT) order.splice(0, order.length - RECENT);
-      leaf = l.id;
+      if (code & MESSAGE) sc.commit(p !== null);
     },
     ends,
   );
-  let live: number;
-  if (lines.link) live = leaf ? (depth.get(leaf) ?? 0) : 0;
-  else live = total;
-  const recent: Record<string, number> = {};
-  const keep = order.length >= RECENT ? order.slice(-RECENT) : [...Object.keys(prev.recent).slice(-(RECENT - order.length)), ...order];
-  for (const id of keep) recent[id] = depth.get(id) ?? 0;
+  const f = sc.finish(prev.recent, prev.leaf);
   return {
-    state: { indexedTo: res.endOffset, lineCount: res.lineCount, counts: { total, live }, recent, leaf },
+    state: { indexedTo: res.endOffset, lineCount: res.lineCount, counts: { total, live: lines.links ? f.live : total }, recent: lines.links ? f.recent : {}, leaf: lines.links ? f.leaf : null },
     prompts,
-    needsFullScan: missing,
+    needsFullScan: prev.indexedTo > 0 && f.missing,
   };
 }
 

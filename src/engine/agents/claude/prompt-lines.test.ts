@@ -2,9 +2,18 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES } from '../../../../test/fixtures.js';
+import { LineScanner } from '../../search-index/line-scanner.js';
 import { CLAUDE_PROMPTS } from './prompt-lines.js';
 
-const link = (v: unknown) => CLAUDE_PROMPTS.link(Buffer.from(JSON.stringify(v)));
+const sc = new LineScanner();
+sc.start(CLAUDE_PROMPTS, {});
+/** The id and parent the index's scanner reads from one line's bytes. */
+const lineLink = (bytes: Buffer) => {
+  sc.input.set(bytes, 0);
+  sc.line(0, bytes.length);
+  return sc.lastLink();
+};
+const link = (v: unknown) => lineLink(Buffer.from(JSON.stringify(v)));
 
 describe("Claude's message links from raw bytes", () => {
   it('reads ids of any length, parents, compaction boundaries; skips sidechains and keys past the head', () => {
@@ -38,7 +47,7 @@ describe("Claude's message links from raw bytes", () => {
     for (const line of text.split('\n').filter(Boolean)) {
       const v = JSON.parse(line) as { uuid?: string; parentUuid?: string | null; logicalParentUuid?: string; isSidechain?: boolean };
       if (typeof v.uuid !== 'string' || v.isSidechain) continue;
-      expect(CLAUDE_PROMPTS.link(Buffer.from(line))).toEqual({ id: v.uuid, parent: v.parentUuid ?? v.logicalParentUuid ?? null });
+      expect(lineLink(Buffer.from(line))).toEqual({ id: v.uuid, parent: v.parentUuid ?? v.logicalParentUuid ?? null });
       checked++;
     }
     expect(checked).toBeGreaterThan(10);

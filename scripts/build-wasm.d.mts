@@ -1,0 +1,2 @@
+export const ASC_ARGS: string[];
+export function generate(): Promise<string>;
