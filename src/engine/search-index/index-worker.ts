@@ -1,26 +1,41 @@
+import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { adapterFor } from '../agents/registry.js';
-import { indexFile, skipReason, type IndexJob } from './index-file.js';
-import { claimJobs, packOutcomes, type JobOutcome } from './parallel.js';
+import { writeCacheFileAtomic } from '../io/atomic-write.js';
+import { indexFile, skipReason, type FileInput } from './index-file.js';
+import { claimJobs, type JobOutcome, type WorkerReport, type WorkerTask } from './parallel.js';
+import { encodeSegmentParts } from './segment.js';
 
-// Worker entry of a parallel index build (parallel.ts): index the files this thread claims; say
-// which are done as it goes (progress), and send every record at the end in one message.
-const { jobs, counter } = workerData as { jobs: IndexJob[]; counter: Int32Array };
+// Worker entry of a parallel index build (parallel.ts): index the files this thread claims, saying
+// which are done as it goes (progress); then write their records as one segment of the index
+// (named by the caller) and report what each job gave. No record crosses back to the caller.
+const { jobs, counter, dir, segment } = workerData as WorkerTask;
+const records: FileInput[] = [];
 const outcomes: JobOutcome[] = [];
 let done: number[] = [];
 let flushed = Date.now();
 await claimJobs(jobs, counter, async (i) => {
   try {
-    outcomes.push({ i, rec: await indexFile(adapterFor(jobs[i]!.agent), jobs[i]!) });
+    const rec = await indexFile(adapterFor(jobs[i]!.agent), jobs[i]!);
+    records.push(rec);
+    outcomes.push({ i, rec: { mode: rec.mode, from: rec.from, indexedTo: rec.indexedTo } });
   } catch (e) {
     outcomes.push({ i, reason: skipReason(e) });
   }
   done.push(i);
   if (Date.now() - flushed > 100) {
-    parentPort!.postMessage({ done });
+    parentPort!.postMessage({ done } satisfies WorkerReport);
     done = [];
     flushed = Date.now();
   }
 });
-const batch = packOutcomes(outcomes);
-parentPort!.postMessage({ done, batch }, [batch.folded, batch.texts]);
+let report: WorkerReport = { done, outcomes, segment };
+if (records.length > 0) {
+  try {
+    await writeCacheFileAtomic(join(dir, segment), encodeSegmentParts({ files: records, base: false }).parts);
+  } catch {
+    // Not written: the caller redoes these jobs itself (none is reported done).
+    report = { done, outcomes: [] };
+  }
+} else report = { done, outcomes };
+parentPort!.postMessage(report);

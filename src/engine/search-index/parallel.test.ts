@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CC_HOME, tempDir } from '../../../test/fixtures.js';
 import type { AgentAdapter } from '../agents/adapter.js';
 import { ADAPTERS } from '../agents/registry.js';
+import { runJobs } from './parallel.js';
 import { SearchIndex, type Source } from './search-index.js';
 import { decodeSegment, fileMeta, fileSummary, segmentText } from './segment.js';
 
@@ -42,23 +43,26 @@ afterEach(() => rm(dir, { recursive: true, force: true }));
 
 const sources = (): Source[] => [{ adapter: ADAPTERS.claude, root }];
 
-/** Everything a segment holds, records in path order (the order files finish in differs by thread). */
+/** Everything the index's segments hold, records in path order (which thread, and so which segment, read a file differs). */
 async function contents(cache: string) {
-  const names = (await readdir(cache)).filter((n) => n.endsWith('.idx'));
-  expect(names).toHaveLength(1);
-  const seg = decodeSegment(names[0]!, await readFile(join(cache, names[0]!)));
-  return seg.files
-    .map((f, i) => {
-      const [first, count] = f.prompts;
-      const texts = Array.from({ length: count }, (_, k) => segmentText(seg, first + k));
-      const folded = seg.folded.toString('utf8', seg.foldStarts[first]!, seg.foldStarts[first + count]!);
-      const meta = fileMeta(seg, i);
-      const summary = fileSummary(seg, i);
-      const { prompts: _p, meta: _m, summaryAt: _s, ...rec } = f;
-      return { i, rec, texts, folded, meta, summary };
-    })
-    .sort((a, b) => a.rec.path.localeCompare(b.rec.path))
-    .map(({ i: _i, ...rest }) => rest);
+  const names = (await readdir(cache)).filter((n) => n.endsWith('.idx')).sort();
+  expect(names.length).toBeGreaterThan(0);
+  const all = [];
+  for (const name of names) {
+    const seg = decodeSegment(name, await readFile(join(cache, name)));
+    all.push(
+      ...seg.files.map((f, i) => {
+        const [first, count] = f.prompts;
+        const texts = Array.from({ length: count }, (_, k) => segmentText(seg, first + k));
+        const folded = seg.folded.toString('utf8', seg.foldStarts[first]!, seg.foldStarts[first + count]!);
+        const meta = fileMeta(seg, i);
+        const summary = fileSummary(seg, i);
+        const { prompts: _p, meta: _m, summaryAt: _s, ...rec } = f;
+        return { rec, texts, folded, meta, summary };
+      }),
+    );
+  }
+  return all.sort((a, b) => a.rec.path.localeCompare(b.rec.path));
 }
 
 describe('a parallel index build', () => {
@@ -74,6 +78,10 @@ describe('a parallel index build', () => {
     expect(r1.byWorkers).toBe(0);
     expect(progress).toHaveLength(r1.scanned);
     expect(await contents(join(dir, 'many'))).toEqual(await contents(join(dir, 'one')));
+    // Each worker wrote its records to a segment of its own: the index opened again from disk is the same.
+    const reopened = await SearchIndex.open(join(dir, 'many'));
+    expect(reopened.summaries({ now: 1 })).toEqual(one.summaries({ now: 1 }));
+    expect(reopened.search('the')).toEqual(one.search('the'));
     for (const q of ['the', 'file', '"hello world"']) expect(many.search(q)).toEqual(one.search(q));
     expect(many.summaries({ now: 1 })).toEqual(one.summaries({ now: 1 }));
   }, 60_000);
@@ -87,6 +95,25 @@ describe('a parallel index build', () => {
     const rep = await many.refresh(sources(), { now: 1, parallel: { workerScript: bad, threads: 2, minBytes: 0 } });
     expect(rep).toMatchObject({ skipped: [], byWorkers: 0, scanned: 12 });
     expect(await contents(join(dir, 'many'))).toEqual(await contents(join(dir, 'one')));
+  }, 60_000);
+});
+
+describe('a worker that cannot write its segment', () => {
+  it('leaves its jobs to this thread, which redoes every one', async () => {
+    const jobs = ADAPTERS.claude.sessionFilesSync!(root).map((file) => ({ agent: 'claude', file, prev: null, prevPrompts: null }));
+    const ran: number[] = [];
+    const reported: number[] = [];
+    // The segment's folder does not exist: the worker's write fails after it indexed its files.
+    const written = await runJobs(
+      jobs,
+      { workerScript: await workerShim(dir), threads: 2, dir: join(dir, 'no-such-folder'), segmentName: (t) => `seg-w${t}.idx` },
+      async (i) => void ran.push(i),
+      (o) => reported.push(o.i),
+      () => undefined,
+    );
+    expect(written).toEqual([]);
+    expect(reported).toEqual([]);
+    expect(ran.sort((a, b) => a - b)).toEqual(jobs.map((_, i) => i));
   }, 60_000);
 });
 

@@ -1,53 +1,27 @@
 import { Worker } from 'node:worker_threads';
 import type { FileInput, IndexJob } from './index-file.js';
-import { encodeJson, type FileMeta } from './segment.js';
 
-/** What stands for a record's meta once it travels as JSON (encodeSegment uses the JSON). */
-const NO_META: FileMeta = { prompts: [], recent: {}, leaf: null };
-
-/** What a worker thread sends back for job `i`: its record, or why the file was skipped. */
+/** What the caller learns of a job a worker did: where its record's bytes are, or why the file was skipped. */
 export interface JobOutcome {
   i: number;
-  rec?: FileInput;
+  rec?: Pick<FileInput, 'mode' | 'from' | 'indexedTo'>;
   reason?: string;
 }
 
-/** A worker's records in one message: every prompt in two buffers (moved, not copied), each record's part named by offsets. */
-export interface OutcomeBatch {
-  outcomes: (Omit<JobOutcome, 'rec'> & { rec?: Omit<FileInput, 'packed'> & { packed: { fa: number; ta: number; foldLens: number[]; textLens: number[] } } })[];
-  folded: ArrayBuffer;
-  texts: ArrayBuffer;
+/** A worker's last message: the jobs it did, and the segment file it wrote their records to. */
+export interface WorkerReport {
+  done: number[];
+  outcomes?: JobOutcome[];
+  /** The segment's name in the index folder (absent: no record, or it could not be written). */
+  segment?: string;
 }
 
-export function packOutcomes(outcomes: JobOutcome[]): OutcomeBatch {
-  const recs = outcomes.flatMap((o) => (o.rec ? [o.rec] : []));
-  const folded = new Uint8Array(recs.reduce((a, r) => a + r.packed.folded.length, 0));
-  const texts = new Uint8Array(recs.reduce((a, r) => a + r.packed.texts.length, 0));
-  let fa = 0;
-  let ta = 0;
-  const out: OutcomeBatch['outcomes'] = outcomes.map((o) => {
-    if (!o.rec) return { i: o.i, reason: o.reason };
-    const { packed, ...rest } = o.rec;
-    folded.set(packed.folded, fa);
-    texts.set(packed.texts, ta);
-    // The meta travels as its JSON only (made here, on the worker): the object is not cloned too.
-    const json = rest.json ?? encodeJson(rest.meta, rest.summary);
-    const m = { i: o.i, rec: { ...rest, meta: NO_META, json, packed: { fa, ta, foldLens: packed.foldLens, textLens: packed.textLens } } };
-    fa += packed.folded.length;
-    ta += packed.texts.length;
-    return m;
-  });
-  return { outcomes: out, folded: folded.buffer, texts: texts.buffer };
-}
-
-function unpackOutcomes(b: OutcomeBatch): JobOutcome[] {
-  const sum = (l: number[]) => l.reduce((a, x) => a + x, 0);
-  return b.outcomes.map((o) => {
-    if (!o.rec) return { i: o.i, reason: o.reason };
-    const { fa, ta, foldLens, textLens } = o.rec.packed;
-    const packed = { folded: new Uint8Array(b.folded, fa, sum(foldLens)), texts: new Uint8Array(b.texts, ta, sum(textLens)), foldLens, textLens };
-    return { i: o.i, rec: { ...o.rec, packed } };
-  });
+/** What a worker is given: the jobs, the shared counter, and where to write its segment. */
+export interface WorkerTask {
+  jobs: IndexJob[];
+  counter: Int32Array;
+  dir: string;
+  segment: string;
 }
 
 export interface ParallelOptions {
@@ -64,22 +38,34 @@ export interface ParallelOptions {
 /**
  * Runs `jobs` on this thread (`local`) and `threads - 1` worker threads at once. Every thread claims
  * the next job from one shared counter, so a slow thread (or a busy core) takes fewer: put the
- * biggest jobs first. A job a worker did not report (it crashed or could not start) runs here.
+ * biggest jobs first. Each worker writes the records it made into a segment of its own in `dir`
+ * (named by `segmentName(t)`, so the caller orders them): encoding and writing are split too, and
+ * no record crosses between threads. A job a worker did not report (it crashed, could not start or
+ * could not write) runs here. Resolves to the segments the workers wrote.
  */
-export async function runJobs(jobs: IndexJob[], opts: ParallelOptions, local: (i: number) => Promise<void>, onOutcome: (o: JobOutcome) => void, onProgress: (i: number) => void): Promise<void> {
+export async function runJobs(
+  jobs: IndexJob[],
+  opts: ParallelOptions & { dir: string; segmentName: (t: number) => string },
+  local: (i: number) => Promise<void>,
+  onOutcome: (o: JobOutcome) => void,
+  onProgress: (i: number) => void,
+): Promise<string[]> {
   const counter = new Int32Array(new SharedArrayBuffer(4));
   const done = new Uint8Array(jobs.length);
   const finished: Promise<void>[] = [];
+  const segments: string[] = [];
   const workers = opts.alsoHere ? opts.threads - 1 : opts.threads;
   for (let t = 0; t < workers; t++) {
     finished.push(
       new Promise<void>((resolve) => {
+        const task: WorkerTask = { jobs, counter, dir: opts.dir, segment: opts.segmentName(t) };
         // A larger young generation: the scan's short-lived objects die young instead of being copied.
-        const w = new Worker(opts.workerScript, { workerData: { jobs, counter }, resourceLimits: { maxYoungGenerationSizeMb: 64 } });
-        w.on('message', (m: { done: number[]; batch?: OutcomeBatch }) => {
+        const w = new Worker(opts.workerScript, { workerData: task, resourceLimits: { maxYoungGenerationSizeMb: 64 } });
+        w.on('message', (m: WorkerReport) => {
           for (const i of m.done) onProgress(i);
-          if (!m.batch) return;
-          for (const o of unpackOutcomes(m.batch)) {
+          if (!m.outcomes) return;
+          if (m.segment) segments.push(m.segment);
+          for (const o of m.outcomes) {
             if (done[o.i]) continue;
             done[o.i] = 1;
             onOutcome(o);
@@ -102,6 +88,7 @@ export async function runJobs(jobs: IndexJob[], opts: ParallelOptions, local: (i
     await local(i);
     done[i] = 1;
   }
+  return segments;
 }
 
 /** Files one thread has under way at once: while one waits for a read, the next is scanned. */

@@ -228,10 +228,11 @@ export class SearchIndex {
       bytesDone += work[i]!.job.file.size;
       opts.onProgress?.({ filesDone: ++filesDone, filesTotal: work.length, bytesDone, bytesTotal });
     };
-    const outcome = (i: number, rec: FileInput | undefined, reason: string | undefined) => {
+    /** A file's outcome: its record (made here), what a worker wrote to its own segment, or why it was skipped. */
+    const outcome = (i: number, rec: Pick<FileInput, 'mode' | 'from' | 'indexedTo'> | undefined, reason: string | undefined, here?: FileInput) => {
       const { job } = work[i]!;
       if (rec) {
-        results[i] = rec;
+        if (here) results[i] = here;
         report.changed.push(job.file.path);
         report.bytesRead += rec.indexedTo - rec.from;
         if (rec.mode === 'append') report.appended++;
@@ -250,7 +251,8 @@ export class SearchIndex {
         return;
       }
       try {
-        outcome(i, await indexFile(adapter, job, (f) => this.fallbackSummary(fallback, adapter, root, f, opts.now)), undefined);
+        const rec = await indexFile(adapter, job, (f) => this.fallbackSummary(fallback, adapter, root, f, opts.now));
+        outcome(i, rec, undefined, rec);
       } catch (e) {
         outcome(i, undefined, skipReason(e));
       }
@@ -262,9 +264,11 @@ export class SearchIndex {
     const threads = Math.min(opts.parallel?.threads ?? 1, shippable.length);
     let rest = work.map((_, i) => i);
     if (opts.parallel && threads > 1 && opts.budgetMs === undefined && shipBytes >= (opts.parallel.minBytes ?? PARALLEL_BYTES)) {
-      await runJobs(
+      // Each worker writes its records to a segment named here, after every segment there is now.
+      const stamp = Number(this.nextStamp());
+      const written = await runJobs(
         shippable.map((i) => work[i]!.job),
-        { ...opts.parallel, threads },
+        { ...opts.parallel, threads, dir: this.dir, segmentName: (t) => `seg-${String(stamp + t).padStart(15, '0')}-${process.pid}-w${t}.idx` },
         (k) => local(shippable[k]!),
         (o) => {
           report.byWorkers++;
@@ -273,6 +277,7 @@ export class SearchIndex {
         (k) => progressed(shippable[k]!),
       );
       rest = rest.filter((i) => !work[i]!.adapter.summarizeFile);
+      for (const name of written.sort()) this.adopt(openSegment(name, join(this.dir, name)));
     }
     await claimJobs(
       rest.map((i) => work[i]!.job),
@@ -346,10 +351,14 @@ export class SearchIndex {
     // Written from its parts (no 24 MB copy into one buffer), and used as made (no second checksum pass).
     const enc = encodeSegmentParts({ files, base: this.segments.length === 0 });
     await writeCacheFileAtomic(join(this.dir, name), enc.parts);
-    const seg = enc.segment(name);
+    this.adopt(enc.segment(name));
+    if (this.segments.length > MAX_SEGMENTS) await this.compact();
+  }
+
+  /** A segment just written (here or by a worker) joins the index, after every other. */
+  private adopt(seg: Segment): void {
     this.segments.push(seg);
     this.apply(seg);
-    if (this.segments.length > MAX_SEGMENTS) await this.compact();
   }
 
   /** Everything in one base segment; the older ones are then removed. */
@@ -421,7 +430,8 @@ export class SearchIndex {
       if (opts.project && s.cwd !== opts.project) continue;
       out.push({ ...s, sizeBytes: v.rec.fp.size, lastActivity: new Date(v.rec.fp.mtimeMs).toISOString(), live: now - v.rec.fp.mtimeMs < LIVE_WINDOW_MS, promptCount: v.rec.counts.total, livePromptCount: v.rec.counts.live });
     }
-    return out.sort((a, b) => b.lastActivity.localeCompare(a.lastActivity));
+    // Ties (same mtime) by path: the order must not depend on which thread indexed a file.
+    return out.sort((a, b) => b.lastActivity.localeCompare(a.lastActivity) || a.transcriptPath.localeCompare(b.transcriptPath));
   }
 
   summary(path: string, now = Date.now()): SessionSummary | null {
@@ -460,7 +470,7 @@ export class SearchIndex {
         at = seg.folded.indexOf(first, seg.foldStarts[p + 1]!);
       }
     }
-    const sessions = [...bySession.values()].sort((a, b) => b.v.rec.fp.mtimeMs - a.v.rec.fp.mtimeMs);
+    const sessions = [...bySession.values()].sort((a, b) => b.v.rec.fp.mtimeMs - a.v.rec.fp.mtimeMs || a.v.rec.path.localeCompare(b.v.rec.path));
     const limit = opts.limit ?? Number.POSITIVE_INFINITY;
     const snippets = opts.snippets ?? 3;
     for (const { v, hits } of sessions) {

@@ -9,6 +9,8 @@ import { CLAUDE_PROMPTS } from './prompt-lines.js';
 import { claudeCodeHistory } from './code-history.js';
 
 /** Claude Code: `<root>/projects/<project>/<session>.jsonl` trees of messages (FORMATS.md §1). */
+let discover: Promise<typeof import('./discover.js')> | null = null;
+
 export const claude: AgentAdapter = {
   id: 'claude',
   displayName: 'Claude Code',
@@ -52,7 +54,8 @@ export const claude: AgentAdapter = {
     return withJournals(await listSessions({ root, project: opts.project, countBudgetBytes: opts.countBudgetBytes, now: opts.now, cache }));
   },
   async summarizeFile(f, now, ends) {
-    const { summarizeTranscript } = await import('./discover.js');
+    // Called once per file of an index build: the module is looked up once, not per call.
+    const { summarizeTranscript } = await (discover ??= import('./discover.js'));
     // The index has every prompt already (first, last): the ends only need to give cwd, version and titles.
     return summarizeTranscript(f, now, 16 * 1024, ends);
   },
