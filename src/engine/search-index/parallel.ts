@@ -41,11 +41,11 @@ export interface ParallelOptions {
  * biggest jobs first. Each worker writes the records it made into a segment of its own in `dir`
  * (named by `segmentName(t)`, so the caller orders them): encoding and writing are split too, and
  * no record crosses between threads. A job a worker did not report (it crashed, could not start or
- * could not write) runs here. Resolves to the segments the workers wrote.
+ * could not write) runs here, after `afterLocal`. Resolves to the segments the workers wrote.
  */
 export async function runJobs(
   jobs: IndexJob[],
-  opts: ParallelOptions & { dir: string; segmentName: (t: number) => string },
+  opts: ParallelOptions & { dir: string; segmentName: (t: number) => string; afterLocal?: () => Promise<void> },
   local: (i: number) => Promise<void>,
   onOutcome: (o: JobOutcome) => void,
   onProgress: (i: number) => void,
@@ -82,6 +82,8 @@ export async function runJobs(
       await local(i);
       done[i] = 1;
     });
+  // This thread's own work once it has no more files to claim (its segment), while the workers finish.
+  await opts.afterLocal?.();
   await Promise.all(finished);
   for (let i = 0; i < jobs.length; i++) {
     if (done[i]) continue;

@@ -262,13 +262,56 @@ export class SearchIndex {
     const shippable = work.map((_, i) => i).filter((i) => work[i]!.adapter.summarizeFile);
     const shipBytes = shippable.reduce((a, i) => a + work[i]!.job.file.size, 0);
     const threads = Math.min(opts.parallel?.threads ?? 1, shippable.length);
-    let rest = work.map((_, i) => i);
-    if (opts.parallel && threads > 1 && opts.budgetMs === undefined && shipBytes >= (opts.parallel.minBytes ?? PARALLEL_BYTES)) {
-      // Each worker writes its records to a segment named here, after every segment there is now.
+    const parallel = opts.parallel && threads > 1 && opts.budgetMs === undefined && shipBytes >= (opts.parallel.minBytes ?? PARALLEL_BYTES);
+    // What this thread reads besides its share of a parallel build (every file without one), once.
+    let restRun: Promise<void> | null = null;
+    const runRest = () =>
+      (restRun ??= (async () => {
+        const rest = work.map((_, i) => i).filter((i) => !parallel || !work[i]!.adapter.summarizeFile);
+        await claimJobs(
+          rest.map((i) => work[i]!.job),
+          new Int32Array(1),
+          (k) => local(rest[k]!),
+        );
+      })());
+    // What this thread made and has not written yet, and the deletions (once), as one segment.
+    const flushed = new Uint8Array(work.length);
+    let deletions = false;
+    const flush = async (name?: string, compact = true) => {
+      const out: FileInput[] = [];
+      results.forEach((r, i) => {
+        if (!r || flushed[i]) return;
+        flushed[i] = 1;
+        out.push(r);
+      });
+      if (!deletions) {
+        deletions = true;
+        for (const [path, v] of this.views) {
+          if (seen.has(path)) continue;
+          out.push({ ...v.rec, mode: 'delete', from: v.rec.indexedTo, summary: null, meta: { prompts: [], recent: {}, leaf: null }, packed: NO_PROMPTS });
+          report.deleted++;
+          report.changed.push(path);
+        }
+      }
+      if (out.length > 0) await this.write(out, name, compact);
+    };
+    if (parallel) {
+      // This thread's segment first, then one per worker, after every segment there is now: each
+      // thread writes its own while the others finish (the workers' are read back once written).
       const stamp = Number(this.nextStamp());
+      const name = (n: number, tag: string) => `seg-${String(n).padStart(15, '0')}-${process.pid}-${tag}.idx`;
       const written = await runJobs(
         shippable.map((i) => work[i]!.job),
-        { ...opts.parallel, threads, dir: this.dir, segmentName: (t) => `seg-${String(stamp + t).padStart(15, '0')}-${process.pid}-w${t}.idx` },
+        {
+          ...opts.parallel!,
+          threads,
+          dir: this.dir,
+          segmentName: (t) => name(stamp + 1 + t, `w${t}`),
+          afterLocal: async () => {
+            await runRest();
+            await flush(name(stamp, Math.random().toString(36).slice(2, 8)), false);
+          },
+        },
         (k) => local(shippable[k]!),
         (o) => {
           report.byWorkers++;
@@ -276,22 +319,12 @@ export class SearchIndex {
         },
         (k) => progressed(shippable[k]!),
       );
-      rest = rest.filter((i) => !work[i]!.adapter.summarizeFile);
-      for (const name of written.sort()) this.adopt(openSegment(name, join(this.dir, name)));
+      for (const n of written.sort()) this.adopt(openSegment(n, join(this.dir, n)));
     }
-    await claimJobs(
-      rest.map((i) => work[i]!.job),
-      new Int32Array(1),
-      (k) => local(rest[k]!),
-    );
-    const out: FileInput[] = results.filter((r): r is FileInput => r !== undefined);
-    for (const [path, v] of this.views) {
-      if (seen.has(path)) continue;
-      out.push({ ...v.rec, mode: 'delete', from: v.rec.indexedTo, summary: null, meta: { prompts: [], recent: {}, leaf: null }, packed: NO_PROMPTS });
-      report.deleted++;
-      report.changed.push(path);
-    }
-    if (out.length > 0) await this.write(out);
+    await runRest();
+    // What is left: everything without workers; with them, files a worker did not report.
+    await flush();
+    if (this.segments.length > MAX_SEGMENTS) await this.compact();
     return report;
   }
 
@@ -346,13 +379,13 @@ export class SearchIndex {
     return String(Math.max(Date.now(), last + 1)).padStart(15, '0');
   }
 
-  private async write(files: SegmentInput['files']): Promise<void> {
-    const name = `seg-${this.nextStamp()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}.idx`;
+  /** Writes `files` as a new segment (named `name`, else after every other), then compacts past MAX_SEGMENTS unless told not to. */
+  private async write(files: SegmentInput['files'], name = `seg-${this.nextStamp()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}.idx`, compact = true): Promise<void> {
     // Written from its parts (no 24 MB copy into one buffer), and used as made (no second checksum pass).
     const enc = encodeSegmentParts({ files, base: this.segments.length === 0 });
     await writeCacheFileAtomic(join(this.dir, name), enc.parts);
     this.adopt(enc.segment(name));
-    if (this.segments.length > MAX_SEGMENTS) await this.compact();
+    if (compact && this.segments.length > MAX_SEGMENTS) await this.compact();
   }
 
   /** A segment just written (here or by a worker) joins the index, after every other. */
