@@ -149,6 +149,23 @@ describe('the line scanner (WebAssembly) on generated sessions', () => {
   });
 });
 
+describe('ids of any length', () => {
+  // 10 KB: the id table's memory grows while a message is written; 100 KB: the last 16 ids do not fit in one string.
+  for (const bytes of [10_000, 30_000, 100_000])
+  it(`follows the chain and remembers the last ids with their depths (ids of ${bytes} bytes)`, async () => {
+    const long = (k: number) => `${String(k).padStart(4, '0')}${'i'.repeat(bytes)}`;
+    const lines: string[] = [];
+    for (let k = 0; k < 20; k++) lines.push(JSON.stringify({ parentUuid: k ? long(k - 1) : null, isSidechain: false, type: 'user', message: { role: 'user', content: `p${k}` }, uuid: long(k) }));
+    const path = join(dir, 'long.jsonl');
+    await writeFile(path, lines.map((l) => `${l}\n`).join(''));
+    const s = scanSession(path, CLAUDE_PROMPTS, null);
+    s.release();
+    expect(s.state.counts).toEqual({ total: 20, live: 20 });
+    expect(Object.entries(s.state.recent)).toEqual(Array.from({ length: 16 }, (_, k) => [long(k + 4), k + 5]));
+    expect(s.state.leaf).toBe(long(19));
+  });
+});
+
 describe('the committed WebAssembly module', () => {
   it('is what its AssemblyScript source compiles to (run node scripts/build-wasm.mjs after changing it)', async () => {
     const { generate } = await import('../../../scripts/build-wasm.mjs');

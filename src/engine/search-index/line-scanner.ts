@@ -25,6 +25,7 @@ interface Exports {
   leafLength(): number;
   writtenCount(): number;
   missingParent(): number;
+  recentIds(depthsAt: number): number;
   recentOffset(k: number): number;
   recentLength(k: number): number;
 }
@@ -134,12 +135,27 @@ export class LineScanner {
   finish(prevRecent: Record<string, number>, prevLeaf: string | null): { leaf: string | null; live: number; recent: Record<string, number>; missing: boolean } {
     const written = this.x.writtenCount();
     const leaf = written > 0 ? this.arenaString(this.x.leafOffset(), this.x.leafLength()) : prevLeaf;
-    const order: string[] = [];
-    for (let k = Math.max(0, written - RECENT); k < written; k++) order.push(this.arenaString(this.x.recentOffset(k), this.x.recentLength(k)));
-    const keep = order.length >= RECENT ? order : [...Object.keys(prevRecent).slice(-(RECENT - order.length)), ...order];
+    // Ids one per line at the input's start, their depths after the config block's scratch: one call, one string.
+    const depthsAt = this.at + this.input.length - RECENT * 4;
+    const n = this.x.recentIds(depthsAt);
+    let order: string[];
+    let depthOf: (id: string, k: number) => number;
+    if (n >= 0) {
+      order = n > 0 ? this.input.toString('latin1', 0, n - 1).split('\n') : [];
+      const depths = new Int32Array(this.x.memory.buffer, depthsAt, RECENT);
+      depthOf = (_, k) => depths[k]!;
+    } else {
+      // Ids too long for one string: one by one.
+      order = [];
+      for (let k = Math.max(0, written - RECENT); k < written; k++) order.push(this.arenaString(this.x.recentOffset(k), this.x.recentLength(k)));
+      depthOf = (id) => this.depthOf(id);
+    }
     // A null-prototype object is a dictionary from the start: each new id would otherwise make a new hidden class.
     const recent = Object.create(null) as Record<string, number>;
-    for (const id of keep) recent[id] = Math.max(0, this.depthOf(id));
+    if (order.length < RECENT) for (const id of Object.keys(prevRecent).slice(-(RECENT - order.length))) recent[id] = Math.max(0, this.depthOf(id));
+    order.forEach((id, k) => {
+      recent[id] = Math.max(0, depthOf(id, k));
+    });
     const live = leaf === null ? 0 : Math.max(0, this.depthOf(leaf));
     return { leaf, live, recent, missing: this.x.missingParent() !== 0 };
   }

@@ -7,9 +7,10 @@ import { claudeConfigRoot } from './paths.js';
 import { listSessionFilesSync } from './list-sync.js';
 import { CLAUDE_PROMPTS } from './prompt-lines.js';
 import { claudeCodeHistory } from './code-history.js';
+import type * as Discover from './discover.js';
 
 /** Claude Code: `<root>/projects/<project>/<session>.jsonl` trees of messages (FORMATS.md §1). */
-let discover: Promise<typeof import('./discover.js')> | null = null;
+let discover: Promise<typeof Discover> | null = null;
 
 export const claude: AgentAdapter = {
   id: 'claude',

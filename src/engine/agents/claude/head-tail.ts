@@ -42,6 +42,12 @@ function parseLine(raw: string): Json | null {
 /** Can this raw line be a title (custom-title, ai-title, summary)? Only such lines are parsed for titles. */
 const mayBeTitle = (raw: string) => raw.includes('title"') || raw.includes('"summary"');
 /**
+ * Can any line of this window be a title? A custom or AI title is read from its `customTitle` or
+ * `aiTitle` key, so its line holds `Title"` (a capital T is rare in JSON: the search skips ahead
+ * far faster than for `title"`). Most windows have none, and skip the check on every line.
+ */
+const windowMayHaveTitles = (b: Buffer) => b.indexOf('Title"') !== -1 || b.indexOf('"summary"') !== -1;
+/**
  * Can this raw line be a prompt or a command? A user line that is not a tool result (a tool result's
  * key is escaped inside any string, so only a real tool result carries it raw, as CLAUDE_PROMPTS says).
  */
@@ -52,37 +58,36 @@ const mayBeTyped = (raw: string) => raw.includes('"user"') && !raw.includes('"to
  * listing a thousand sessions never parses whole files.
  */
 export async function readHeadTail(path: string, size: number, window = HEAD_TAIL_BYTES, ends?: FileEnds): Promise<HeadTailInfo> {
-  let head: string[];
-  let tail: string[];
+  // Each window's bytes; with two windows, the head's last line and the tail's first may be cut.
+  let headBytes: Buffer;
+  let tailBytes: Buffer | null = null;
   const whole = size <= window * 2;
   // The caller read the ends already (the index's scan): parse those, if they cover the window.
   const given = ends && ends.size === size && ends.head.length >= Math.min(size, window * 2) && ends.tail.length >= Math.min(size, window);
-  if (given && whole) {
-    head = splitLines(ends.head.toString('utf8', 0, size), false, false);
-    tail = head;
-  } else if (given) {
-    head = splitLines(ends.head.toString('utf8', 0, window), false, true);
-    tail = splitLines(ends.tail.toString('utf8', ends.tail.length - window), true, false);
+  if (given && whole) headBytes = ends.head.subarray(0, size);
+  else if (given) {
+    headBytes = ends.head.subarray(0, window);
+    tailBytes = ends.tail.subarray(ends.tail.length - window);
   } else {
     const fh = await open(path, 'r');
     try {
       if (whole) {
-        const buf = Buffer.alloc(size);
-        await fh.read(buf, 0, size, 0);
-        head = splitLines(buf.toString('utf8'), false, false);
-        tail = head;
+        headBytes = Buffer.alloc(size);
+        await fh.read(headBytes, 0, size, 0);
       } else {
-        const hb = Buffer.alloc(window);
-        await fh.read(hb, 0, window, 0);
-        const tb = Buffer.alloc(window);
-        await fh.read(tb, 0, window, size - window);
-        head = splitLines(hb.toString('utf8'), false, true);
-        tail = splitLines(tb.toString('utf8'), true, false);
+        headBytes = Buffer.alloc(window);
+        await fh.read(headBytes, 0, window, 0);
+        tailBytes = Buffer.alloc(window);
+        await fh.read(tailBytes, 0, window, size - window);
       }
     } finally {
       await fh.close();
     }
   }
+  const head = splitLines(headBytes.toString('utf8'), false, tailBytes !== null);
+  const tail = tailBytes === null ? head : splitLines(tailBytes.toString('utf8'), true, false);
+  const headTitles = !whole && windowMayHaveTitles(headBytes);
+  const tailTitles = windowMayHaveTitles(tailBytes ?? headBytes);
   const info: HeadTailInfo = {
     sessionId: null,
     cwd: null,
@@ -107,7 +112,7 @@ export async function readHeadTail(path: string, size: number, window = HEAD_TAI
   for (const raw of head) {
     const basics = info.sessionId !== null && info.cwd !== null && info.version !== null && info.firstTimestamp !== null;
     const wantUser = (!info.firstPrompt || !info.firstCommand) && mayBeTyped(raw);
-    if (basics && !wantUser && (whole || !mayBeTitle(raw))) continue;
+    if (basics && !wantUser && (!headTitles || !mayBeTitle(raw))) continue;
     const e = parseLine(raw);
     if (!e || e.isSidechain === true) continue;
     info.sessionId ??= str(e.sessionId) ?? null;
@@ -132,7 +137,7 @@ export async function readHeadTail(path: string, size: number, window = HEAD_TAI
   for (let k = tail.length - 1; k >= 0; k--) {
     const raw = tail[k]!;
     const wantPrompt = needPrompt && (raw.includes('"last-prompt"') || mayBeTyped(raw));
-    const wantTitle = mayBeTitle(raw);
+    const wantTitle = tailTitles && mayBeTitle(raw);
     if (!needTs && !wantPrompt && !wantTitle) continue;
     const e = parseLine(raw);
     if (!e) continue;

@@ -305,11 +305,11 @@ function write(isPrompt: i32): void {
   const h = hashOf(pendId, n);
   let slot = find(pendId, n, h);
   if (load<u32>(slot, 12) == 0) {
+    // Either growth moves the table: the slot is looked up again.
+    const grows = arenaUsed + n > arenaCap || (count + 1) * 2 > tableCap;
     if (arenaUsed + n > arenaCap) growArena(arenaUsed + n);
-    if ((count + 1) * 2 > tableCap) {
-      growTable();
-      slot = find(pendId, n, h);
-    }
+    if ((count + 1) * 2 > tableCap) growTable();
+    if (grows) slot = find(pendId, n, h);
     memory.copy(arena + arenaUsed, pendId, n);
     store<i32>(slot, arenaUsed);
     store<i32>(slot, n, 4);
@@ -374,10 +374,33 @@ export function writtenCount(): i32 {
 export function missingParent(): i32 {
   return missing;
 }
-/** The k-th of the last RECENT ids written (k = 0 the oldest kept): its arena offset and length. */
+/** The k-th id written (its arena offset and length), while it is among the last RECENT. */
 export function recentOffset(k: i32): i32 {
   return load<i32>(ring + ((k % RECENT) << 3));
 }
 export function recentLength(k: i32): i32 {
   return load<i32>(ring + ((k % RECENT) << 3), 4);
+}
+/**
+ * The last (up to RECENT) ids written, oldest first, copied to the input's start one per line, and
+ * their depths as i32s at `depthsAt` (past them, at the input's end): one call and one string for
+ * JavaScript. Returns the bytes of ids and newlines, or -1 when they do not fit; call once the file
+ * is read (the input's bytes are overwritten).
+ */
+export function recentIds(depthsAt: i32): i32 {
+  const from = committed > RECENT ? committed - RECENT : 0;
+  let at = input;
+  let k = 0;
+  for (let w = from; w < committed; w++, k++) {
+    const r = ring + ((w % RECENT) << 3);
+    const off = load<i32>(r);
+    const n = load<i32>(r, 4);
+    // Ids too long to fit before the depths: JavaScript reads them one by one (recentOffset).
+    if (at + n + 1 > depthsAt) return -1;
+    memory.copy(at, arena + off, n);
+    store<i32>(depthsAt + (k << 2), depthAt(arena + off, n));
+    at += n;
+    store<u8>(at++, 10);
+  }
+  return at - input;
 }
