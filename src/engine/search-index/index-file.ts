@@ -58,15 +58,20 @@ export async function indexFile(adapter: AgentAdapter, job: IndexJob, summarize?
     lineCount: scan.state.lineCount,
     counts: scan.state.counts,
     summary,
-    meta,
-    // Made here, on the thread that read the file, while the others still read: not at the final write.
+    // Made here, on the thread that read the file, while the others still read: not at the final
+    // write. The meta is then held only as JSON: its many small arrays die young instead of being
+    // copied by every scavenge until the segment is written.
     json: encodeJson(meta, summary),
+    meta: JSON_ONLY,
     packed: packPrompts(
       scan.prompts.map((p) => p.text),
       scan.prompts.map((p) => p.folded),
     ),
   };
 }
+
+/** What stands for a record's meta once it is held as JSON (`json`, which the segment's encoder uses). */
+const JSON_ONLY: FileMeta = Object.freeze({ prompts: [], recent: {}, leaf: null }) as FileMeta;
 
 /** Why a file could not be indexed, in one line. */
 export function skipReason(e: unknown): string {
