@@ -26,6 +26,7 @@ interface Exports {
   writtenCount(): number;
   missingParent(): number;
   recentIds(depthsAt: number): number;
+  windowLines(s: number, e: number, out: number, dropFirst: number, dropLast: number): number;
   recentOffset(k: number): number;
   recentLength(k: number): number;
 }
@@ -36,6 +37,9 @@ export const MESSAGE = 2;
 /** Memory grew during the call: views of it must be made again. */
 const GREW = 4;
 const RECENT = 16;
+/** The scanner's pattern slots for `windowLines` (wasm/line-scan.ts). */
+const P_WINDOW = 6;
+const WINDOW_PATTERNS = 5;
 /** The input's first size: pieces are read 128 KiB at a time, with room for a carried partial line. */
 const FIRST_INPUT = 1024 * 1024;
 
@@ -80,6 +84,38 @@ export class LineScanner {
       const n = this.input.write(id, 0, 'latin1');
       this.told(this.x.seed(n, depth));
     }
+  }
+
+  /** The window patterns set last (the same array object is not written again). */
+  private windowPatterns: readonly Buffer[] | null = null;
+
+  /**
+   * The lines of `bytes` (a file's first or last bytes) as `text.split('\n')` would give them (the
+   * first dropped when it may be cut, the last too, empty ones left out), each with a bit per
+   * pattern of `patterns` (at most 5) it holds: one call for the whole window, and no text decoded
+   * for lines that are only looked at. Uses the input: not while a file is being read.
+   */
+  windowLines(bytes: Buffer, patterns: readonly Buffer[], dropFirst: boolean, dropLast: boolean): { start: number; end: number; bits: number }[] {
+    if (patterns.length > WINDOW_PATTERNS) throw new Error(`at most ${WINDOW_PATTERNS} window patterns`);
+    if (this.windowPatterns !== patterns) {
+      for (let k = 0; k < WINDOW_PATTERNS; k++) {
+        const p = patterns[k];
+        if (p && p.length > 64) throw new Error(`scanner pattern longer than 64 bytes: ${p.toString('latin1')}`);
+        if (p) this.mem.set(p, this.x.patternPtr(P_WINDOW + k));
+        this.x.setPattern(P_WINDOW + k, p?.length ?? 0);
+      }
+      this.windowPatterns = patterns;
+    }
+    // The window at the input's start, the lines' records after it (three i32s a line at most per two bytes).
+    const outAt = (bytes.length + 15) & ~15;
+    const need = outAt + (Math.floor(bytes.length / 2) + 2) * 12;
+    if (need > this.input.length) this.grow(need);
+    this.input.set(bytes, 0);
+    const n = this.x.windowLines(this.at, this.at + bytes.length, this.at + outAt, dropFirst ? 1 : 0, dropLast ? 1 : 0);
+    const rec = new Int32Array(this.x.memory.buffer, this.at + outAt, n * 3);
+    const lines: { start: number; end: number; bits: number }[] = new Array(n);
+    for (let k = 0; k < n; k++) lines[k] = { start: rec[3 * k]!, end: rec[3 * k + 1]!, bits: rec[3 * k + 2]! };
+    return lines;
   }
 
   private configure(lines: PromptLines): void {

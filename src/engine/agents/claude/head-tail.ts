@@ -2,6 +2,7 @@ import { open } from 'node:fs/promises';
 import { isObject, str, classifyUser, readUserContent, parseCommand, type Json } from './classify.js';
 import { oneLine } from '../../turn-text.js';
 import type { FileEnds } from '../adapter.js';
+import { lineScanner } from '../../search-index/line-scanner.js';
 
 export const HEAD_TAIL_BYTES = 64 * 1024;
 
@@ -21,14 +22,6 @@ export interface HeadTailInfo {
   whole: boolean;
 }
 
-/** The window's lines, unparsed (the first and last may be cut by the window). */
-function splitLines(text: string, dropFirst: boolean, dropLast: boolean): string[] {
-  const parts = text.split('\n');
-  if (dropFirst) parts.shift();
-  if (dropLast) parts.pop();
-  return parts.filter((p) => p.length > 0);
-}
-
 function parseLine(raw: string): Json | null {
   try {
     const v: unknown = JSON.parse(raw);
@@ -39,19 +32,32 @@ function parseLine(raw: string): Json | null {
   }
 }
 
-/** Can this raw line be a title (custom-title, ai-title, summary)? Only such lines are parsed for titles. */
-const mayBeTitle = (raw: string) => raw.includes('title"') || raw.includes('"summary"');
 /**
- * Can any line of this window be a title? A custom or AI title is read from its `customTitle` or
- * `aiTitle` key, so its line holds `Title"` (a capital T is rare in JSON: the search skips ahead
- * far faster than for `title"`). Most windows have none, and skip the check on every line.
+ * What is looked for in each line of a window before any line is decoded or parsed: a user line
+ * that is not a tool result (a tool result's key is escaped inside any string, so only a real tool
+ * result carries it raw, as CLAUDE_PROMPTS says) can be a prompt or a command; `title"` or
+ * `"summary"` can be a title (custom-title, ai-title, summary); `"last-prompt"` names the last prompt.
  */
-const windowMayHaveTitles = (b: Buffer) => b.indexOf('Title"') !== -1 || b.indexOf('"summary"') !== -1;
-/**
- * Can this raw line be a prompt or a command? A user line that is not a tool result (a tool result's
- * key is escaped inside any string, so only a real tool result carries it raw, as CLAUDE_PROMPTS says).
- */
-const mayBeTyped = (raw: string) => raw.includes('"user"') && !raw.includes('"tool_use_id"');
+const PATTERNS = ['"user"', '"tool_use_id"', 'title"', '"summary"', '"last-prompt"'].map((p) => Buffer.from(p));
+const USER = 1;
+const TOOL_RESULT = 2;
+const TITLE = 4 | 8;
+const LAST_PROMPT = 16;
+
+/** A window's lines, each decoded only when parsed. */
+interface WindowLine {
+  bits: number;
+  raw(): string;
+}
+
+function windowLines(bytes: Buffer, dropFirst: boolean, dropLast: boolean): WindowLine[] {
+  return lineScanner()
+    .windowLines(bytes, PATTERNS, dropFirst, dropLast)
+    .map(({ start, end, bits }) => ({ bits, raw: () => bytes.toString('utf8', start, end) }));
+}
+
+const mayBeTitle = (l: WindowLine) => (l.bits & TITLE) !== 0;
+const mayBeTyped = (l: WindowLine) => (l.bits & (USER | TOOL_RESULT)) === USER;
 
 /**
  * What a session list needs from a transcript, read from its first and last 64 KiB only, so
@@ -84,10 +90,8 @@ export async function readHeadTail(path: string, size: number, window = HEAD_TAI
       await fh.close();
     }
   }
-  const head = splitLines(headBytes.toString('utf8'), false, tailBytes !== null);
-  const tail = tailBytes === null ? head : splitLines(tailBytes.toString('utf8'), true, false);
-  const headTitles = !whole && windowMayHaveTitles(headBytes);
-  const tailTitles = windowMayHaveTitles(tailBytes ?? headBytes);
+  const head = windowLines(headBytes, false, tailBytes !== null);
+  const tail = tailBytes === null ? head : windowLines(tailBytes, true, false);
   const info: HeadTailInfo = {
     sessionId: null,
     cwd: null,
@@ -109,11 +113,11 @@ export async function readHeadTail(path: string, size: number, window = HEAD_TAI
   };
   // Lines are parsed only when they can still change something (most of both windows is tool
   // output): the result is the same as parsing every line.
-  for (const raw of head) {
+  for (const line of head) {
     const basics = info.sessionId !== null && info.cwd !== null && info.version !== null && info.firstTimestamp !== null;
-    const wantUser = (!info.firstPrompt || !info.firstCommand) && mayBeTyped(raw);
-    if (basics && !wantUser && (!headTitles || !mayBeTitle(raw))) continue;
-    const e = parseLine(raw);
+    const wantUser = (!info.firstPrompt || !info.firstCommand) && mayBeTyped(line);
+    if (basics && !wantUser && (whole || !mayBeTitle(line))) continue;
+    const e = parseLine(line.raw());
     if (!e || e.isSidechain === true) continue;
     info.sessionId ??= str(e.sessionId) ?? null;
     info.cwd ??= str(e.cwd) ?? null;
@@ -135,11 +139,11 @@ export async function readHeadTail(path: string, size: number, window = HEAD_TAI
   let needPrompt = true;
   const titled = new Set<unknown>();
   for (let k = tail.length - 1; k >= 0; k--) {
-    const raw = tail[k]!;
-    const wantPrompt = needPrompt && (raw.includes('"last-prompt"') || mayBeTyped(raw));
-    const wantTitle = tailTitles && mayBeTitle(raw);
+    const line = tail[k]!;
+    const wantPrompt = needPrompt && ((line.bits & LAST_PROMPT) !== 0 || mayBeTyped(line));
+    const wantTitle = mayBeTitle(line);
     if (!needTs && !wantPrompt && !wantTitle) continue;
-    const e = parseLine(raw);
+    const e = parseLine(line.raw());
     if (!e) continue;
     if (wantTitle && !titled.has(e.type)) {
       const v = e.type === 'custom-title' ? e.customTitle : e.type === 'ai-title' ? e.aiTitle : e.type === 'summary' ? e.summary : undefined;
@@ -166,8 +170,8 @@ export async function readHeadTail(path: string, size: number, window = HEAD_TAI
     }
   }
   if (!info.cwd || !info.version) {
-    for (const raw of tail) {
-      const e = parseLine(raw);
+    for (const line of tail) {
+      const e = parseLine(line.raw());
       if (!e) continue;
       if (!info.cwd && e.isSidechain !== true) info.cwd = str(e.cwd) ?? null;
       if (!info.version) info.version = str(e.version) ?? null;

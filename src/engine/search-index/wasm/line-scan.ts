@@ -5,7 +5,7 @@
 // Buffer.indexOf calls cost ~1.3 µs a line in call overhead alone, most of a cold build's time.
 //
 // Memory (one instance per thread; nothing here is managed by AssemblyScript's runtime):
-//   [base, base + CONFIG)       six patterns (64 bytes each) and the last RECENT ids written
+//   [base, base + CONFIG)       eleven patterns (64 bytes each), the last RECENT ids written, lengths
 //   [input, input + inCap)      the file's bytes, read into it by JavaScript (`inputPtr`)
 //   [arena, arena + arenaCap)   the bytes of every id seen in this file
 //   [table, table + tableCap*16) open addressing: (key offset in arena, key length, depth, hash)
@@ -18,6 +18,10 @@ const P_PARENT = 2;
 const P_OWN = 3;
 const P_EXCLUDE = 4;
 const P_FALLBACK = 5;
+/** Slots 6 to 10: patterns `windowLines` looks for in each line of a window. */
+const P_WINDOW = 6;
+const WINDOW_PATTERNS = 5;
+const PATTERNS = P_WINDOW + WINDOW_PATTERNS;
 const RECENT = 16;
 const CONFIG = 1024;
 /** Bytes past every region that loads of 16 bytes may touch. */
@@ -57,7 +61,7 @@ let ring: i32 = 0;
 
 /** Length of pattern k (0: unused), kept after the ring in the config block. */
 @inline function len(k: i32): i32 {
-  return load<i32>(base + 6 * PAT + RECENT * 8 + (k << 2));
+  return load<i32>(base + PATTERNS * PAT + RECENT * 8 + (k << 2));
 }
 
 function pages(bytes: i32): i32 {
@@ -84,7 +88,7 @@ function told(code: i32): i32 {
 /** Sets up the regions (input of `cap` bytes) and forgets any earlier file. */
 export function init(cap: i32): void {
   base = (<i32>__heap_base + 15) & ~15;
-  ring = base + 6 * PAT;
+  ring = base + PATTERNS * PAT;
   input = base + CONFIG;
   inCap = cap;
   arena = input + inCap + SLACK;
@@ -101,7 +105,7 @@ export function patternPtr(k: i32): i32 {
 
 /** Pattern `k` is the first `len` bytes at patternPtr(k) (0: unused). */
 export function setPattern(k: i32, n: i32): void {
-  store<i32>(base + 6 * PAT + RECENT * 8 + (k << 2), n);
+  store<i32>(base + PATTERNS * PAT + RECENT * 8 + (k << 2), n);
 }
 
 export function setHead(bytes: i32): void {
@@ -232,6 +236,51 @@ function search(from: i32, to: i32, k: i32): i32 {
     i += 16;
   }
   return -1;
+}
+
+/** Index of the first newline in [from, to), or -1: 16 bytes at a time. */
+function newline(from: i32, to: i32): i32 {
+  const nl = i8x16.splat(10);
+  let i = from;
+  for (; i + 16 <= to; i += 16) {
+    const m = i8x16.bitmask(i8x16.eq(v128.load(i), nl));
+    if (m != 0) return i + ctz(m);
+  }
+  for (; i < to; i++) if (load<u8>(i) == 10) return i;
+  return -1;
+}
+
+/**
+ * The lines of the window [s, e) (a file's first or last bytes), as a text split on newlines would
+ * give them: the first dropped when it may be cut (`dropFirst`), the last too (`dropLast`), empty
+ * ones left out. For each, at `out` (three i32s a line): its start and end relative to s, and a bit
+ * for each window pattern (slots 6 to 10) it holds. Returns how many lines.
+ */
+export function windowLines(s: i32, e: i32, out: i32, dropFirst: i32, dropLast: i32): i32 {
+  let start = s;
+  if (dropFirst) {
+    const nl = newline(s, e);
+    if (nl < 0) return 0;
+    start = nl + 1;
+  }
+  let n = 0;
+  while (true) {
+    const nl = newline(start, e);
+    const end = nl < 0 ? e : nl;
+    if (nl < 0 && dropLast) break;
+    if (end > start) {
+      let bits = 0;
+      for (let k = 0; k < WINDOW_PATTERNS; k++) if (len(P_WINDOW + k) > 0 && search(start, end, P_WINDOW + k) >= 0) bits |= 1 << k;
+      const o = out + n * 12;
+      store<i32>(o, start - s);
+      store<i32>(o, end - s, 4);
+      store<i32>(o, bits, 8);
+      n++;
+    }
+    if (nl < 0) break;
+    start = nl + 1;
+  }
+  return n;
 }
 
 /** Index of the first `"` in [from, to), or -1. */
