@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { adapterFor } from '../agents/registry.js';
 import { writeCacheFileAtomic } from '../io/atomic-write.js';
 import { indexFile, skipReason, type FileInput } from './index-file.js';
@@ -9,7 +9,8 @@ import { encodeSegmentParts } from './segment.js';
 // Worker entry of a parallel index build (parallel.ts): index the files this thread claims, saying
 // which are done as it goes (progress); then write their records as one segment of the index
 // (named by the caller) and report what each job gave. No record crosses back to the caller.
-const { jobs, counter, dir, segment } = workerData as WorkerTask;
+// The task comes as the first message: the thread may be started before the files are listed.
+const { jobs, counter, dir, segment } = await new Promise<WorkerTask>((resolve) => parentPort!.once('message', resolve));
 const records: FileInput[] = [];
 const outcomes: JobOutcome[] = [];
 let done: number[] = [];

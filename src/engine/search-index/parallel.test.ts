@@ -98,6 +98,17 @@ describe('a parallel index build', () => {
   }, 60_000);
 });
 
+describe('worker threads started before the files are listed (a cold build)', () => {
+  it('are ended unused when there is too little to read, and the build is done here', async () => {
+    const one = await SearchIndex.open(join(dir, 'one'));
+    await one.refresh(sources(), { now: 1 });
+    const small = await SearchIndex.open(join(dir, 'small'));
+    const rep = await small.refresh(sources(), { now: 1, parallel: { workerScript: await workerShim(dir), threads: 3, minBytes: 1e12, alsoHere: true } });
+    expect(rep).toMatchObject({ byWorkers: 0, scanned: 12, skipped: [] });
+    expect(await contents(join(dir, 'small'))).toEqual(await contents(join(dir, 'one')));
+  }, 60_000);
+});
+
 describe('a worker that cannot write its segment', () => {
   it('leaves its jobs to this thread, which redoes every one', async () => {
     const jobs = ADAPTERS.claude.sessionFilesSync!(root).map((file) => ({ agent: 'claude', file, prev: null, prevPrompts: null }));

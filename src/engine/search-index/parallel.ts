@@ -35,6 +35,30 @@ export interface ParallelOptions {
   alsoHere?: boolean;
 }
 
+/** A worker thread started before its jobs are known: it waits for its task (a cold build starts it while listing). */
+export interface StartedWorker {
+  worker: Worker;
+  /** Resolves when the thread has ended (also when it could not start). */
+  exited: Promise<void>;
+}
+
+/** Starts the worker threads of a parallel build ahead of their task (runJobs sends it). */
+export function startWorkers(opts: ParallelOptions): StartedWorker[] {
+  const n = opts.alsoHere ? opts.threads - 1 : opts.threads;
+  return Array.from({ length: Math.max(0, n) }, () => {
+    // A larger young generation: the scan's short-lived objects die young instead of being copied.
+    const worker = new Worker(opts.workerScript, { resourceLimits: { maxYoungGenerationSizeMb: 64 } });
+    // An error before runJobs listens must not be thrown: the thread's jobs are then done here.
+    worker.on('error', () => undefined);
+    return { worker, exited: new Promise<void>((resolve) => worker.once('exit', () => resolve())) };
+  });
+}
+
+/** Ends threads that were started but are not needed after all. */
+export function stopWorkers(started: StartedWorker[]): void {
+  for (const { worker } of started) void worker.terminate();
+}
+
 /**
  * Runs `jobs` on this thread (`local`) and `threads - 1` worker threads at once. Every thread claims
  * the next job from one shared counter, so a slow thread (or a busy core) takes fewer: put the
@@ -45,7 +69,7 @@ export interface ParallelOptions {
  */
 export async function runJobs(
   jobs: IndexJob[],
-  opts: ParallelOptions & { dir: string; segmentName: (t: number) => string; afterLocal?: () => Promise<void> },
+  opts: ParallelOptions & { dir: string; segmentName: (t: number) => string; afterLocal?: () => Promise<void>; started?: StartedWorker[] },
   local: (i: number) => Promise<void>,
   onOutcome: (o: JobOutcome) => void,
   onProgress: (i: number) => void,
@@ -54,13 +78,11 @@ export async function runJobs(
   const done = new Uint8Array(jobs.length);
   const finished: Promise<void>[] = [];
   const segments: string[] = [];
-  const workers = opts.alsoHere ? opts.threads - 1 : opts.threads;
-  for (let t = 0; t < workers; t++) {
+  const threads = opts.started ?? startWorkers(opts);
+  threads.forEach(({ worker: w, exited }, t) => {
     finished.push(
       new Promise<void>((resolve) => {
-        const task: WorkerTask = { jobs, counter, dir: opts.dir, segment: opts.segmentName(t) };
-        // A larger young generation: the scan's short-lived objects die young instead of being copied.
-        const w = new Worker(opts.workerScript, { workerData: task, resourceLimits: { maxYoungGenerationSizeMb: 64 } });
+        w.postMessage({ jobs, counter, dir: opts.dir, segment: opts.segmentName(t) } satisfies WorkerTask);
         w.on('message', (m: WorkerReport) => {
           for (const i of m.done) onProgress(i);
           if (!m.outcomes) return;
@@ -73,10 +95,10 @@ export async function runJobs(
           resolve();
         });
         w.on('error', () => resolve());
-        w.on('exit', () => setImmediate(resolve));
+        void exited.then(() => setImmediate(resolve));
       }),
     );
-  }
+  });
   if (opts.alsoHere)
     await claimJobs(jobs, counter, async (i) => {
       await local(i);

@@ -6,7 +6,7 @@ import { writeCacheFileAtomic } from '../io/atomic-write.js';
 import type { SessionSummary } from '../../shared/session-schema.js';
 import { highlight, parseQuery } from './fold.js';
 import { indexFile, skipReason, type FileInput, type IndexJob } from './index-file.js';
-import { claimJobs, runJobs, type ParallelOptions } from './parallel.js';
+import { claimJobs, runJobs, startWorkers, stopWorkers, type ParallelOptions, type StartedWorker } from './parallel.js';
 import type { ScanState } from './scan-file.js';
 import { closeSegment, concatPacked, CorruptIndexError, openSegment, encodeSegmentParts, fileMeta, fileSummary, NO_PROMPTS, segmentFolded, segmentPacked, segmentText, type FileMeta, type FileRecord, type PackedPrompts, type Segment, type SegmentInput } from './segment.js';
 
@@ -201,6 +201,17 @@ export class SearchIndex {
 
   private async refreshOnce(sources: Source[], opts: RefreshOptions): Promise<RefreshReport> {
     const t0 = Date.now();
+    // A cold build that may be split starts its worker threads now: they load while the files are listed.
+    const early = { started: opts.parallel && opts.budgetMs === undefined && this.views.size === 0 && this.segments.length === 0 ? startWorkers(opts.parallel) : [], used: 0 };
+    try {
+      return await this.refreshWith(sources, opts, t0, early);
+    } finally {
+      // The ones not given jobs (too little to read, fewer files than threads, a failed listing) are ended.
+      stopWorkers(early.started.slice(early.used));
+    }
+  }
+
+  private async refreshWith(sources: Source[], opts: RefreshOptions, t0: number, early: { started: StartedWorker[]; used: number }): Promise<RefreshReport> {
     const report: RefreshReport = { scanned: 0, appended: 0, reindexed: 0, deleted: 0, bytesRead: 0, skipped: [], pending: [], changed: [], byWorkers: 0 };
     const seen = new Set<string>();
     const work: { adapter: AgentAdapter; root: string; job: IndexJob }[] = [];
@@ -296,6 +307,8 @@ export class SearchIndex {
       if (out.length > 0) await this.write(out, name, compact);
     };
     if (parallel) {
+      const workers = opts.parallel!.alsoHere ? threads - 1 : threads;
+      if (early.started.length >= workers) early.used = workers;
       // This thread's segment first, then one per worker, after every segment there is now: each
       // thread writes its own while the others finish (the workers' are read back once written).
       const stamp = Number(this.nextStamp());
@@ -307,6 +320,7 @@ export class SearchIndex {
           threads,
           dir: this.dir,
           segmentName: (t) => name(stamp + 1 + t, `w${t}`),
+          started: early.used > 0 ? early.started.slice(0, early.used) : undefined,
           afterLocal: async () => {
             await runRest();
             await flush(name(stamp, Math.random().toString(36).slice(2, 8)), false);
