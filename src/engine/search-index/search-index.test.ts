@@ -200,6 +200,33 @@ describe('SearchIndex', () => {
     expect((await open()).summary(s.path)!.livePromptCount).toBe(21);
   });
 
+  it('writes one change at a time when the watcher sees several files change at once (one base left after compactions)', async () => {
+    const sessions = [new Session(), new Session(), new Session(), new Session()];
+    for (const [k, x] of sessions.entries()) {
+      x.prompt(`kiwi s${k} 0`);
+      await x.write();
+    }
+    const ix = await open();
+    await ix.refresh(sources);
+    for (let i = 1; i <= 12; i++) {
+      for (const [k, x] of sessions.entries()) {
+        const before = x.text().length;
+        x.prompt(`kiwi s${k} ${i}`);
+        await appendFile(x.path, x.text().slice(before));
+      }
+      // All at once, as the watcher reports the sessions agents write to; a compaction (slow on a big
+      // index) may still be running when the next changes come: here, two of them among the writes.
+      await Promise.all([ix.compact(), ...sessions.map((x) => ix.refreshFile(ADAPTERS.claude, root, x.path)), ix.compact()]);
+    }
+    const names = (await readdir(cache)).filter((n) => n.endsWith('.idx'));
+    expect(names.filter((n) => n.endsWith('-base.idx'))).toHaveLength(1);
+    expect(names.length).toBeLessThanOrEqual(13);
+    expect(ix.search('kiwi').totalHits).toBe(52);
+    const again = await open();
+    expect(again.search('kiwi').totalHits).toBe(52);
+    expect(again.summaries()).toEqual(ix.summaries());
+  });
+
   it('finds what a brute-force scan of every prompt finds, on generated sessions', async () => {
     const words = ['apple', 'Äpfel', 'naïve', 'straße', 'κόσμος', 'мир', 'ピザ', 'zeta'];
     let seed = 7;

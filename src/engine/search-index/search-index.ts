@@ -189,14 +189,30 @@ export class SearchIndex {
    */
   async refresh(sources: Source[], opts: RefreshOptions = {}): Promise<RefreshReport> {
     this.lastRefresh = () => this.refreshOnce(sources, opts);
-    try {
-      return await this.refreshOnce(sources, opts);
-    } catch (e) {
-      if (!(e instanceof CorruptIndexError)) throw e;
-      this.notices.push(`search index: ${e.message}; rebuilding it`);
-      this.drop();
-      return this.refreshOnce(sources, opts);
-    }
+    return this.exclusive(async () => {
+      try {
+        return await this.refreshOnce(sources, opts);
+      } catch (e) {
+        if (!(e instanceof CorruptIndexError)) throw e;
+        this.notices.push(`search index: ${e.message}; rebuilding it`);
+        this.drop();
+        return this.refreshOnce(sources, opts);
+      }
+    });
+  }
+
+  /** The writer running now (a refresh, a file's refresh, a compaction, a rebuild): the next waits for it. */
+  private writing: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Runs `fn` once every writer before it has finished: writes, compactions and the segment list
+   * never interleave (two appends seen at once by the watcher each compacted, and each compaction
+   * left the other's base behind).
+   */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.writing.then(fn, fn);
+    this.writing = run.catch(() => undefined);
+    return run;
   }
 
   private async refreshOnce(sources: Source[], opts: RefreshOptions): Promise<RefreshReport> {
@@ -338,20 +354,22 @@ export class SearchIndex {
     await runRest();
     // What is left: everything without workers; with them, files a worker did not report.
     await flush();
-    if (this.segments.length > MAX_SEGMENTS) await this.compact();
+    if (this.segments.length > MAX_SEGMENTS) await this.compactNow();
     return report;
   }
 
   /** One file that the watcher saw change: read what it added, write it, return its summary (null: gone). */
   async refreshFile(adapter: AgentAdapter, root: string, path: string, now?: number): Promise<SessionSummary | null> {
-    try {
-      return await this.refreshFileOnce(adapter, root, path, now);
-    } catch (e) {
-      if (!(e instanceof CorruptIndexError)) throw e;
-      this.notices.push(`search index: ${e.message}; rebuilding it`);
-      this.drop();
-      return this.refreshFileOnce(adapter, root, path, now);
-    }
+    return this.exclusive(async () => {
+      try {
+        return await this.refreshFileOnce(adapter, root, path, now);
+      } catch (e) {
+        if (!(e instanceof CorruptIndexError)) throw e;
+        this.notices.push(`search index: ${e.message}; rebuilding it`);
+        this.drop();
+        return this.refreshFileOnce(adapter, root, path, now);
+      }
+    });
   }
 
   private async refreshFileOnce(adapter: AgentAdapter, root: string, path: string, now?: number): Promise<SessionSummary | null> {
@@ -399,7 +417,7 @@ export class SearchIndex {
     const enc = encodeSegmentParts({ files, base: this.segments.length === 0 });
     await writeCacheFileAtomic(join(this.dir, name), enc.parts);
     this.adopt(enc.segment(name));
-    if (compact && this.segments.length > MAX_SEGMENTS) await this.compact();
+    if (compact && this.segments.length > MAX_SEGMENTS) await this.compactNow();
   }
 
   /** A segment just written (here or by a worker) joins the index, after every other. */
@@ -409,7 +427,11 @@ export class SearchIndex {
   }
 
   /** Everything in one base segment; the older ones are then removed. */
-  async compact(): Promise<void> {
+  compact(): Promise<void> {
+    return this.exclusive(() => this.compactNow());
+  }
+
+  private async compactNow(): Promise<void> {
     const files: SegmentInput['files'] = [];
     for (const v of this.views.values()) {
       const packed: PackedPrompts[] = [];
@@ -447,8 +469,10 @@ export class SearchIndex {
     } catch (e) {
       if (!(e instanceof CorruptIndexError)) throw e;
       this.notices.push(`search index: ${e.message}; rebuilding it`);
-      this.drop();
-      await this.lastRefresh?.();
+      await this.exclusive(async () => {
+        this.drop();
+        await this.lastRefresh?.();
+      });
       return read();
     }
   }
