@@ -227,6 +227,69 @@ describe('SearchIndex', () => {
     expect(again.summaries()).toEqual(ix.summaries());
   });
 
+  it('merges the small segments after a big base without rewriting the base, and keeps every record', async () => {
+    // A base much bigger than what follows: 30 sessions of 40 prompts.
+    const many = Array.from({ length: 30 }, () => new Session());
+    for (const [k, x] of many.entries()) {
+      for (let i = 0; i < 40; i++) x.prompt(`plum s${k} p${i} ${'filler '.repeat(40)}`);
+      await x.write();
+    }
+    const ix = await open();
+    await ix.refresh(sources);
+    await ix.compact();
+    const baseName = (await readdir(cache)).find((n) => n.endsWith('-base.idx'))!;
+    // 30 writes: appends to two sessions, a new one, and one deleted.
+    const fresh = new Session();
+    let crashed: string | null = null;
+    for (let i = 1; i <= 30; i++) {
+      const x = many[i % 2]!;
+      const before = x.text().length;
+      x.prompt(`plum again ${i}`);
+      await appendFile(x.path, x.text().slice(before));
+      if (i === 10) {
+        fresh.prompt('plum fresh');
+        await fresh.write();
+      }
+      if (i === 20) await unlink(many[5]!.path);
+      const segsBefore = new Map<string, Buffer>();
+      for (const n of await readdir(cache)) if (n.endsWith('.idx')) segsBefore.set(n, await readFile(join(cache, n)));
+      await ix.refresh(sources);
+      const after = (await readdir(cache)).filter((n) => n.endsWith('.idx'));
+      // The first merge, as if cut short before it removed the old segments: the ones there before it are back.
+      if (!crashed && after.some((n) => n.endsWith('-merged.idx'))) {
+        crashed = join(dir, 'crashed');
+        await mkdir(crashed);
+        for (const n of after) await writeFile(join(crashed, n), await readFile(join(cache, n)));
+        for (const [n, b] of segsBefore) if (!after.includes(n)) await writeFile(join(crashed, n), b);
+        const scratchNow = await SearchIndex.open(join(dir, `scratch-${i}`));
+        await scratchNow.refresh(sources);
+        const reopened = await SearchIndex.open(crashed);
+        expect(reopened.search('plum', { limit: 100 })).toEqual(scratchNow.search('plum', { limit: 100 }));
+        expect(reopened.summaries()).toEqual(scratchNow.summaries());
+      }
+    }
+    expect(crashed).not.toBeNull();
+    const names = (await readdir(cache)).filter((n) => n.endsWith('.idx'));
+    expect(names).toContain(baseName);
+    expect(names.some((n) => n.endsWith('-merged.idx'))).toBe(true);
+    expect(names.length).toBeLessThanOrEqual(13);
+    // The same as an index built from scratch, in memory and opened again from disk.
+    const scratch = await SearchIndex.open(join(dir, 'scratch'));
+    await scratch.refresh(sources);
+    for (const q of ['plum', '"plum again"', 'fresh', 's5']) {
+      expect(ix.search(q, { limit: 100 })).toEqual(scratch.search(q, { limit: 100 }));
+      expect((await open()).search(q, { limit: 100 })).toEqual(scratch.search(q, { limit: 100 }));
+    }
+    expect(ix.summaries()).toEqual(scratch.summaries());
+    expect((await open()).summaries()).toEqual(scratch.summaries());
+    // An append after the merge continues from the merged record.
+    const x = many[0]!;
+    const before = x.text().length;
+    x.prompt('plum after merge');
+    await appendFile(x.path, x.text().slice(before));
+    expect(await (await open()).refresh(sources)).toMatchObject({ appended: 1, scanned: 0, reindexed: 0 });
+  });
+
   it('finds what a brute-force scan of every prompt finds, on generated sessions', async () => {
     const words = ['apple', 'Äpfel', 'naïve', 'straße', 'κόσμος', 'мир', 'ピザ', 'zeta'];
     let seed = 7;

@@ -8,7 +8,7 @@ import { highlight, parseQuery } from './fold.js';
 import { indexFile, skipReason, type FileInput, type IndexJob } from './index-file.js';
 import { claimJobs, runJobs, startWorkers, stopWorkers, type ParallelOptions, type StartedWorker } from './parallel.js';
 import type { ScanState } from './scan-file.js';
-import { closeSegment, concatPacked, CorruptIndexError, openSegment, encodeSegmentParts, fileMeta, fileSummary, NO_PROMPTS, segmentFolded, segmentPacked, segmentText, type FileMeta, type FileRecord, type PackedPrompts, type Segment, type SegmentInput } from './segment.js';
+import { closeSegment, concatPacked, CorruptIndexError, openSegment, encodeSegmentParts, fileMeta, fileSummary, NO_PROMPTS, segmentFolded, segmentPacked, segmentText, type FileMeta, type FileRecord, type Segment, type SegmentInput } from './segment.js';
 
 /** Past this many delta segments, a refresh writes one base segment holding everything. */
 const MAX_SEGMENTS = 12;
@@ -354,7 +354,7 @@ export class SearchIndex {
     await runRest();
     // What is left: everything without workers; with them, files a worker did not report.
     await flush();
-    if (this.segments.length > MAX_SEGMENTS) await this.compactNow();
+    await this.compactIfNeeded();
     return report;
   }
 
@@ -417,7 +417,7 @@ export class SearchIndex {
     const enc = encodeSegmentParts({ files, base: this.segments.length === 0 });
     await writeCacheFileAtomic(join(this.dir, name), enc.parts);
     this.adopt(enc.segment(name));
-    if (compact && this.segments.length > MAX_SEGMENTS) await this.compactNow();
+    if (compact) await this.compactIfNeeded();
   }
 
   /** A segment just written (here or by a worker) joins the index, after every other. */
@@ -426,23 +426,69 @@ export class SearchIndex {
     this.apply(seg);
   }
 
+  /**
+   * Past MAX_SEGMENTS: while the segments after the base weigh under a quarter of it, they are merged
+   * into one (work in proportion to what changed since the base: on a 4 GB history the base is
+   * ~77 MB, and an agent writing makes a segment per append); else everything goes into a new base.
+   */
+  private async compactIfNeeded(): Promise<void> {
+    if (this.segments.length <= MAX_SEGMENTS) return;
+    const [base, ...deltas] = this.segments;
+    const deltaBytes = deltas.reduce((a, d) => a + d.bytes, 0);
+    if (base!.base && deltaBytes * 4 < base!.bytes) await this.mergeDeltas(base!, deltas);
+    else await this.compactNow();
+  }
+
+  /**
+   * The segments after the base as one: each file they touched as a whole record (its prompts from
+   * every part, the base's included), or a deletion of the base's record. Whole records win over
+   * anything older, so a merge cut short before the old segments are removed loses nothing.
+   */
+  private async mergeDeltas(base: Segment, deltas: Segment[]): Promise<void> {
+    const inBase = new Map(base.files.map((r) => [r.path, r]));
+    const touched = new Set(deltas.flatMap((d) => d.files.map((r) => r.path)));
+    const files: SegmentInput['files'] = [];
+    for (const path of touched) {
+      const v = this.views.get(path);
+      if (v) files.push(this.wholeRecord(v));
+      else {
+        const rec = inBase.get(path);
+        if (rec) files.push({ ...rec, mode: 'delete', from: rec.indexedTo, summary: null, meta: { prompts: [], recent: {}, leaf: null }, packed: NO_PROMPTS });
+      }
+    }
+    const name = `seg-${this.nextStamp()}-${process.pid}-merged.idx`;
+    const enc = encodeSegmentParts({ files, base: false });
+    await writeCacheFileAtomic(join(this.dir, name), enc.parts);
+    this.segments = [base];
+    this.views.clear();
+    this.apply(base);
+    this.adopt(enc.segment(name));
+    for (const s of deltas) {
+      closeSegment(s);
+      await unlink(join(this.dir, s.name)).catch(() => undefined);
+    }
+  }
+
+  /** A file's record with every prompt of its parts, as one whole record. */
+  private wholeRecord(v: View): SegmentInput['files'][number] {
+    const st = this.state(v);
+    return {
+      ...v.rec,
+      summary: summaryOf(v),
+      mode: 'full',
+      from: 0,
+      meta: { prompts: v.parts.flatMap((p) => fileMeta(p.seg, p.file).prompts), recent: st.recent, leaf: st.leaf },
+      packed: concatPacked(v.parts.map((p) => segmentPacked(p.seg, p.file))),
+    };
+  }
+
   /** Everything in one base segment; the older ones are then removed. */
   compact(): Promise<void> {
     return this.exclusive(() => this.compactNow());
   }
 
   private async compactNow(): Promise<void> {
-    const files: SegmentInput['files'] = [];
-    for (const v of this.views.values()) {
-      const packed: PackedPrompts[] = [];
-      const prompts: FileMeta['prompts'] = [];
-      for (const { seg, file } of v.parts) {
-        packed.push(segmentPacked(seg, file));
-        prompts.push(...fileMeta(seg, file).prompts);
-      }
-      const st = this.state(v);
-      files.push({ ...v.rec, summary: summaryOf(v), mode: 'full', from: 0, meta: { prompts, recent: st.recent, leaf: st.leaf }, packed: concatPacked(packed) });
-    }
+    const files = [...this.views.values()].map((v) => this.wholeRecord(v));
     const old = this.segments;
     const name = `seg-${this.nextStamp()}-${process.pid}-base.idx`;
     const enc = encodeSegmentParts({ files, base: true });
