@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { defaultCacheDir } from '../../engine/cache-dir.js';
 import { AGENT_IDS, AGENT_PRIMARY, rootsFor } from '../../engine/agents/registry.js';
 import { RewindError } from '../../engine/errors.js';
-import { indexDir, SearchIndex, type RefreshProgress } from '../../engine/search-index/search-index.js';
+import { indexDir, listSources, SearchIndex, type RefreshProgress } from '../../engine/search-index/search-index.js';
 import { plural } from '../../shared/wording.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
@@ -30,7 +30,10 @@ function builtWorker(): URL | undefined {
 
 /** The index for these roots, brought up to date (progress on stderr while a first build reads a lot). */
 export async function freshIndex(io: CliIO, claudeDir: string | undefined): Promise<SearchIndex> {
-  const ix = await SearchIndex.open(indexDir(defaultCacheDir(io.env)));
+  const sources = rootsFor(io.env, { [AGENT_PRIMARY]: claudeDir });
+  // The index's segments are read off this thread while the session files are listed here (a first
+  // build lists them itself, once its worker threads are starting).
+  const [ix, listed] = await SearchIndex.openWhile(indexDir(defaultCacheDir(io.env)), (cold) => (cold ? undefined : listSources(sources)));
   for (const n of ix.notices.splice(0)) io.err(`rewind-app: ${n}`);
   const started = Date.now();
   let shown = -1;
@@ -43,7 +46,7 @@ export async function freshIndex(io: CliIO, claudeDir: string | undefined): Prom
   };
   const workerScript = builtWorker();
   const parallel = workerScript ? { workerScript, threads: Math.min(4, availableParallelism()), alsoHere: true } : undefined;
-  const rep = await ix.refresh(rootsFor(io.env, { [AGENT_PRIMARY]: claudeDir }), { onProgress: progress, parallel });
+  const rep = await ix.refresh(sources, { onProgress: progress, parallel, listed });
   for (const n of ix.notices.splice(0)) io.err(`rewind-app: ${n}`);
   for (const s of rep.skipped) io.err(`rewind-app: skipped ${s.path}: ${s.reason}`);
   return ix;

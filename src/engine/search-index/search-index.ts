@@ -8,7 +8,7 @@ import { highlight, parseQuery } from './fold.js';
 import { indexFile, skipReason, type FileInput, type IndexJob } from './index-file.js';
 import { claimJobs, runJobs, startWorkers, stopWorkers, type ParallelOptions, type StartedWorker } from './parallel.js';
 import type { ScanState } from './scan-file.js';
-import { closeSegment, concatPacked, CorruptIndexError, openSegment, encodeSegmentParts, fileMeta, fileSummary, NO_PROMPTS, segmentFolded, segmentPacked, segmentText, type FileMeta, type FileRecord, type Segment, type SegmentInput } from './segment.js';
+import { closeSegment, concatPacked, CorruptIndexError, openSegment, openSegmentAsync, encodeSegmentParts, fileMeta, fileSummary, NO_PROMPTS, segmentFolded, segmentPacked, segmentText, type FileMeta, type FileRecord, type Segment, type SegmentInput } from './segment.js';
 
 /** Past this many delta segments, a refresh writes one base segment holding everything. */
 const MAX_SEGMENTS = 12;
@@ -95,6 +95,13 @@ export interface RefreshOptions {
   onProgress?: (p: RefreshProgress) => void;
   now?: number;
   parallel?: ParallelOptions;
+  /** The sources' files as `listSources` gave them (listed while the index was being read). */
+  listed?: Promise<SessionFile[][]>;
+}
+
+/** Every source's session files, one list per source (in the sources' order). */
+export function listSources(sources: Source[]): Promise<SessionFile[][]> {
+  return Promise.all(sources.map(({ adapter, root }) => listFiles(adapter, root)));
 }
 
 export interface SearchOptions {
@@ -128,11 +135,25 @@ export class SearchIndex {
     return ix;
   }
 
+  /**
+   * Opens the index and runs `during` while its segments are read off this thread (`cold`: there
+   * are none, a first build follows). The CLI lists the session files in that time.
+   */
+  static async openWhile<T>(dir: string, during: (cold: boolean) => T): Promise<[SearchIndex, T]> {
+    const ix = new SearchIndex(dir);
+    const out: { v?: T; called: boolean } = { called: false };
+    await ix.load(false, (cold) => {
+      out.v = during(cold);
+      out.called = true;
+    });
+    return [ix, out.called ? (out.v as T) : during(ix.segments.length === 0)];
+  }
+
   get fileCount(): number {
     return this.views.size;
   }
 
-  private async load(retried = false): Promise<void> {
+  private async load(retried = false, during?: (cold: boolean) => void): Promise<void> {
     // Synchronous reads (the index lives on the CLI or a worker thread): one call per segment file
     // instead of a promise per 512 KiB piece.
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
@@ -141,7 +162,13 @@ export class SearchIndex {
       .sort();
     const segs: Segment[] = [];
     try {
-      for (const n of names) segs.push(openSegment(n, join(this.dir, n)));
+      // Each segment's big read runs off this thread: the caller may list the session files meanwhile.
+      const reading = Promise.allSettled(names.map((n) => openSegmentAsync(n, join(this.dir, n))));
+      during?.(names.length === 0);
+      const opened = await reading;
+      for (const o of opened) if (o.status === 'fulfilled') segs.push(o.value);
+      const failed = opened.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+      if (failed) throw failed.reason;
     } catch (e) {
       // Another process compacted while we listed: its new base segment holds everything.
       segs.forEach(closeSegment);
@@ -232,7 +259,7 @@ export class SearchIndex {
     const seen = new Set<string>();
     const work: { adapter: AgentAdapter; root: string; job: IndexJob }[] = [];
     // Every agent's listing at once: the ones without a synchronous listing wait on promises.
-    const listed = await Promise.all(sources.map(({ adapter, root }) => listFiles(adapter, root)));
+    const listed = await (opts.listed ?? listSources(sources));
     for (const [k, { adapter, root }] of sources.entries()) {
       for (const f of listed[k]!) {
         seen.add(f.path);

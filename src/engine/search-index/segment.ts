@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, read, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import type { SessionSummary } from '../../shared/session-schema.js';
 
@@ -336,6 +336,50 @@ export function decodeSegment(name: string, buf: Buffer): Segment {
  * texts, prompt ids and summaries are read by block when a result needs them (checked then: a
  * damaged block throws CorruptIndexError). Keeps the file open until `closeSegment`.
  */
+/**
+ * `openSegment` with the one big read (header and folded prompts) done off this thread: the open,
+ * the size and the first bytes are read now, and the rest while the caller does other work (the
+ * CLI's warm search lists the session files meanwhile). Checked as `openSegment` checks it.
+ */
+export function openSegmentAsync(name: string, path: string): Promise<Segment> {
+  let fd: number;
+  let at: number;
+  let hLen: number;
+  let hCrc: number;
+  let eLen: number;
+  let lLen: number;
+  let size: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  try {
+    size = fstatSync(fd).size;
+    const head = Buffer.allocUnsafe(Math.min(size, 256));
+    const got = readSync(fd, head, 0, head.length, 0);
+    refuseForeign(name, head.subarray(0, got));
+    [hLen, hCrc, eLen, lLen, at] = lengths(name, head.subarray(0, got));
+    if (size !== at + hLen + eLen + lLen) throw new CorruptIndexError(`${name} is truncated or was cut`);
+  } catch (e) {
+    closeSync(fd);
+    return Promise.reject(e);
+  }
+  const buf = Buffer.allocUnsafe(hLen + eLen);
+  return new Promise<Segment>((resolve, reject) => {
+    read(fd, buf, 0, buf.length, at, (err, n) => {
+      try {
+        if (err) throw err;
+        if (n !== buf.length) throw new CorruptIndexError(`${name} is truncated or was cut`);
+        resolve(fromParts(name, buf.subarray(0, hLen), hCrc, buf.subarray(hLen), (h) => new LazyPart(name, { fd, at: at + hLen + eLen }, lLen, h.lazyCrcs), size));
+      } catch (e) {
+        closeSync(fd);
+        reject(e);
+      }
+    });
+  });
+}
+
 export function openSegment(name: string, path: string): Segment {
   const fd = openSync(path, 'r');
   try {
