@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
 import { stat, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { AgentAdapter, SessionFile } from '../agents/adapter.js';
@@ -653,6 +653,8 @@ export class SearchIndex {
 }
 
 async function listFiles(adapter: AgentAdapter, root: string): Promise<SessionFile[]> {
+  // An agent that is not installed has no sessions: its listing code is not even loaded.
+  if (!existsSync(root)) return [];
   try {
     return adapter.sessionFilesSync ? adapter.sessionFilesSync(root) : await adapter.sessionFiles(root);
   } catch {
