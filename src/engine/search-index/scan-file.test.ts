@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CLAUDE_PROMPTS } from '../agents/claude/prompt-lines.js';
 import { writeCacheFileAtomic } from '../io/atomic-write.js';
 import { ENDS_BYTES, scanSession } from './scan-file.js';
-import { decodeSegment, encodeSegment, encodeSegmentParts, fileMeta, fileSummary, packPrompts, segmentFolded, segmentText } from './segment.js';
+import { decodeSegment, encodeSegment, encodeSegmentParts, fileMeta, filePrompts, fileSummary, packPrompts, segmentFolded, segmentText, type FileMeta } from './segment.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -103,6 +103,24 @@ describe('a segment written from its parts', () => {
       expect(segmentFolded(s, 0)).toBe('hello cafe');
       expect(fileMeta(s, 0)).toEqual(input.files[0]!.meta);
       expect(fileSummary(s, 0)).toEqual(summary);
+    }
+  });
+});
+
+describe("a search hit's prompt entry", () => {
+  it('is read up to the last one wanted, the same as from the whole meta, for ids and timestamps of any shape', () => {
+    const ids = ['2ea8980a-26fe-4928-aab5-4ebf6074b664', 'codex:3', 'with "quotes" and \\ backslash', 'ünïcödé ☃ 𝄞', '[1,2]', 'a],["b",1,null]', ''];
+    const prompts: FileMeta['prompts'] = ids.map((id, k) => [id, k * 1000 + 7, k % 3 === 0 ? null : `2026-11-0${k}T00:00:00.000Z "x"`]);
+    const seg = decodeSegment('p.idx', encodeSegment({
+      base: true,
+      files: [{ mode: 'full', path: '/p/s.jsonl', agent: 'claude', sessionId: 's', fp: { size: 1, mtimeMs: 1, ino: 1, head: 'h', headLen: 1 }, from: 0, indexedTo: 1, lineCount: 1, counts: { total: ids.length, live: ids.length }, summary: null, meta: { prompts, recent: { x: 1 }, leaf: 'x' }, packed: packPrompts(ids.map(() => 't'), ids.map(() => 't')) }],
+    }));
+    const all = fileMeta(seg, 0).prompts;
+    expect(all).toEqual(prompts);
+    for (const wanted of [[0], [ids.length - 1], [2, 5], ids.map((_, k) => k), []]) {
+      const got = filePrompts(seg, 0, wanted);
+      expect([...got.keys()].sort()).toEqual([...wanted].sort());
+      for (const k of wanted) expect(got.get(k)).toEqual(all[k]);
     }
   });
 });

@@ -8,7 +8,7 @@ import { highlight, parseQuery } from './fold.js';
 import { indexFile, skipReason, type FileInput, type IndexJob } from './index-file.js';
 import { claimJobs, runJobs, startWorkers, stopWorkers, type ParallelOptions, type StartedWorker } from './parallel.js';
 import type { ScanState } from './scan-file.js';
-import { closeSegment, concatPacked, CorruptIndexError, openSegment, openSegmentAsync, encodeSegmentParts, fileMeta, fileSummary, NO_PROMPTS, segmentFolded, segmentPacked, segmentText, type FileMeta, type FileRecord, type Segment, type SegmentInput } from './segment.js';
+import { closeSegment, concatPacked, CorruptIndexError, openSegment, openSegmentAsync, encodeSegmentParts, fileMeta, filePrompts, fileSummary, NO_PROMPTS, segmentFolded, segmentPacked, segmentText, type FileMeta, type FileRecord, type Segment, type SegmentInput } from './segment.js';
 
 /** Past this many delta segments, a refresh writes one base segment holding everything. */
 const MAX_SEGMENTS = 12;
@@ -623,14 +623,21 @@ export class SearchIndex {
         result.moreSessions++;
         continue;
       }
-      const metas = new Map<string, FileMeta>();
-      const prompts = hits
-        .map(({ seg, p }) => {
-          const fi = seg.promptFile[p]!;
-          const key = `${seg.name}:${fi}`;
-          let m = metas.get(key);
-          if (!m) metas.set(key, (m = fileMeta(seg, fi)));
-          const [uuid, offset, ts] = m.prompts[p - seg.files[fi]!.prompts[0]]!;
+      // Each part's prompt entries, read up to the last hit only.
+      const parts = new Map<string, { seg: Segment; fi: number; wanted: number[]; got?: Map<number, FileMeta['prompts'][number]> }>();
+      const local = hits.map(({ seg, p }) => {
+        const fi = seg.promptFile[p]!;
+        const key = `${seg.name}:${fi}`;
+        let part = parts.get(key);
+        if (!part) parts.set(key, (part = { seg, fi, wanted: [] }));
+        const k = p - seg.files[fi]!.prompts[0];
+        part.wanted.push(k);
+        return { seg, p, part, k };
+      });
+      for (const part of parts.values()) part.got = filePrompts(part.seg, part.fi, part.wanted);
+      const prompts = local
+        .map(({ seg, p, part, k }) => {
+          const [uuid, offset, ts] = part.got!.get(k)!;
           return { seg, p, uuid, offset, ts };
         })
         .reverse();

@@ -416,6 +416,38 @@ export function fileSummary(s: Segment, fileIdx: number): SessionSummary | null 
   return len === 0 ? null : (JSON.parse(s.lazy.read(at, at + len).toString('utf8')) as SessionSummary);
 }
 
+/** One entry of a meta's `prompts` as `JSON.stringify` writes it: `["id",offset,"timestamp"|null]`. */
+const PROMPT_ENTRY = /\[("(?:[^"\\]|\\.)*"),(\d+),(null|"(?:[^"\\]|\\.)*")\],?/y;
+
+/**
+ * Entries `wanted` (indexes into the file's prompts) of record `fileIdx`'s meta, read entry by entry
+ * up to the last one wanted instead of parsing the whole meta: a search hit in a session of
+ * thousands of prompts needs only its own. Anything unexpected falls back to the whole parse.
+ */
+export function filePrompts(s: Segment, fileIdx: number, wanted: number[]): Map<number, FileMeta['prompts'][number]> {
+  const [a, len] = s.files[fileIdx]!.meta;
+  const text = s.lazy.read(s.textBytes + a, s.textBytes + a + len).toString('utf8');
+  const out = new Map<number, FileMeta['prompts'][number]>();
+  const last = Math.max(-1, ...wanted);
+  const want = new Set(wanted);
+  const start = '{"prompts":[';
+  if (text.startsWith(start)) {
+    let at = start.length;
+    let k = 0;
+    for (; k <= last; k++) {
+      PROMPT_ENTRY.lastIndex = at;
+      const m = PROMPT_ENTRY.exec(text);
+      if (!m) break;
+      if (want.has(k)) out.set(k, [JSON.parse(m[1]!) as string, Number(m[2]), m[3] === 'null' ? null : (JSON.parse(m[3]!) as string)]);
+      at = PROMPT_ENTRY.lastIndex;
+    }
+    if (k > last) return out;
+  }
+  const all = (JSON.parse(text) as FileMeta).prompts;
+  for (const k of wanted) if (all[k]) out.set(k, all[k]);
+  return out;
+}
+
 export function fileMeta(s: Segment, fileIdx: number): FileMeta {
   const [a, len] = s.files[fileIdx]!.meta;
   return JSON.parse(s.lazy.read(s.textBytes + a, s.textBytes + a + len).toString('utf8')) as FileMeta;
