@@ -30,38 +30,29 @@ const common = {
 const cold = new Map();
 const entryName = (rel) => rel.replace(/^src\//, '').replace(/\.ts$/, '').replaceAll('/', '-');
 
-const splitOffCold = {
-  name: 'split-off-cold',
-  setup(b) {
-    b.onResolve({ filter: /^\./ }, async (args) => {
-      if (args.kind !== 'dynamic-import' || args.pluginData === 'inner') return undefined;
-      const r = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'inner' });
-      if (r.errors.length) return { errors: r.errors };
-      const rel = relative(ROOT, r.path).replaceAll('\\', '/');
-      if (HOT.has(rel)) return { path: r.path };
-      cold.set(rel, entryName(rel));
-      return { path: `./lazy/${entryName(rel)}.mjs`, external: true };
-    });
-  },
-};
-
 /**
- * For a standalone lazy file (below): its dynamic imports stay imports, of the lazy entries next to
- * it (added to `cold`, so the split build makes them).
+ * Leaves a bundle's dynamic imports as imports of the lazy entries (recorded in `cold`, so the split
+ * build below makes them); `prefix` leads from the bundle's folder to them. With `keepHot`, the HOT
+ * ones stay inside the bundle.
  */
-const lazyFromLazy = {
-  name: 'lazy-from-lazy',
+const leaveDynamicImports = (name, prefix, keepHot) => ({
+  name,
   setup(b) {
     b.onResolve({ filter: /^\./ }, async (args) => {
       if (args.kind !== 'dynamic-import' || args.pluginData === 'inner') return undefined;
       const r = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'inner' });
       if (r.errors.length) return { errors: r.errors };
       const rel = relative(ROOT, r.path).replaceAll('\\', '/');
+      if (keepHot && HOT.has(rel)) return { path: r.path };
       cold.set(rel, entryName(rel));
-      return { path: `./${entryName(rel)}.mjs`, external: true };
+      return { path: `${prefix}${entryName(rel)}.mjs`, external: true };
     });
   },
-};
+});
+/** The hot file's dynamic imports: lazy entries under lazy/. */
+const splitOffCold = leaveDynamicImports('split-off-cold', './lazy/', true);
+/** A standalone lazy file's (below): the lazy entries next to it. */
+const lazyFromLazy = leaveDynamicImports('lazy-from-lazy', './', false);
 
 rmSync('out/cli', { recursive: true, force: true });
 // The hot file needs no `require` (loading node:module for it costs a few milliseconds at start).
@@ -79,7 +70,7 @@ for (const rel of Object.values(STANDALONE)) cold.delete(rel);
 await build({
   ...common,
   // The engine worker is its own entry: `serve` runs long work on it, off the main thread.
-  entryPoints: { ...Object.fromEntries([...cold].map(([rel, name]) => [name, rel])), 'engine-worker': 'src/main/service/engine-worker.ts' },
+  entryPoints: { ...Object.fromEntries([...cold].sort(([a], [b]) => a.localeCompare(b)).map(([rel, name]) => [name, rel])), 'engine-worker': 'src/main/service/engine-worker.ts' },
   outdir: 'out/cli/lazy',
   chunkNames: 'chunks/[name]-[hash]',
   splitting: true,
