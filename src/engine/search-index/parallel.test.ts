@@ -1,4 +1,5 @@
-import { cp, mkdir, readdir, readFile, rm, unlink, writeFile, appendFile } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { cp, mkdir, readdir, readFile, rm, writeFile, appendFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -165,9 +166,11 @@ describe('files changing while the index is built', () => {
     const cache = join(dir, 'cache');
     const files = ADAPTERS.claude.sessionFilesSync!(root).sort((a, b) => b.size - a.size);
     // Deleted while the first (biggest) file is being indexed: it is listed but gone when its turn comes.
+    // At once (not on the thread pool): this thread's other jobs run while an async unlink waits, and
+    // with fast summaries they reached the last file before it was gone.
     const victim = files[files.length - 1]!.path;
     const adapter = withHook(async (p) => {
-      if (p === files[0]!.path) await unlink(victim).catch(() => undefined);
+      if (p === files[0]!.path) rmSync(victim, { force: true });
     });
     const ix = await SearchIndex.open(cache);
     const rep = await ix.refresh([{ adapter, root }]);
