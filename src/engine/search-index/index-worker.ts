@@ -30,13 +30,14 @@ await claimJobs(jobs, counter, async (i) => {
     flushed = Date.now();
   }
 });
-let report: WorkerReport = { done, outcomes, segment };
+let report: WorkerReport = { done, outcomes };
 if (records.length > 0) {
   try {
     await writeCacheFileAtomic(join(dir, segment), encodeSegmentParts({ files: records, base: false }).parts);
+    report = { done, outcomes, segment };
   } catch {
     // Not written: the caller redoes these jobs itself (none is reported done).
     report = { done, outcomes: [] };
   }
-} else report = { done, outcomes };
+}
 parentPort!.postMessage(report);

@@ -98,12 +98,7 @@ export class LineScanner {
   windowLines(bytes: Buffer, patterns: readonly Buffer[], dropFirst: boolean, dropLast: boolean): { start: number; end: number; bits: number }[] {
     if (patterns.length > WINDOW_PATTERNS) throw new Error(`at most ${WINDOW_PATTERNS} window patterns`);
     if (this.windowPatterns !== patterns) {
-      for (let k = 0; k < WINDOW_PATTERNS; k++) {
-        const p = patterns[k];
-        if (p && p.length > 64) throw new Error(`scanner pattern longer than 64 bytes: ${p.toString('latin1')}`);
-        if (p) this.mem.set(p, this.x.patternPtr(P_WINDOW + k));
-        this.x.setPattern(P_WINDOW + k, p?.length ?? 0);
-      }
+      for (let k = 0; k < WINDOW_PATTERNS; k++) this.setPattern(P_WINDOW + k, patterns[k]);
       this.windowPatterns = patterns;
     }
     // The window at the input's start, the lines' records after it (three i32s a line at most per two bytes).
@@ -119,20 +114,21 @@ export class LineScanner {
   }
 
   private configure(lines: PromptLines): void {
-    const mem = this.mem;
     const keys = lines.links;
     const pats = [lines.marker, lines.notPrompt, keys?.parent, keys?.own, keys?.exclude, keys?.fallbackParent];
-    pats.forEach((p, k) => {
-      const b = typeof p === 'string' ? Buffer.from(p, 'latin1') : p;
-      if (b && b.length > 64) throw new Error(`scanner pattern longer than 64 bytes: ${b.toString('latin1')}`);
-      if (b) mem.set(b, this.x.patternPtr(k));
-      this.x.setPattern(k, b?.length ?? 0);
-    });
+    pats.forEach((p, k) => this.setPattern(k, typeof p === 'string' ? Buffer.from(p, 'latin1') : p));
     this.x.setHead(keys?.headBytes ?? 0);
     this.configured = lines;
   }
 
-  /** The input holds at least `cap` bytes (its first `keep` bytes kept). */
+  /** Pattern slot `k` holds `bytes` (none: unused). A slot holds 64 bytes. */
+  private setPattern(k: number, bytes: Buffer | undefined): void {
+    if (bytes && bytes.length > 64) throw new Error(`scanner pattern longer than 64 bytes: ${bytes.toString('latin1')}`);
+    if (bytes) this.mem.set(bytes, this.x.patternPtr(k));
+    this.x.setPattern(k, bytes?.length ?? 0);
+  }
+
+  /** The input holds at least `cap` bytes (what it holds is kept). */
   grow(cap: number): void {
     this.told(this.x.reserveInput(cap));
   }
@@ -171,7 +167,7 @@ export class LineScanner {
   finish(prevRecent: Record<string, number>, prevLeaf: string | null): { leaf: string | null; live: number; recent: Record<string, number>; missing: boolean } {
     const written = this.x.writtenCount();
     const leaf = written > 0 ? this.arenaString(this.x.leafOffset(), this.x.leafLength()) : prevLeaf;
-    // Ids one per line at the input's start, their depths after the config block's scratch: one call, one string.
+    // Ids one per line at the input's start, their depths at its end: one call, one string.
     const depthsAt = this.at + this.input.length - RECENT * 4;
     const n = this.x.recentIds(depthsAt);
     let order: string[];

@@ -196,8 +196,8 @@ export function scanSession(path: string, lines: PromptLines, prev: PreviousScan
       return { ...scan, fp: fingerprintOf(st, head).fp, ends: { size: st.size, head, tail }, mode: 'full', from: 0, release };
     }
     const ends = readEnds(fd, st.size, store);
-    const { fp, headAgain } = fingerprintOf(st, ends.head, prev?.fp.headLen);
-    if (prev && fp.ino === prev.fp.ino && headAgain === prev.fp.head && fp.size > prev.fp.size && fp.size >= prev.state.indexedTo) {
+    const { fp, headAgain } = fingerprintOf(st, ends.head, prev.fp.headLen);
+    if (fp.ino === prev.fp.ino && headAgain === prev.fp.head && fp.size > prev.fp.size && fp.size >= prev.state.indexedTo) {
       const scan = scanFd(fd, fp.size, lines, prev.state);
       if (!scan.needsFullScan) return { ...scan, fp, ends, mode: 'append', from: prev.state.indexedTo, release };
     }

@@ -28,6 +28,11 @@ interface View {
   summary?: SessionSummary | null;
 }
 
+/** A record saying the file is gone (its previous record is `rec`). */
+function deletionOf(rec: FileRecord): FileInput {
+  return { ...rec, mode: 'delete', from: rec.indexedTo, summary: null, meta: { prompts: [], recent: {}, leaf: null }, packed: NO_PROMPTS };
+}
+
 /** The view's summary: it is in the segment of its latest record. */
 function summaryOf(v: View): SessionSummary | null {
   if (v.summary === undefined) {
@@ -141,12 +146,10 @@ export class SearchIndex {
    */
   static async openWhile<T>(dir: string, during: (cold: boolean) => T): Promise<[SearchIndex, T]> {
     const ix = new SearchIndex(dir);
-    const out: { v?: T; called: boolean } = { called: false };
-    await ix.load(false, (cold) => {
-      out.v = during(cold);
-      out.called = true;
-    });
-    return [ix, out.called ? (out.v as T) : during(ix.segments.length === 0)];
+    let out!: T;
+    // Called by every load that returns (a retried one has called it before its retry).
+    await ix.load(false, (cold) => (out = during(cold)));
+    return [ix, out];
   }
 
   get fileCount(): number {
@@ -216,14 +219,21 @@ export class SearchIndex {
    */
   async refresh(sources: Source[], opts: RefreshOptions = {}): Promise<RefreshReport> {
     this.lastRefresh = () => this.refreshOnce(sources, opts);
+    return this.writeOrRebuild(() => this.refreshOnce(sources, opts));
+  }
+
+  /**
+   * `once` as the only writer; a damaged segment block met on the way drops the index (one notice)
+   * and `once` runs again on an empty one.
+   */
+  private writeOrRebuild<T>(once: () => Promise<T>): Promise<T> {
     return this.exclusive(async () => {
       try {
-        return await this.refreshOnce(sources, opts);
+        return await once();
       } catch (e) {
         if (!(e instanceof CorruptIndexError)) throw e;
-        this.notices.push(`search index: ${e.message}; rebuilding it`);
-        this.drop();
-        return this.refreshOnce(sources, opts);
+        this.dropDamaged(e);
+        return once();
       }
     });
   }
@@ -342,7 +352,7 @@ export class SearchIndex {
         deletions = true;
         for (const [path, v] of this.views) {
           if (seen.has(path)) continue;
-          out.push({ ...v.rec, mode: 'delete', from: v.rec.indexedTo, summary: null, meta: { prompts: [], recent: {}, leaf: null }, packed: NO_PROMPTS });
+          out.push(deletionOf(v.rec));
           report.deleted++;
           report.changed.push(path);
         }
@@ -387,23 +397,14 @@ export class SearchIndex {
 
   /** One file that the watcher saw change: read what it added, write it, return its summary (null: gone). */
   async refreshFile(adapter: AgentAdapter, root: string, path: string, now?: number): Promise<SessionSummary | null> {
-    return this.exclusive(async () => {
-      try {
-        return await this.refreshFileOnce(adapter, root, path, now);
-      } catch (e) {
-        if (!(e instanceof CorruptIndexError)) throw e;
-        this.notices.push(`search index: ${e.message}; rebuilding it`);
-        this.drop();
-        return this.refreshFileOnce(adapter, root, path, now);
-      }
-    });
+    return this.writeOrRebuild(() => this.refreshFileOnce(adapter, root, path, now));
   }
 
   private async refreshFileOnce(adapter: AgentAdapter, root: string, path: string, now?: number): Promise<SessionSummary | null> {
     const st = await stat(path).catch(() => null);
     const v = this.views.get(path);
     if (!st?.isFile()) {
-      if (v) await this.write([{ ...v.rec, mode: 'delete', from: v.rec.indexedTo, summary: null, meta: { prompts: [], recent: {}, leaf: null }, packed: NO_PROMPTS }]);
+      if (v) await this.write([deletionOf(v.rec)]);
       return null;
     }
     if (v && v.rec.fp.size === st.size && v.rec.fp.mtimeMs === st.mtimeMs) return this.summary(path, now);
@@ -480,7 +481,7 @@ export class SearchIndex {
       if (v) files.push(this.wholeRecord(v));
       else {
         const rec = inBase.get(path);
-        if (rec) files.push({ ...rec, mode: 'delete', from: rec.indexedTo, summary: null, meta: { prompts: [], recent: {}, leaf: null }, packed: NO_PROMPTS });
+        if (rec) files.push(deletionOf(rec));
       }
     }
     const name = `seg-${this.nextStamp()}-${process.pid}-merged.idx`;
@@ -541,13 +542,18 @@ export class SearchIndex {
       return read();
     } catch (e) {
       if (!(e instanceof CorruptIndexError)) throw e;
-      this.notices.push(`search index: ${e.message}; rebuilding it`);
       await this.exclusive(async () => {
-        this.drop();
+        this.dropDamaged(e);
         await this.lastRefresh?.();
       });
       return read();
     }
+  }
+
+  /** A damaged index: said in one notice, then dropped. */
+  private dropDamaged(e: CorruptIndexError): void {
+    this.notices.push(`search index: ${e.message}; rebuilding it`);
+    this.drop();
   }
 
   /** Forgets and deletes every segment. */

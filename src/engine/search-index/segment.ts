@@ -331,56 +331,19 @@ export function decodeSegment(name: string, buf: Buffer): Segment {
   );
 }
 
-/**
- * A segment file, opened for a search: its header and folded prompts in one read (checked now);
- * texts, prompt ids and summaries are read by block when a result needs them (checked then: a
- * damaged block throws CorruptIndexError). Keeps the file open until `closeSegment`.
- */
-/**
- * `openSegment` with the one big read (header and folded prompts) done off this thread: the open,
- * the size and the first bytes are read now, and the rest while the caller does other work (the
- * CLI's warm search lists the session files meanwhile). Checked as `openSegment` checks it.
- */
-export function openSegmentAsync(name: string, path: string): Promise<Segment> {
-  let fd: number;
-  let at: number;
-  let hLen: number;
-  let hCrc: number;
-  let eLen: number;
-  let lLen: number;
-  let size: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (e) {
-    return Promise.reject(e);
-  }
-  try {
-    size = fstatSync(fd).size;
-    const head = Buffer.allocUnsafe(Math.min(size, 256));
-    const got = readSync(fd, head, 0, head.length, 0);
-    refuseForeign(name, head.subarray(0, got));
-    [hLen, hCrc, eLen, lLen, at] = lengths(name, head.subarray(0, got));
-    if (size !== at + hLen + eLen + lLen) throw new CorruptIndexError(`${name} is truncated or was cut`);
-  } catch (e) {
-    closeSync(fd);
-    return Promise.reject(e);
-  }
-  const buf = Buffer.allocUnsafe(hLen + eLen);
-  return new Promise<Segment>((resolve, reject) => {
-    read(fd, buf, 0, buf.length, at, (err, n) => {
-      try {
-        if (err) throw err;
-        if (n !== buf.length) throw new CorruptIndexError(`${name} is truncated or was cut`);
-        resolve(fromParts(name, buf.subarray(0, hLen), hCrc, buf.subarray(hLen), (h) => new LazyPart(name, { fd, at: at + hLen + eLen }, lLen, h.lazyCrcs), size));
-      } catch (e) {
-        closeSync(fd);
-        reject(e);
-      }
-    });
-  });
+/** An opened segment file: its descriptor and size, where its header starts, and its parts' lengths. */
+interface SegmentFile {
+  fd: number;
+  size: number;
+  at: number;
+  hLen: number;
+  hCrc: number;
+  eLen: number;
+  lLen: number;
 }
 
-export function openSegment(name: string, path: string): Segment {
+/** Opens a segment file and reads its lengths line, checked against its size (closed again if off). */
+function openHead(name: string, path: string): SegmentFile {
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
@@ -389,11 +352,57 @@ export function openSegment(name: string, path: string): Segment {
     refuseForeign(name, head.subarray(0, got));
     const [hLen, hCrc, eLen, lLen, at] = lengths(name, head.subarray(0, got));
     if (size !== at + hLen + eLen + lLen) throw new CorruptIndexError(`${name} is truncated or was cut`);
-    const buf = Buffer.allocUnsafe(hLen + eLen);
-    if (readSync(fd, buf, 0, buf.length, at) !== buf.length) throw new CorruptIndexError(`${name} is truncated or was cut`);
-    return fromParts(name, buf.subarray(0, hLen), hCrc, buf.subarray(hLen), (h) => new LazyPart(name, { fd, at: at + hLen + eLen }, lLen, h.lazyCrcs), size);
+    return { fd, size, at, hLen, hCrc, eLen, lLen };
   } catch (e) {
     closeSync(fd);
+    throw e;
+  }
+}
+
+/** The segment from its header and folded prompts (`got` bytes read into `buf`); the file stays open for the rest. */
+function fromHead(name: string, f: SegmentFile, buf: Buffer, got: number): Segment {
+  if (got !== buf.length) throw new CorruptIndexError(`${name} is truncated or was cut`);
+  return fromParts(name, buf.subarray(0, f.hLen), f.hCrc, buf.subarray(f.hLen), (h) => new LazyPart(name, { fd: f.fd, at: f.at + f.hLen + f.eLen }, f.lLen, h.lazyCrcs), f.size);
+}
+
+/**
+ * `openSegment` with the one big read (header and folded prompts) done off this thread: the open,
+ * the size and the first bytes are read now, and the rest while the caller does other work (the
+ * CLI's warm search lists the session files meanwhile). Checked as `openSegment` checks it.
+ */
+export function openSegmentAsync(name: string, path: string): Promise<Segment> {
+  let f: SegmentFile;
+  try {
+    f = openHead(name, path);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  const buf = Buffer.allocUnsafe(f.hLen + f.eLen);
+  return new Promise<Segment>((resolve, reject) => {
+    read(f.fd, buf, 0, buf.length, f.at, (err, got) => {
+      try {
+        if (err) throw err;
+        resolve(fromHead(name, f, buf, got));
+      } catch (e) {
+        closeSync(f.fd);
+        reject(e);
+      }
+    });
+  });
+}
+
+/**
+ * A segment file, opened for a search: its header and folded prompts in one read (checked now);
+ * texts, prompt ids and summaries are read by block when a result needs them (checked then: a
+ * damaged block throws CorruptIndexError). Keeps the file open until `closeSegment`.
+ */
+export function openSegment(name: string, path: string): Segment {
+  const f = openHead(name, path);
+  try {
+    const buf = Buffer.allocUnsafe(f.hLen + f.eLen);
+    return fromHead(name, f, buf, readSync(f.fd, buf, 0, buf.length, f.at));
+  } catch (e) {
+    closeSync(f.fd);
     throw e;
   }
 }
