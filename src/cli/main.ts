@@ -6,7 +6,7 @@ import { USAGE } from './usage.js';
 
 declare const __APP_VERSION__: string;
 
-const BOOLEAN = ['json', 'in-place', 'both', 'copy', 'dry-run', 'force', 'help', 'version', 'demo', 'redact'];
+const BOOLEAN = ['json', 'in-place', 'both', 'copy', 'dry-run', 'force', 'help', 'version', 'demo', 'redact', 'allow-writes'];
 const STRING = ['to', 'transcript', 'project', 'claude-dir', 'label', 'source', 'scope', 'port', 'host', 'branch', 'format', 'out', 'agent', 'limit'];
 const KNOWN = new Set([...BOOLEAN, ...STRING, '_', 'h', 'v']);
 /** Commands that write: when the app runs, it performs them (a single writer, the window updates). */
@@ -76,7 +76,7 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
       if (answered !== null) return answered;
     }
     // `back` stays lean (it cleans beside the transcript it writes); the others also sweep the store's temps.
-    if (command && command !== 'hook' && command !== 'serve') await recoverInterrupted(args.project, io, command !== 'back');
+    if (command && command !== 'hook' && command !== 'serve' && command !== 'mcp') await recoverInterrupted(args.project, io, command !== 'back');
     const claudeDir = args['claude-dir'] as string | undefined;
     const single = (flag: string): string | undefined => {
       const v = args[flag] as unknown;
@@ -165,6 +165,11 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
         noExtra(1);
         const { exportCommand } = await import('./commands/export.js');
         return await exportCommand({ session: rest[0], branch: single('branch'), format: single('format'), out: single('out'), redact: args.redact !== false, force: !!args.force, claudeDir }, io);
+      }
+      case 'mcp': {
+        noExtra(1);
+        const { mcpCommand } = await import('./commands/mcp.js');
+        return await mcpCommand({ action: rest[0], agent: single('agent'), scope: single('scope'), project: single('project'), allowWrites: !!args['allow-writes'], dryRun: !!args['dry-run'], json: !!args.json, claudeDir }, io);
       }
       case 'serve': {
         noExtra(0);

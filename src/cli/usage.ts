@@ -29,6 +29,10 @@ Usage:
                     [--no-redact] [--force]
                                      Markdown or one self-contained HTML file;
                                      secrets are redacted unless --no-redact
+  rewind-app mcp [--allow-writes]    an MCP server on stdio (docs/mcp.md): search, timeline,
+                                     turn, previews; rewind, restore, undo with --allow-writes
+  rewind-app mcp install|uninstall --agent claude|codex|qwen|gemini|droid|all
+                 [--scope user|project] [--allow-writes] [--dry-run] [--json]
   rewind-app hooks install|uninstall|status [--scope user|project|local]
   rewind-app hook                    (run by Claude Code: JSON on stdin)
 

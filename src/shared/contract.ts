@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import type { OperationName } from './operations.js';
-import { AgentInfoSchema, CostSchema, SessionSummarySchema, TimelinePromptSchema, TimelineSchema } from './session-schema.js';
+import { AgentInfoSchema, AgentSchema, CostSchema, SessionSummarySchema, TimelinePromptSchema, TimelineSchema } from './session-schema.js';
 
 /** Every request, response and event that crosses a process boundary; validated where it arrives. */
 
 const path = z.string().min(1).max(4096);
 /** A session: its id, an id prefix, or its transcript path. */
-const sessionRef = z.string().min(1).max(4096);
+const sessionRef = z.string().min(1).max(4096).describe('A session: its id, an id prefix, or its transcript path');
 const uuid = z.string().min(1).max(200);
 
 const StatedPromptSchema = z.object({ uuid: z.string(), text: z.string(), images: z.number().int(), timestamp: z.string().nullable(), number: z.number().int().nullable(), live: z.boolean() });
@@ -209,7 +209,16 @@ export const CONTRACT = {
     }),
   },
   searchPrompts: {
-    request: z.object({ query: z.string().min(1).max(200), limit: z.number().int().positive().max(10_000).optional() }).strict(),
+    request: z
+      .object({
+        query: z.string().min(1).max(200).describe('Words or "a phrase" (case and accents ignored)'),
+        limit: z.number().int().positive().max(10_000).optional(),
+        /** Only this agent's sessions. */
+        agent: AgentSchema.optional(),
+        /** Only sessions that ran in this folder (absolute). */
+        project: path.optional(),
+      })
+      .strict(),
     response: z.object({
       /** The newest few matching prompts of each session, with a one-line snippet and the matched ranges in it ([start, end), UTF-16). */
       matches: z.array(z.object({ transcriptPath: z.string(), sessionId: z.string(), promptUuid: z.string(), snippet: z.string(), highlights: z.array(z.tuple([z.number().int(), z.number().int()])).default([]) })),

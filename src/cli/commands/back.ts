@@ -2,6 +2,7 @@ import type { AgentAdapter, RewindOutcome as RewindResult } from '../../engine/a
 import { adapterOfFile } from '../../engine/agents/registry.js';
 import { RewindError } from '../../engine/errors.js';
 import { resolveTranscript } from '../../engine/resolve-transcript.js';
+import { promptOfRef } from '../../engine/prompt-ref.js';
 import type { CliIO } from '../io.js';
 import type { RestoreResult, RestoreSession, RestoreTarget } from '../../engine/store/restore.js';
 import { truncate } from '../io.js';
@@ -44,14 +45,7 @@ async function locate(adapter: AgentAdapter, path: string, args: BackArgs): Prom
   const t = await adapter.timeline(path);
   const livePromptCount = t.stats.activePrompts;
   if (!args.to) return { livePromptCount };
-  const m = /^#(\d+)$/.exec(args.to);
-  if (m) {
-    const p = t.prompts.find((x) => x.number === Number(m[1]));
-    if (!p) throw new RewindError('NOT_FOUND', `no prompt #${m[1]} on the live path: it has ${plural(livePromptCount, 'prompt')} (#1 to #${livePromptCount})`);
-    return { promptUuid: p.uuid, livePromptCount };
-  }
-  if (!t.prompts.some((x) => x.uuid === args.to)) throw new RewindError('NOT_FOUND', `no prompt ${args.to} in this session (give a prompt uuid or #n)`);
-  return { promptUuid: args.to, livePromptCount };
+  return { promptUuid: promptOfRef(t, args.to), livePromptCount };
 }
 
 export async function backCommand(args: BackArgs, io: CliIO): Promise<number> {

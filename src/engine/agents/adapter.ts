@@ -83,6 +83,35 @@ export interface AgentAdapter {
   readonly codeHistory?: CodeHistory;
   /** Is the agent writing to (or holding) this session right now? */
   isLive(path: string, opts?: { now?: number; windowMs?: number }): Promise<boolean>;
+  /**
+   * Where and how this agent registers an MCP server (`rewind-app mcp install --agent <id>`);
+   * loaded on demand (its JSON/TOML editors stay off the CLI's hot path).
+   */
+  mcpConfig?(): Promise<McpConfig>;
+}
+
+/** One stdio MCP server as the agents' configs name it. */
+export interface McpServerEntry {
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+}
+
+export type McpScope = 'user' | 'project';
+
+/**
+ * An agent's MCP config file: which file a scope means, and the pure edits of its text that add or
+ * remove one server (everything else in the file is kept as it was, comments and order included).
+ */
+export interface McpConfig {
+  /** The file for a scope: the agent's own (user) or the one inside the project. */
+  file(scope: McpScope, ctx: { env: NodeJS.ProcessEnv; project: string }): string;
+  /** The server registered under `name` in this text (null: none; the file missing is `text` null). */
+  read(text: string | null, name: string): McpServerEntry | null;
+  /** The text with `name` registered as `entry` (replacing what was there under that name). */
+  add(text: string | null, name: string, entry: McpServerEntry): string;
+  /** The text without `name` (the same text when it had none; null when nothing else is left in the file). */
+  remove(text: string, name: string): string | null;
 }
 
 export interface WatchSpec {

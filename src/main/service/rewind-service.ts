@@ -307,6 +307,16 @@ export class RewindService {
     }
   }
 
+  /**
+   * Without a watcher (the MCP server runs none): the sessions held in memory are brought up to date
+   * with their files before a request (a stat per open session; only what changed is read).
+   */
+  async catchUp(): Promise<void> {
+    if (this.watcher) return;
+    await Promise.all(this.live.paths().map((p) => this.live.refresh(p)));
+    this.whole.clear();
+  }
+
   /** Validates an untrusted request and runs it. */
   async handle(name: string, payload: unknown): Promise<Result<unknown>> {
     if (!Object.hasOwn(CONTRACT, name)) return { ok: false, error: { code: 'USAGE', message: `unknown operation "${name}"` } };
@@ -572,7 +582,7 @@ export class RewindService {
     },
     searchPrompts: async (req) => {
       await this.indexSettled();
-      const { result, pending } = await this.runner.run('indexSearch', { ...this.indexRoots(), query: req.query, opts: { limit: req.limit }, budgetMs: SEARCH_BUDGET_MS, refresh: !this.indexCurrent });
+      const { result, pending } = await this.runner.run('indexSearch', { ...this.indexRoots(), query: req.query, opts: { limit: req.limit, agent: req.agent, project: req.project }, budgetMs: SEARCH_BUDGET_MS, refresh: !this.indexCurrent });
       if (pending > 0) this.indexLater();
       else this.indexCurrent = !!this.watcher;
       const matches = result.sessions.flatMap((s) => s.prompts.filter((p) => p.snippet !== null).map((p) => ({ transcriptPath: s.transcriptPath, sessionId: s.sessionId, promptUuid: p.promptUuid, snippet: p.snippet!, highlights: p.highlights })));

@@ -22,6 +22,11 @@ export class WholeSessions {
     this.timelines.delete(path);
   }
 
+  /** Forgets every session (each is read again when next asked for). */
+  clear(): void {
+    this.timelines.clear();
+  }
+
   /** A session file changed: its fresh timeline when it is open (`read`: already read by the caller), else null. */
   async changed(path: string, read?: Timeline): Promise<Timeline | null> {
     const open = this.timelines.get(path);

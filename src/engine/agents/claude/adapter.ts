@@ -20,6 +20,7 @@ export const claude: AgentAdapter = {
   codeHistory: claudeCodeHistory,
   checkpointHooks: true,
 
+  mcpConfig: async () => (await import('./mcp-config.js')).claudeMcpConfig,
   root: (env, override) => override || claudeConfigRoot(env),
   // Project folders and the transcripts in them (old-style `agent-*.jsonl` subagent files included: an open session reads them).
   watch: (root) => ({ dirs: [join(root, 'projects')], depth: 1, isSessionFile: (p) => p.endsWith('.jsonl') }),

@@ -11,6 +11,7 @@ export const codex: AgentAdapter = {
   displayName: 'Codex CLI',
   badge: 'Codex',
 
+  mcpConfig: async () => (await import('./mcp-config.js')).codexMcpConfig,
   root: (env, override) => override || env.CODEX_HOME || join(env.HOME || homedir(), '.codex'),
   watch: (root) => ({ dirs: [join(root, 'sessions')], depth: 4, isSessionFile: (p) => p.endsWith('.jsonl') }),
   async sessionFiles(root) {

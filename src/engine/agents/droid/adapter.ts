@@ -29,6 +29,7 @@ export const droid: AgentAdapter = {
   },
 
   // The CLI's own override replaces the home folder it puts `.factory` in.
+  mcpConfig: async () => (await import('./mcp-config.js')).droidMcpConfig,
   root: (env, override) => override || join(env.FACTORY_HOME_OVERRIDE || env.HOME || homedir(), '.factory'),
   watch: (root) => ({ dirs: [join(root, 'sessions')], depth: 1, isSessionFile: isSession }),
   async sessionFiles(root) {

@@ -24,6 +24,7 @@ export const gemini: AgentAdapter = {
   codeHistory: { label: "Gemini's own checkpoints", covers: 'the whole folder as its checkpoint holds it', before: async (req) => (await import('./code-history.js')).geminiCodeBefore(req) },
 
   // The CLI's own override of its home folder (it puts `.gemini` inside).
+  mcpConfig: async () => (await import('./mcp-config.js')).geminiMcpConfig,
   root: (env, override) => override || join(env.GEMINI_CLI_HOME || env.HOME || homedir(), '.gemini'),
   watch: (root) => ({ dirs: [join(root, 'tmp')], depth: 2, isSessionFile: isSession }),
   async sessionFiles(root) {

@@ -30,6 +30,7 @@ export const qwen: AgentAdapter = {
   },
 
   // The CLI's own overrides: QWEN_RUNTIME_DIR holds projects/, else QWEN_HOME, else ~/.qwen.
+  mcpConfig: async () => (await import('./mcp-config.js')).qwenMcpConfig,
   root: (env, override) => override || env.QWEN_RUNTIME_DIR || env.QWEN_HOME || join(env.HOME || homedir(), '.qwen'),
   watch: (root) => ({ dirs: [join(root, 'projects')], depth: 2, isSessionFile: isSession }),
   async sessionFiles(root) {
