@@ -9,6 +9,9 @@ import type { AddressInfo } from 'node:net';
  *   EDIT path old new    -> an Edit tool call
  *   BASH command         -> a Bash tool call
  *   SPAWN path           -> an Agent tool call whose subagent writes `path`
+ *   CALL tool {json} [THEN tool {json}]...
+ *                        -> those tool calls, one per reply, each after the previous one's result;
+ *                           `$name` in a later call's JSON is the `name: value` its previous result says
  *   after a tool_result  -> "OK: [tool_result]"
  *   anything else        -> "OK: " + the start of the text
  * Every request body is recorded so a test can read the history the CLI sent to the model.
@@ -47,11 +50,13 @@ export function decideReply(body: RecordedRequest['body']): Block[] {
   const last = messages[messages.length - 1];
   const tools = new Set((body.tools ?? []).map((t) => t.name));
   if (!last || last.role !== 'user') return [{ type: 'text', text: 'OK' }];
-  if (Array.isArray(last.content) && last.content.some((b) => b.type === 'tool_result')) return [{ type: 'text', text: 'OK: [tool_result]' }];
+  if (Array.isArray(last.content) && last.content.some((b) => b.type === 'tool_result')) return nextCall(messages) ?? [{ type: 'text', text: 'OK: [tool_result]' }];
   // The CLI adds reminders as text blocks of their own: the user's words are the last other one.
   const blocks = typeof last.content === 'string' ? [last.content] : last.content.filter((b) => b.type === 'text').map((b) => String(b.text));
   const words = blocks.filter((b) => !b.trimStart().startsWith('<system-reminder>'));
   const text = (words[words.length - 1] ?? blocks[blocks.length - 1] ?? '').trim();
+  const chain = callChain(text);
+  if (chain) return [callBlock(chain[0]!, '')];
   const m = /(?:^|\s)(WRITE|EDIT|BASH|SPAWN) (.+)$/s.exec(text);
   if (m) {
     const [, cmd, rest] = m as unknown as [string, string, string];
@@ -80,6 +85,41 @@ export function decideReply(body: RecordedRequest['body']): Block[] {
     }
   }
   return [{ type: 'text', text: `OK: ${text.replace(/\s+/g, ' ').slice(0, 40)}` }];
+}
+
+/** A `CALL tool {json} THEN tool {json}` script: its steps, or null. */
+function callChain(text: string): { name: string; json: string }[] | null {
+  const m = /(?:^|\s)CALL (.+)$/s.exec(text);
+  if (!m) return null;
+  return m[1]!.split(/\s+THEN\s+/).map((step) => {
+    const at = step.indexOf(' ');
+    return { name: step.slice(0, at), json: step.slice(at + 1).trim() };
+  });
+}
+
+function callBlock(step: { name: string; json: string }, previous: string): Block {
+  // The previous result as text (`name: value`) or as JSON (`"name":"value"`).
+  const json = step.json.replace(/\$([A-Za-z]+)/g, (all, name: string) => new RegExp(`\\b${name}"?\\s*:\\s*"?([^\\s",}]+)`).exec(previous)?.[1] ?? all);
+  return { type: 'tool_use', id: toolId(), name: step.name, input: JSON.parse(json) };
+}
+
+/** The next call of the CALL script the newest user words hold, after the result of the previous one. */
+function nextCall(messages: ApiMessage[]): Block[] | null {
+  let start = -1;
+  for (let i = messages.length - 1; i >= 0 && start === -1; i--) {
+    const m = messages[i]!;
+    if (m.role === 'user' && (typeof m.content === 'string' || m.content.some((b) => b.type === 'text' && !String(b.text).trimStart().startsWith('<system-reminder>')))) start = i;
+  }
+  if (start === -1) return null;
+  const content = messages[start]!.content;
+  const words = typeof content === 'string' ? content : content.filter((b) => b.type === 'text' && !String(b.text).trimStart().startsWith('<system-reminder>')).map((b) => String(b.text)).pop() ?? '';
+  const chain = callChain(words.trim());
+  if (!chain) return null;
+  const done = messages.slice(start).filter((m) => m.role === 'assistant' && Array.isArray(m.content)).flatMap((m) => (m.content as Block[]).filter((b) => b.type === 'tool_use')).length;
+  if (done >= chain.length) return null;
+  const last = messages[messages.length - 1]!.content as Block[];
+  const result = last.filter((b) => b.type === 'tool_result').map((b) => (typeof b.content === 'string' ? b.content : textOf(b.content as Block[]))).join('\n');
+  return [callBlock(chain[done]!, result)];
 }
 
 function sse(res: ServerResponse, event: string, data: unknown): void {
