@@ -94,6 +94,10 @@ export async function uninstallMcp(req: McpInstallRequest): Promise<McpInstallRe
     throw new RewindError(e instanceof RewindError ? e.code : 'IO', `${file}: ${e instanceof Error ? e.message : String(e)}`);
   }
   if (after === before) return { agent: req.agent, file, action: 'absent', backup: null, dryRun: !!req.dryRun };
+  // Nothing else changed since the install: the file goes back byte for byte to what it was.
+  const previous = await readText(`${file}.rewind-backup`);
+  const ours = config.read(before, req.name);
+  if (previous !== null && ours && config.read(previous, req.name) === null && config.add(previous, req.name, ours) === before) after = previous;
   const backup = req.dryRun ? null : await commit(file, before, after);
   return { agent: req.agent, file, action: 'removed', backup, dryRun: !!req.dryRun };
 }

@@ -1,4 +1,4 @@
-import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { applyEdits, format, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { RewindError } from '../errors.js';
 import type { McpConfig, McpScope, McpServerEntry } from './adapter.js';
 
@@ -31,19 +31,24 @@ export function jsonMcpConfig(spec: {
       if (text === null) return null;
       const e = (doc(text)[key] as Record<string, unknown> | undefined)?.[name] as Record<string, unknown> | undefined;
       if (!e || typeof e !== 'object') return null;
-      return { command: String(e.command ?? ''), args: Array.isArray(e.args) ? e.args.map(String) : [], ...(e.env && typeof e.env === 'object' ? { env: e.env as Record<string, string> } : {}) };
+      const env = e.env && typeof e.env === 'object' && Object.keys(e.env).length ? { env: e.env as Record<string, string> } : {};
+      return { command: String(e.command ?? ''), args: Array.isArray(e.args) ? e.args.map(String) : [], ...env };
     },
     add(text, name, entry) {
-      const base = text && text.trim() ? text : '{}\n';
-      doc(base);
-      return applyEdits(base, modify(base, [key, name], spec.shape(entry), FORMAT));
+      if (!text?.trim()) return applyEdits('{}\n', modify('{}\n', [key, name], spec.shape(entry), FORMAT));
+      doc(text);
+      // Inserted as is, then only the inserted text formatted: the servers beside it keep their layout.
+      const edits = modify(text, [key, name], spec.shape(entry), {});
+      const next = applyEdits(text, edits);
+      return applyEdits(next, format(next, { offset: edits[0]!.offset, length: edits[0]!.content.length }, FORMAT.formattingOptions));
     },
     remove(text, name) {
       const servers = doc(text)[key] as Record<string, unknown> | undefined;
       if (!servers || !Object.hasOwn(servers, name)) return text;
       // The container goes with its last server: an empty one and none mean the same to the agent.
       const path = Object.keys(servers).length === 1 ? [key] : [key, name];
-      const next = applyEdits(text, modify(text, path, undefined, FORMAT));
+      // No formatting: only the server's own text (and its comma) goes.
+      const next = applyEdits(text, modify(text, path, undefined, {}));
       return /^\s*(\{\s*\})?\s*$/.test(next) ? null : next;
     },
   };
