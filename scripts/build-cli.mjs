@@ -22,6 +22,8 @@ const common = {
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   define: { __APP_VERSION__: JSON.stringify(pkg.version) },
   external: ['electron', 'chokidar', 'fsevents'],
+  // jsonc-parser's `main` is a UMD build whose lazy require()s a bundle cannot follow: its ES build.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   logLevel: 'warning',
   legalComments: 'none',
 };
