@@ -3,13 +3,13 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpDoor, type HttpDoor } from '../main/doors/http-door.js';
-import { RewindService } from '../main/service/rewind-service.js';
-import { CONTRACT } from './contract.js';
-import { apiMarkdown, openApiDocument } from './openapi.js';
-import { OPERATION_NAMES } from './operations.js';
+import { startHttpDoor, type HttpDoor } from './http-door.js';
+import { RewindService } from '../service/rewind-service.js';
+import { CONTRACT } from '../../shared/contract.js';
+import { apiMarkdown, openApiDocument } from '../../shared/openapi.js';
+import { OPERATION_NAMES } from '../../shared/operations.js';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
+const ROOT = resolve(import.meta.dirname, '..', '..', '..');
 const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 const doc = openApiDocument(pkg.version) as { openapi: string; paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }> } };
 
