@@ -7,6 +7,10 @@ import type { AddressInfo } from 'node:net';
  * words, with whatever tool names the CLI offers:
  *   WRITE path text  -> a file-writing tool call (Create / write_file / Write)
  *   BASH command     -> a shell tool call (Execute / run_shell_command / Bash)
+ *   CALL tool {json} [THEN tool {json}]...
+ *                    -> those tool calls, one per reply, each after the previous one's result
+ *                       (`mcp__rewind__search` is called by the name the CLI offers it under;
+ *                       `$name` in a later call is the `name` its previous result says)
  *   after a tool result -> "OK: [tool_result]";  anything else -> "OK: " + the words
  * Every completion request is recorded, so a test reads the history the CLI sent to the model.
  * Any other path answers 404 (Droid's `FACTORY_API_BASE_URL` points here too).
@@ -51,8 +55,10 @@ function decide(req: ChatRequest): { text?: string; tool?: { name: string; args:
   const last = msgs[msgs.length - 1];
   const tools = new Set((req.tools ?? []).map((t) => t.function?.name ?? ''));
   if (!last) return { text: 'OK' };
-  if (last.role === 'tool') return { text: 'OK: [tool_result]' };
+  if (last.role === 'tool') return nextCall(msgs, tools) ?? { text: 'OK: [tool_result]' };
   const text = userWords(last.content);
+  const chain = callChain(text);
+  if (chain) return { tool: callOf(chain[0]!, '', tools) };
   const m = /(?:^|\s)(WRITE|BASH) (.+)$/s.exec(text);
   if (m) {
     const [, cmd, rest] = m as unknown as [string, string, string];
@@ -67,6 +73,40 @@ function decide(req: ChatRequest): { text?: string; tool?: { name: string; args:
     }
   }
   return { text: `OK: ${text.replace(/\s+/g, ' ').slice(0, 40)}` };
+}
+
+/** A `CALL tool {json} THEN tool {json}` script: its steps, or null. */
+function callChain(text: string): { name: string; json: string }[] | null {
+  const m = /(?:^|\s)CALL (.+)$/s.exec(text);
+  if (!m) return null;
+  return m[1]!.split(/\s+THEN\s+/).map((step) => {
+    const at = step.indexOf(' ');
+    return { name: step.slice(0, at), json: step.slice(at + 1).trim() };
+  });
+}
+
+/** An MCP tool under the name this CLI gives it: `mcp__server__tool`, `server__tool`, `mcp_server_tool` or `tool`. */
+function offeredName(name: string, tools: Set<string>): string {
+  const m = /^mcp__(\w+?)__(\w+)$/.exec(name);
+  const candidates = m ? [name, `${m[1]}__${m[2]}`, `mcp_${m[1]}_${m[2]}`, m[2]!] : [name];
+  return candidates.find((c) => tools.has(c)) ?? name;
+}
+
+function callOf(step: { name: string; json: string }, previous: string, tools: Set<string>): { name: string; args: Record<string, unknown> } {
+  const json = step.json.replace(/\$([A-Za-z]+)/g, (all, name: string) => new RegExp(`\\b${name}"?\\s*:\\s*"?([^\\s",}]+)`).exec(previous)?.[1] ?? all);
+  return { name: offeredName(step.name, tools), args: JSON.parse(json) as Record<string, unknown> };
+}
+
+/** The next call of the CALL script in the newest user words, after the previous call's result. */
+function nextCall(msgs: ChatMessage[], tools: Set<string>): { tool: { name: string; args: Record<string, unknown> } } | null {
+  let start = msgs.length - 1;
+  while (start >= 0 && !(msgs[start]!.role === 'user' && userWords(msgs[start]!.content))) start--;
+  if (start < 0) return null;
+  const chain = callChain(userWords(msgs[start]!.content));
+  if (!chain) return null;
+  const done = msgs.slice(start).reduce((n, m) => n + (m.role === 'assistant' ? (m.tool_calls?.length ?? 0) : 0), 0);
+  if (done >= chain.length) return null;
+  return { tool: callOf(chain[done]!, contentText(msgs[msgs.length - 1]!.content), tools) };
 }
 
 function reply(res: ServerResponse, req: ChatRequest): void {
