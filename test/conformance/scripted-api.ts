@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { callArgs, callChain, type CallStep } from './call-script.js';
 
 /**
  * A scripted Anthropic Messages API on 127.0.0.1. Each reply is decided by a small script read
@@ -87,20 +88,8 @@ export function decideReply(body: RecordedRequest['body']): Block[] {
   return [{ type: 'text', text: `OK: ${text.replace(/\s+/g, ' ').slice(0, 40)}` }];
 }
 
-/** A `CALL tool {json} THEN tool {json}` script: its steps, or null. */
-function callChain(text: string): { name: string; json: string }[] | null {
-  const m = /(?:^|\s)CALL (.+)$/s.exec(text);
-  if (!m) return null;
-  return m[1]!.split(/\s+THEN\s+/).map((step) => {
-    const at = step.indexOf(' ');
-    return { name: step.slice(0, at), json: step.slice(at + 1).trim() };
-  });
-}
-
-function callBlock(step: { name: string; json: string }, previous: string): Block {
-  // The previous result as text (`name: value`) or as JSON (`"name":"value"`).
-  const json = step.json.replace(/\$([A-Za-z]+)/g, (all, name: string) => new RegExp(`\\b${name}"?\\s*:\\s*"?([^\\s",}]+)`).exec(previous)?.[1] ?? all);
-  return { type: 'tool_use', id: toolId(), name: step.name, input: JSON.parse(json) };
+function callBlock(step: CallStep, previous: string): Block {
+  return { type: 'tool_use', id: toolId(), name: step.name, input: callArgs(step, previous) };
 }
 
 /** The next call of the CALL script the newest user words hold, after the result of the previous one. */

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { callArgs, callChain, type CallStep } from '../call-script.js';
 
 /**
  * A scripted OpenAI Chat Completions API on 127.0.0.1 (what Factory Droid's
@@ -75,16 +76,6 @@ function decide(req: ChatRequest): { text?: string; tool?: { name: string; args:
   return { text: `OK: ${text.replace(/\s+/g, ' ').slice(0, 40)}` };
 }
 
-/** A `CALL tool {json} THEN tool {json}` script: its steps, or null. */
-function callChain(text: string): { name: string; json: string }[] | null {
-  const m = /(?:^|\s)CALL (.+)$/s.exec(text);
-  if (!m) return null;
-  return m[1]!.split(/\s+THEN\s+/).map((step) => {
-    const at = step.indexOf(' ');
-    return { name: step.slice(0, at), json: step.slice(at + 1).trim() };
-  });
-}
-
 /** An MCP tool under the name this CLI gives it: `mcp__server__tool`, `server__tool`, `mcp_server_tool` or `tool`. */
 function offeredName(name: string, tools: Set<string>): string {
   const m = /^mcp__(\w+?)__(\w+)$/.exec(name);
@@ -92,9 +83,8 @@ function offeredName(name: string, tools: Set<string>): string {
   return candidates.find((c) => tools.has(c)) ?? name;
 }
 
-function callOf(step: { name: string; json: string }, previous: string, tools: Set<string>): { name: string; args: Record<string, unknown> } {
-  const json = step.json.replace(/\$([A-Za-z]+)/g, (all, name: string) => new RegExp(`\\b${name}"?\\s*:\\s*"?([^\\s",}]+)`).exec(previous)?.[1] ?? all);
-  return { name: offeredName(step.name, tools), args: JSON.parse(json) as Record<string, unknown> };
+function callOf(step: CallStep, previous: string, tools: Set<string>): { name: string; args: Record<string, unknown> } {
+  return { name: offeredName(step.name, tools), args: callArgs(step, previous) };
 }
 
 /** The next call of the CALL script in the newest user words, after the previous call's result. */

@@ -31,6 +31,18 @@ export const DROID_CLI: NpmCli = {
   version: '0.225',
 };
 export const QWEN_CLI: NpmCli = { dir: 'qwen-code-0.24.4', packages: ['@qwen-code/qwen-code@0.24.4'], bin: join('node_modules', '@qwen-code', 'qwen-code', 'cli.js'), node: true, version: '0.24.4' };
+/** Qwen Code's environment against a scripted OpenAI-compatible model at `apiUrl`, offline. */
+export const qwenEnv = (home: string, apiUrl: string): NodeJS.ProcessEnv => ({
+  PATH: process.env.PATH,
+  HOME: home,
+  OPENAI_BASE_URL: `${apiUrl}/v1`,
+  OPENAI_API_KEY: 'sk-test',
+  OPENAI_MODEL: 'fake-model',
+  QWEN_CODE_SUPPRESS_YOLO_WARNING: '1',
+  TERM: 'dumb',
+  CI: '1',
+  NO_COLOR: '1',
+});
 export const GEMINI_CLI: NpmCli = { dir: 'gemini-cli-0.61.0', packages: ['@google/gemini-cli@0.61.0'], bin: join('node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js'), node: true, version: '0.61.0' };
 
 /**

@@ -6,7 +6,7 @@ import { qwen } from '../../../src/engine/agents/qwen/adapter.js';
 import { ensureCliBuilt, rewindApp } from '../harness.js';
 import { fieldOf, hitsOf, promptsOf } from '../mcp-results.js';
 import { chatHistory, contentText, startChatApi, type ChatApi } from './chat-api.js';
-import { QWEN_CLI, ensureNpmCli, orSkip, runCli } from './npm-cli.js';
+import { QWEN_CLI, ensureNpmCli, orSkip, qwenEnv, runCli } from './npm-cli.js';
 
 /**
  * Qwen Code 0.24.4 as a second MCP client: `rewind-app mcp install --agent qwen` registers the
@@ -21,17 +21,7 @@ let id: string;
 const firstSent: string[][] = [];
 const PROMPTS = ['WRITE a.txt version one', 'BASH echo bashmade > c.txt', 'WRITE b.txt bee'];
 
-const env = (): NodeJS.ProcessEnv => ({
-  PATH: process.env.PATH,
-  HOME: home,
-  OPENAI_BASE_URL: `${api.url}/v1`,
-  OPENAI_API_KEY: 'sk-test',
-  OPENAI_MODEL: 'fake-model',
-  QWEN_CODE_SUPPRESS_YOLO_WARNING: '1',
-  TERM: 'dumb',
-  CI: '1',
-  NO_COLOR: '1',
-});
+const env = (): NodeJS.ProcessEnv => qwenEnv(home, api.url);
 
 async function chats(): Promise<string[]> {
   const dir = join(home, '.qwen', 'projects');

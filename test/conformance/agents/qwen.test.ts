@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe } from 'vitest';
 import { qwen } from '../../../src/engine/agents/qwen/adapter.js';
 import { chatModelApi } from './chat-model.js';
-import { QWEN_CLI, ensureNpmCli, orSkip, runCli } from './npm-cli.js';
+import { QWEN_CLI, ensureNpmCli, orSkip, qwenEnv, runCli } from './npm-cli.js';
 import { agentConformance, type ModelApi } from './suite.js';
 
 /** Qwen Code 0.24.4 as the judge (FORMATS.md §2b): an OpenAI-compatible model from env. */
@@ -12,17 +12,7 @@ const QWEN = orSkip(
   ensureNpmCli(QWEN_CLI),
 );
 
-const env = (home: string, api: ModelApi): NodeJS.ProcessEnv => ({
-  PATH: process.env.PATH,
-  HOME: home,
-  OPENAI_BASE_URL: `${api.url}/v1`,
-  OPENAI_API_KEY: 'sk-test',
-  OPENAI_MODEL: 'fake-model',
-  QWEN_CODE_SUPPRESS_YOLO_WARNING: '1',
-  TERM: 'dumb',
-  CI: '1',
-  NO_COLOR: '1',
-});
+const env = (home: string, api: ModelApi): NodeJS.ProcessEnv => qwenEnv(home, api.url);
 
 describe.runIf(QWEN)('Qwen Code', () => {
   agentConformance({
