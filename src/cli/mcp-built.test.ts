@@ -1,0 +1,46 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILT_CLI, CC_HOME, runBuiltCli, tempDir } from '../../test/fixtures.js';
+
+/** `rewind-app mcp` as built (scripts/build-cli.mjs): its libraries bundled, off the hot file. */
+describe('the built CLI’s mcp command', () => {
+  let home: string;
+  beforeAll(async () => {
+    if (!existsSync(BUILT_CLI)) throw new Error('build the CLI first (npm run build)');
+    home = await tempDir();
+  });
+  afterAll(async () => {
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('keeps the MCP SDK and the config editors out of the hot file', () => {
+    const hot = readFileSync(BUILT_CLI, 'utf8');
+    for (const lib of ['McpServer', 'StdioServerTransport', 'jsonc', 'smol-toml', 'mcp_servers']) expect(hot, lib).not.toContain(lib);
+  });
+
+  it('serves the tools over stdio', async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BUILT_CLI, 'mcp'], env: { HOME: home, PATH: process.env.PATH ?? '', CLAUDE_CONFIG_DIR: CC_HOME }, stderr: 'ignore' });
+    const client = new Client({ name: 'built-test', version: '1' });
+    await client.connect(transport);
+    try {
+      expect(client.getServerVersion()?.name).toBe('rewind');
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain('search');
+      const r = (await client.callTool({ name: 'search', arguments: { query: 'bee' } })) as { content: { text: string }[] };
+      expect(r.content[0]!.text).toContain('prompt 789d4d84-28ff-48b2-9dd3-8dec45959e27: WRITE b.txt bee');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('edits the agents’ configs (JSON with comments, TOML)', async () => {
+    const env = { ...process.env, HOME: home };
+    const r = await runBuiltCli(['mcp', 'install', '--agent', 'gemini,codex'], env);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(await readFile(join(home, '.gemini', 'settings.json'), 'utf8')).mcpServers.rewind.args).toEqual([BUILT_CLI, 'mcp']);
+    expect(await readFile(join(home, '.codex', 'config.toml'), 'utf8')).toMatch(/^\[mcp_servers\.rewind\]\ncommand = ".*"\nargs = \[ ".*rewind-app\.mjs", "mcp" \]\n$/);
+  });
+});
