@@ -41,6 +41,9 @@ interface ToolSpec<K extends McpToolName> {
   run(input: McpInput<K>): Promise<Done>;
 }
 
+/** At most this many turn items or file changes in one result (an agent's context is small). */
+const MAX_ITEMS = 200;
+
 const clip = (s: string, n: number) => {
   const t = s.replace(/\s+/g, ' ').trim();
   return t.length > n ? `${t.slice(0, n - 1)}…` : t;
@@ -141,7 +144,8 @@ export function createMcpServer(service: RewindService, opts: McpDoorOptions): M
       run: async (i) => {
         const { timeline: t } = await located(i.session);
         const s = t.session;
-        const prompts = t.prompts.map((p) => ({ number: p.number, uuid: p.uuid, active: p.active, timestamp: p.timestamp, text: clip(p.text, 500), tools: p.turn.toolCalls.length, files: p.turn.filesTouched }));
+        // An agent's context is small: each prompt's first 300 characters (turn has the rest).
+        const prompts = t.prompts.map((p) => ({ number: p.number, uuid: p.uuid, active: p.active, timestamp: p.timestamp, text: clip(p.text, 300), tools: p.turn.toolCalls.length, files: p.turn.filesTouched.slice(0, 20) }));
         const lines = prompts.map((p) => `${p.active ? `#${p.number}`.padStart(4) : '  ○ '} ${p.uuid}  ${clip(p.text, 100)}${p.active ? '' : '  (abandoned branch)'}`);
         const head = `${s.title} · ${s.agent} · ${s.cwd ?? '-'}\nsession ${s.id} · ${plural(t.stats.activePrompts, 'live prompt')} · ${s.transcriptPath}${s.readOnly ? `\nread only: ${s.readOnly}` : ''}`;
         return { text: [head, ...lines].join('\n'), data: { session: { id: s.id, agent: s.agent, title: s.title, cwd: s.cwd, transcriptPath: s.transcriptPath, readOnly: s.readOnly ?? null }, stats: t.stats, prompts } };
@@ -153,9 +157,10 @@ export function createMcpServer(service: RewindService, opts: McpDoorOptions): M
       run: async (i) => {
         const { path, promptUuid } = await located(i.session, i.prompt);
         const r = await call('getTurn', { session: path, promptUuid });
-        const items = r.items.map((it) => ({ kind: it.kind, title: it.title, body: clip(it.body, 2000), isError: it.isError }));
+        const items = r.items.slice(0, MAX_ITEMS).map((it) => ({ kind: it.kind, title: it.title, body: clip(it.body, 2000), isError: it.isError }));
         const lines = items.map((it) => `[${it.kind}] ${it.title}${it.body ? `: ${clip(it.body, 300)}` : ''}`);
-        return { text: [`prompt ${promptUuid}: ${clip(r.text, 300)}`, ...lines, ...(r.truncated ? ['(truncated)'] : [])].join('\n'), data: { promptUuid, text: r.text, model: r.model, truncated: r.truncated, items } };
+        const truncated = r.truncated || r.items.length > MAX_ITEMS;
+        return { text: [`prompt ${promptUuid}: ${clip(r.text, 300)}`, ...lines, ...(truncated ? ['(truncated)'] : [])].join('\n'), data: { promptUuid, text: r.text, model: r.model, truncated, items } };
       },
     },
     preview_rewind: {
@@ -197,7 +202,7 @@ export function createMcpServer(service: RewindService, opts: McpDoorOptions): M
         const token = tokens.issue('preview_restore', restoreKey(i), state);
         const changes = r.changes.filter((c) => c.action !== 'unchanged');
         const lines = [r.note, `${plural(changes.length, 'file')} to change, ${plural(r.conflicts, 'conflict')}:`, ...changes.slice(0, 50).map((c) => `  ${c.action} ${c.path}${c.conflict ? ` (conflict: ${c.conflict})` : ''}`), `token: ${token}`];
-        return { text: lines.join('\n'), data: { ...r, changes: r.changes.map((c) => ({ ...c, patch: c.patch ? clip(c.patch, 4000) : null })), token, writesAllowed: opts.allowWrites } };
+        return { text: lines.join('\n'), data: { ...r, changes: r.changes.slice(0, MAX_ITEMS).map((c) => ({ ...c, patch: c.patch ? clip(c.patch, 4000) : null })), token, writesAllowed: opts.allowWrites } };
       },
     },
     restore: {
