@@ -103,6 +103,20 @@ describe.each(AGENT_IDS)('%s', (agent) => {
   });
 });
 
+it('codex: a rewind server between other tables, with its env table, is cut out alone', async () => {
+  const file = await fileOf('codex');
+  await mkdir(dirname(file), { recursive: true });
+  const head = 'model = "gpt-5"\n\n[mcp_servers.other]\ncommand = "other-server"\n';
+  const tail = '[profiles.fast] # fast\nmodel = "gpt-5-mini"\n';
+  await writeFile(file, `${head}\n[mcp_servers.rewind]\ncommand = "old"\nargs = []\n\n[mcp_servers.rewind.env]\nA = "1"\n\n${tail}`);
+  expect(await uninstallMcp(req('codex'))).toMatchObject({ action: 'removed' });
+  expect(await readFile(file, 'utf8')).toBe(`${head}\n${tail}`);
+  expect(await installMcp(req('codex'), { ...entry, env: { REWIND_MCP_ALLOW_WRITES: '1' } })).toMatchObject({ action: 'added' });
+  const text = await readFile(file, 'utf8');
+  expect(text.startsWith(`${head}\n${tail}`)).toBe(true);
+  expect((parseToml(text) as { mcp_servers: Record<string, unknown> }).mcp_servers.rewind).toEqual({ ...entry, env: { REWIND_MCP_ALLOW_WRITES: '1' } });
+});
+
 it('codex: a server defined inline is refused rather than guessed at', async () => {
   const file = await fileOf('codex');
   await mkdir(dirname(file), { recursive: true });
