@@ -1,6 +1,5 @@
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { TEST_CACHE_DIR } from './test/cache-dir.js';
 
 export default defineConfig({
   test: {
@@ -8,7 +7,10 @@ export default defineConfig({
     exclude: ['test/conformance/**', 'node_modules/**', 'out/**'],
     testTimeout: 30_000,
     pool: 'forks',
+    // Every file removes the temp dirs it made (test/temp.ts); the run removes its cache.
+    setupFiles: ['test/setup.ts'],
+    globalSetup: ['test/global-setup.ts'],
     // Indexes and caches of code under test go to a scratch folder, never the user's cache.
-    env: { REWIND_CACHE_DIR: join(tmpdir(), `rewind-test-cache-${process.pid}`) },
+    env: { REWIND_CACHE_DIR: TEST_CACHE_DIR },
   },
 });

@@ -191,7 +191,9 @@ describe('doors', () => {
     });
 
     it('serves the built UI with a strict CSP and no path traversal', async () => {
-      const ui = await tempDir();
+      // The UI folder inside a temp dir, so the file beside it is the test's own.
+      const ui = join(await tempDir(), 'ui');
+      await mkdir(ui);
       await writeFile(join(ui, 'index.html'), '<!doctype html><title>Rewind</title>');
       await writeFile(join(ui, '..', 'secret.txt'), 'secret');
       const d = await startHttpDoor(service, { rendererDir: ui });
