@@ -22,6 +22,9 @@ export async function serveCommand(args: ServeArgs, io: CliIO, opts: { untilSign
   const rendererDir = findDir(here, '../renderer', '../../renderer', '../../../out/renderer', '../../out/renderer');
   const resourcesDir = findDir(here, '../../resources', '../../../resources', '../../../../resources');
   const workerScript = findDir(here, '../engine-worker.mjs', 'engine-worker.mjs');
+  // Listening for Ctrl-C before anything is made: a stop that comes while starting, or as soon as
+  // the URL is out, still closes the service (and removes the demo copy) instead of killing it.
+  const stopped = opts.untilSignal === false ? null : untilStopped();
   const rt = await startRuntime({
     claudeRoot: args.claudeDir ?? (io.env.CLAUDE_CONFIG_DIR || undefined),
     demo: args.demo,
@@ -40,10 +43,16 @@ export async function serveCommand(args: ServeArgs, io: CliIO, opts: { untilSign
   io.out(`Rewind is running at ${rt.http!.url}`);
   io.err(`${rt.service.demo ? 'Showing the bundled demo' : `Reading ${rt.service.claudeRoot}`}. ${rendererDir ? '' : 'The UI is not built (npm run build): only the API is served. '}Stop with Ctrl-C.`);
   if (!rt.socket) io.err('Another Rewind is already running: terminal commands go to that one.');
-  if (opts.untilSignal === false) return 0;
+  if (!stopped) return 0;
   // A stray rejection in a background refresh is logged, not allowed to take the service down.
   process.on('unhandledRejection', (e) => io.err(`rewind: background task failed: ${e instanceof Error ? e.message : String(e)}`));
-  await new Promise<void>((resolve) => {
+  await stopped;
+  await rt.close();
+  return 0;
+}
+
+function untilStopped(): Promise<void> {
+  return new Promise<void>((resolve) => {
     const stop = () => {
       // Ctrl-C must always end it: a second signal, or a handle that outlives close(), exits now.
       process.once('SIGINT', () => process.exit(130));
@@ -54,6 +63,4 @@ export async function serveCommand(args: ServeArgs, io: CliIO, opts: { untilSign
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
-  await rt.close();
-  return 0;
 }
