@@ -11,6 +11,8 @@ export default defineConfig({
     setupFiles: ['test/setup.ts'],
     globalSetup: ['test/global-setup.ts'],
     // Indexes and caches of code under test go to a scratch folder, never the user's cache.
-    env: { REWIND_CACHE_DIR: TEST_CACHE_DIR },
+    // Tools loaded by tests keep no disk cache in TMPDIR: tsx (workers started from TypeScript
+    // sources) and jiti (app-builder-lib, loaded to check the packaging config).
+    env: { REWIND_CACHE_DIR: TEST_CACHE_DIR, TSX_DISABLE_CACHE: '1', JITI_FS_CACHE: 'false' },
   },
 });

@@ -14,8 +14,20 @@ const running: ChildProcess[] = [];
 // Each child runs in its own process group (POSIX): `start.mjs` runs the CLI under spawnSync, and
 // killing only start.mjs left that CLI serving after the test.
 const GROUP = process.platform !== 'win32';
-afterEach(() => {
-  for (const c of running.splice(0)) {
+/** Is any process of the child's group (or the child itself) still running? */
+function alive(c: ChildProcess): boolean {
+  if (!GROUP || !c.pid) return c.exitCode === null && c.signalCode === null;
+  try {
+    process.kill(-c.pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+// Stopped, then waited for: the app removes its demo copy on the way out, before the file's temp dirs go.
+afterEach(async () => {
+  const children = running.splice(0);
+  for (const c of children) {
     try {
       if (GROUP && c.pid) process.kill(-c.pid, 'SIGTERM');
       else c.kill('SIGTERM');
@@ -23,6 +35,7 @@ afterEach(() => {
       c.kill('SIGTERM');
     }
   }
+  for (const deadline = Date.now() + 10_000; children.some(alive) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
 });
 
 describe('install', () => {
