@@ -1,7 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
-import { removeTempDirs, tempDirSync } from './temp.js';
+import { tempDirSync } from './temp.js';
 
 // Every unit test file runs as on a fresh machine: an empty home of its own, and none of the
 // user's agent data, app state or agent session variables in sight (running `npm test` inside an
@@ -23,6 +22,3 @@ Object.assign(process.env, {
   XDG_RUNTIME_DIR: join(home, 'run'),
 });
 for (const name of ['CLAUDE_CONFIG_DIR', 'CLAUDE_PROJECT_DIR', 'CODEX_HOME', 'FACTORY_HOME_OVERRIDE', 'QWEN_HOME', 'QWEN_RUNTIME_DIR', 'GEMINI_CLI_HOME', 'REWIND_SOCKET', 'REWIND_TRANSCRIPT_PATH', 'REWIND_PROJECT_ROOT', 'REWIND_CONFIG_DIR', 'REWIND_PRICES', 'REWIND_DEMO']) delete process.env[name];
-
-// Every unit test file removes the temp dirs it made (test/temp.ts), passed or failed.
-afterAll(removeTempDirs);

@@ -16,6 +16,12 @@ export async function tempDir(prefix = 'rewind-test-'): Promise<string> {
   return dir;
 }
 
+/** A temp dir made elsewhere (by code under test), to be removed with the test's own. */
+export function trackTempDir(dir: string): string {
+  made.add(dir);
+  return dir;
+}
+
 export function tempDirSync(prefix = 'rewind-test-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   made.add(dir);
