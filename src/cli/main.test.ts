@@ -122,7 +122,8 @@ describe('Codex CLI sessions', () => {
     const codex = await tempDir('rewind-cli-codex-');
     const rollout = join(codex, 'sessions', '2026', '01', '02', 'rollout-2026-01-02T03-04-05-11111111-1111-4111-8111-111111111111.jsonl');
     await mkdir(join(rollout, '..'), { recursive: true });
-    await writeFile(rollout, await readFile(CODEX_SYNTHETIC));
+    // Recorded in a folder that is not on this machine (whatever this machine has at /workspace).
+    await writeFile(rollout, (await readFile(CODEX_SYNTHETIC, 'utf8')).split('/workspace/synthetic-project').join(join(codex, 'gone')));
     const env = { ...h.env, CODEX_HOME: codex };
     const list = JSON.parse((await cli(['sessions', '--json'], { env })).out).sessions as { agent: string }[];
     expect(list.map((s) => s.agent).sort()).toEqual(['claude', 'claude', 'claude', 'codex']);
