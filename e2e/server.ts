@@ -11,6 +11,9 @@ export { removeTempDirs, tempDir } from '../test/temp.js';
 export const ROOT = resolve(import.meta.dirname, '..');
 export const CLI = join(ROOT, 'out', 'cli', 'rewind-app.mjs');
 
+/** Variables that point the app at the user's data. */
+const USER_DATA = ['FACTORY_HOME_OVERRIDE', 'QWEN_HOME', 'QWEN_RUNTIME_DIR', 'GEMINI_CLI_HOME', 'CLAUDE_PROJECT_DIR', 'REWIND_CONFIG_DIR', 'REWIND_PRICES', 'REWIND_TRANSCRIPT_PATH', 'REWIND_DEMO'];
+
 export interface Served {
   url: string;
   claudeRoot: string;
@@ -33,7 +36,9 @@ export async function serve(opts: { empty?: boolean; claudeRoot?: string; codexH
     scratch.push(trackTempDir(demo.base));
     ({ claudeRoot, projectsDir } = demo);
   }
-  const env = { ...process.env, HOME: home, CLAUDE_CONFIG_DIR: claudeRoot, CODEX_HOME: opts.codexHome ?? join(home, '.codex'), REWIND_SOCKET: join(home, 'rewind.sock'), REWIND_CACHE_DIR: join(home, 'cache'), ...opts.env };
+  // Nothing of the user's: their agents' data, prefs and prices are all in this home (or given).
+  const own = Object.fromEntries(Object.entries(process.env).filter(([k]) => !USER_DATA.includes(k)));
+  const env = { ...own, HOME: home, USERPROFILE: home, APPDATA: join(home, 'AppData', 'Roaming'), XDG_CONFIG_HOME: join(home, '.config'), CLAUDE_CONFIG_DIR: claudeRoot, CODEX_HOME: opts.codexHome ?? join(home, '.codex'), REWIND_SOCKET: join(home, 'rewind.sock'), REWIND_CACHE_DIR: join(home, 'cache'), ...opts.env };
   const child: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   let stopped = false;
