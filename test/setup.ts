@@ -8,10 +8,9 @@ import { tempDirSync } from './temp.js';
 const realHome = homedir();
 const home = tempDirSync('rewind-home-');
 // npm keeps the user's cache and settings (the packaging test installs the packed CLI offline).
-if (process.platform !== 'win32') {
-  process.env.npm_config_cache ??= join(realHome, '.npm');
-  process.env.npm_config_userconfig ??= join(realHome, '.npmrc');
-}
+process.env.npm_config_userconfig ??= join(realHome, '.npmrc');
+// (On Windows npm's cache is under %LOCALAPPDATA%, which stays.)
+if (process.platform !== 'win32') process.env.npm_config_cache ??= join(realHome, '.npm');
 Object.assign(process.env, {
   HOME: home,
   USERPROFILE: home,
