@@ -1,28 +1,15 @@
 import { RewindError } from '../../engine/errors.js';
 import { hostNamed, nameFor, readRemotes, RemoteHostSchema, remotesFile, writeRemotes, type RemoteHost } from '../../engine/remote/remotes.js';
-import { compatible } from '../../engine/remote/ssh-command.js';
+import { checkRemote } from '../../engine/remote/ssh-run.js';
 import type { CliIO } from '../io.js';
 import { EXIT } from '../exit-codes.js';
-import { LOCAL_VERSION, remoteFailure, sshRun } from '../remote-run.js';
+import { LOCAL_VERSION } from '../remote-run.js';
 
 export interface RemoteArgs {
   action?: string;
   target?: string;
   name?: string;
   json: boolean;
-}
-
-/** Asks the host for its rewind-app version through the user's ssh: a one-line refusal when it cannot serve us. */
-export async function checkRemote(env: NodeJS.ProcessEnv, name: string, target: string): Promise<string> {
-  const r = await sshRun(env, target, ['rewind-app', '--version'], { timeoutMs: 60_000 });
-  const failed = remoteFailure(name, r);
-  if (failed) throw failed;
-  const version = r.stdout.trim().split('\n').pop()?.trim() ?? '';
-  if (r.code !== 0 || !version) throw new RewindError('REMOTE', `${name}: rewind-app --version failed there (exit ${r.code}): ${r.stderr.trim().split('\n').pop() ?? ''}`);
-  if (!compatible(LOCAL_VERSION, version)) {
-    throw new RewindError('REMOTE', `${name} has rewind-app ${version}, this is ${LOCAL_VERSION}: run \`npm i -g rewind-app@${LOCAL_VERSION}\` there`);
-  }
-  return version;
 }
 
 /** `rewind-app remote add|list|remove`: the hosts the window and `--host` reach over ssh. */
@@ -36,7 +23,7 @@ export async function remoteCommand(args: RemoteArgs, io: CliIO): Promise<number
       const name = args.name ?? nameFor(args.target);
       const parsed = RemoteHostSchema.shape.name.safeParse(name);
       if (!parsed.success) throw new RewindError('USAGE', `--name takes letters, digits, ".", "_" and "-" (got "${name}")`);
-      const version = await checkRemote(io.env, name, args.target);
+      const version = await checkRemote(io.env, name, args.target, LOCAL_VERSION);
       const host: RemoteHost = { name, target: args.target, version, addedAt: new Date().toISOString() };
       await writeRemotes(file, [...hosts.filter((h) => h.name !== name), host]);
       if (args.json) io.out(JSON.stringify(host));
