@@ -29,6 +29,12 @@ Usage:
                     [--no-redact] [--force]
                                      Markdown or one self-contained HTML file;
                                      secrets are redacted unless --no-redact
+  rewind-app remote add <ssh target> [--name N] | remote list | remote remove <name>
+                                     hosts reached through your own ssh (they need
+                                     rewind-app installed: npm i -g rewind-app)
+  rewind-app <command> --host NAME   sessions, search, timeline, back, restore, undo,
+                                     checkpoint(s), history run on that host, on its files
+  rewind-app serve --stdio           the service over stdin/stdout (what a host runs for the window)
   rewind-app hooks install|uninstall|status [--scope user|project|local]
   rewind-app hook                    (run by Claude Code: JSON on stdin)
 

@@ -25,6 +25,7 @@ const service = new RewindService({
   version: app.getVersion(),
   workerScript: findDir(import.meta.dirname, 'engine-worker.js') ?? undefined,
   deferWatch: true,
+  remotes: true,
 });
 const windows = new Set<number>();
 const runCommand = commandRunner(service, cli);

@@ -179,6 +179,16 @@ export const CompareResultSchema = z.object({
 });
 export type CompareResult = z.infer<typeof CompareResultSchema>;
 
+/** A remote host as the sidebar shows it: connected, connecting, or lost with ssh's one line. */
+export const RemoteStatusSchema = z.object({
+  name: z.string(),
+  target: z.string(),
+  state: z.enum(['connecting', 'connected', 'lost']),
+  message: z.string().nullable(),
+  version: z.string().nullable(),
+});
+export type RemoteStatus = z.infer<typeof RemoteStatusSchema>;
+
 export const CONTRACT = {
   listSessions: {
     request: z.object({ project: path.optional() }).strict(),
@@ -300,6 +310,23 @@ export const CONTRACT = {
     request: z.object({ session: sessionRef, branch: uuid.optional(), format: z.enum(['md', 'html']), redact: z.boolean().default(true) }).strict(),
     response: z.object({ filename: z.string(), mime: z.string(), content: z.string(), prompts: z.number().int(), redacted: z.record(z.string(), z.number()) }),
   },
+  /** The hosts added with `remote add` (or here), each with its connection's state. */
+  listRemotes: {
+    request: z.object({}).strict(),
+    response: z.object({ hosts: z.array(RemoteStatusSchema) }),
+  },
+  addRemote: {
+    request: z.object({ target: z.string().min(1).max(512), name: z.string().min(1).max(63).optional() }).strict(),
+    response: z.object({ hosts: z.array(RemoteStatusSchema) }),
+  },
+  removeRemote: {
+    request: z.object({ name: z.string().min(1).max(63) }).strict(),
+    response: z.object({ hosts: z.array(RemoteStatusSchema) }),
+  },
+  reconnectRemote: {
+    request: z.object({ name: z.string().min(1).max(63) }).strict(),
+    response: z.object({ hosts: z.array(RemoteStatusSchema) }),
+  },
 } as const satisfies Record<OperationName, { request: z.ZodType; response: z.ZodType }>;
 
 export type RequestOf<K extends OperationName> = z.input<(typeof CONTRACT)[K]['request']>;
@@ -313,6 +340,7 @@ export type ErrorPayload = z.infer<typeof ErrorPayloadSchema>;
 export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorPayload };
 
 export const EventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('remoteStatus'), host: RemoteStatusSchema }),
   z.object({ type: z.literal('sessionsChanged') }),
   /** One session grew or changed: its new list entry (the list patches that row). */
   z.object({ type: z.literal('sessionUpdated'), session: SessionSummarySchema }),

@@ -24,6 +24,10 @@ export const OPERATION_NAMES = [
   'getPrices',
   'comparePrompts',
   'exportSession',
+  'listRemotes',
+  'addRemote',
+  'removeRemote',
+  'reconnectRemote',
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 

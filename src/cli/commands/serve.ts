@@ -34,6 +34,7 @@ export async function serveCommand(args: ServeArgs, io: CliIO, opts: { untilSign
     version: typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : 'dev',
     http: { port, host: args.host ?? '127.0.0.1', rendererDir },
     env: io.env,
+    remotes: true,
   }).catch((e: unknown) => {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new RewindError('USAGE', `port ${port} is in use (try --port 0)`);

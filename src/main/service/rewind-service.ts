@@ -1,3 +1,4 @@
+import { RemoteHub } from '../remote/remote-hub.js';
 import { loadPrices } from '../../engine/insight/load-prices.js';
 import { runCompare, runExport, type InsightSession } from '../../engine/insight/run.js';
 import { withCost } from '../../shared/insight/cost.js';
@@ -54,6 +55,8 @@ export interface ServiceOptions {
    * (and the index's refresh) start only after it (or after WATCH_LATER_MS without one).
    */
   deferWatch?: boolean;
+  /** Connect to the remote hosts the user added (`remote add`): the app and `serve` do; `serve --stdio` and tests do not. */
+  remotes?: boolean;
 }
 
 /** How long a list or a search may spend indexing before it answers with what it has (and says what is left). */
@@ -82,6 +85,7 @@ export class RewindService {
   private readonly demoDirs: string[] = [];
   readonly runner: TaskRunner;
   private readonly prefsFile: string;
+  private remotes: RemoteHub | null = null;
 
   constructor(private readonly opts: ServiceOptions = {}) {
     this.claudeRoot = adapterFor(AGENT_PRIMARY).root(opts.env ?? process.env, opts.claudeRoot);
@@ -211,6 +215,10 @@ export class RewindService {
     if ((this.opts.demo || (!hasData && !this.opts.claudeRoot)) && this.opts.resourcesDir) await this.useDemo();
     // The worker loads the engine while the doors start: the first list does not wait for it.
     this.runner.warm?.();
+    if (this.opts.remotes) {
+      this.remotes = new RemoteHub({ env: this.env, localVersion: this.opts.version ?? 'dev', emit: (e) => this.emit(e) });
+      await this.remotes.start();
+    }
     if (this.opts.watch === false) return;
     if (!this.opts.deferWatch) return this.startWatching();
     this.firstList = true;
@@ -288,6 +296,7 @@ export class RewindService {
     await this.watching;
     await this.watcher?.close();
     await this.runner.close();
+    this.remotes?.close();
     // The demo's copies are scratch: each start makes a fresh one.
     await Promise.all(this.demoDirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
   }
@@ -307,6 +316,20 @@ export class RewindService {
     }
   }
 
+  /** An operation on this machine only (the remote hub gathers the list and search with it). */
+  private async runHere(op: OperationName, payload: unknown): Promise<Result<unknown>> {
+    try {
+      return { ok: true, value: await (this.handlers[op] as Handler<OperationName>)(payload as never) };
+    } catch (e) {
+      return { ok: false, error: describeError(e) };
+    }
+  }
+
+  private hub(): RemoteHub {
+    if (!this.remotes) throw new RewindError('UNSUPPORTED', 'remote hosts are not reached from this process (a host serving over ssh does not chain to others)');
+    return this.remotes;
+  }
+
   /** Validates an untrusted request and runs it. */
   async handle(name: string, payload: unknown): Promise<Result<unknown>> {
     if (!Object.hasOwn(CONTRACT, name)) return { ok: false, error: { code: 'USAGE', message: `unknown operation "${name}"` } };
@@ -318,6 +341,8 @@ export class RewindService {
       return { ok: false, error: { code: 'INVALID_REQUEST', message: `invalid ${op} request${where}: ${issue?.message ?? 'bad payload'}` } };
     }
     try {
+      const routed = await this.remotes?.route(op, parsed.data, (o, p) => this.runHere(o, p));
+      if (routed) return routed;
       const handler = this.handlers[op] as Handler<OperationName>;
       return { ok: true, value: await handler(parsed.data as never) };
     } catch (e) {
@@ -690,6 +715,10 @@ export class RewindService {
     },
     installHooks: async (req) => installHooks(settingsPath(req.scope, req.project, this.claudeRoot), this.hookCommandLine(), req.dryRun),
     getPrefs: async () => readPrefs(this.prefsFile),
+    listRemotes: async () => ({ hosts: this.remotes?.list() ?? [] }),
+    addRemote: async (req) => ({ hosts: await this.hub().add(req.target, req.name) }),
+    removeRemote: async (req) => ({ hosts: await this.hub().remove(req.name) }),
+    reconnectRemote: async (req) => ({ hosts: this.hub().reconnect(req.name) }),
     renameSession: async (req) => renameSession(this.prefsFile, req.sessionId, req.name),
     dismissHooksNotice: async (req) => hideHooksNotice(this.prefsFile, req.project),
     getSettings: async () => ({ claudeRoot: this.claudeRoot, demo: this.demo, version: this.opts.version ?? 'dev' }),

@@ -19,6 +19,7 @@ function useLiveEvents() {
       const s = useStore.getState();
       if (e.type === 'timelineChanged') s.applyEvent(e);
       else if (e.type === 'sessionUpdated') s.patchSession(e.session);
+      else if (e.type === 'remoteStatus') s.patchRemote(e.host);
       // A restore killed half-way was finished or rolled back when its project was opened: say so in the result bar.
       else if (e.type === 'operationFinished' && e.operation === 'recover')
         useStore.setState({ result: { title: e.summary, forkSessionId: null, resumeCommand: null, handedBack: [], projectRoot: null, undoable: false, undone: null, error: null, sourceSession: s.selectedSession ?? '', promptUuid: '' } });
@@ -82,6 +83,7 @@ export function App() {
   useLiveEvents();
   useEffect(() => {
     void loadSessions();
+    void useStore.getState().loadRemotes();
   }, [loadSessions]);
   const loadPrefs = useStore((s) => s.loadPrefs);
   const narrow = useNarrow();

@@ -25,8 +25,8 @@ function focusSidebar(): void {
 function sidebarKeys(): string[] {
   const s = useStore.getState();
   const t = s.timeline;
-  return sidebarItems(s.sessions, s.filter, s.promptMatches, (x) => [s.prefs.names[x.id] ?? '', ...(t && x.transcriptPath === t.session.transcriptPath ? t.prompts.map((p) => p.text) : [])])
-    .filter((x) => x.kind !== 'group')
+  return sidebarItems(s.sessions, s.filter, s.promptMatches, (x) => [s.prefs.names[x.id] ?? '', ...(t && x.transcriptPath === t.session.transcriptPath ? t.prompts.map((p) => p.text) : [])], s.agentFilter, s.remotes)
+    .filter((x) => x.kind !== 'group' && x.kind !== 'host')
     .map((x) => x.key);
 }
 
