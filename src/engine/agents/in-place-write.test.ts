@@ -1,5 +1,5 @@
 import { appendFileSync, closeSync, openSync, writeSync } from 'node:fs';
-import { appendFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/fixtures.js';
@@ -64,7 +64,7 @@ describe('the shared in-place writer', () => {
       const s = await setup();
       const held = await holdTranscript(s.path);
       try {
-        const write = async (fh: import('node:fs/promises').FileHandle) => {
+        const write = async (fh: FileHandle) => {
           await fh.writeFile(cut);
           if (spoil === 'append') await appendFile(s.path, '{"late":1}\n');
           else {
