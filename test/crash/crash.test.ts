@@ -11,13 +11,15 @@ const delays = (maxMs: number, n: number, minMs: number) => Array.from({ length:
 async function runAll(trial: (ms: number | null, i: number) => Promise<TrialResult>, maxMs: number, n = TRIALS, minMs = 0) {
   const outcomes: string[] = [];
   const problems: string[] = [];
+  let appended = 0;
   const ds = delays(maxMs, n, minMs);
   for (let i = 0; i < ds.length; i++) {
     const r = await trial(ds[i]!, i);
     outcomes.push(r.outcome);
+    appended += r.appended ?? 0;
     problems.push(...r.problems.map((p) => `trial ${i} (kill at ${ds[i]} ms, ${r.outcome}): ${p}`));
   }
-  return { outcomes, problems };
+  return { outcomes, problems, appended };
 }
 
 describe.skipIf(!existsSync(BUILT_CLI))('crash and concurrency (kill -9 at random moments, an agent appending)', () => {
@@ -38,8 +40,8 @@ describe.skipIf(!existsSync(BUILT_CLI))('crash and concurrency (kill -9 at rando
     it(`${agent}: back --in-place under kill -9 and an appender: zero appended lines lost, never torn, nothing outside`, async () => {
       // Kills are spread over the run as it takes on this machine now (start-up is most of it).
       const ms = await inPlaceRunMs(agent);
-      const { outcomes, problems } = await runAll((at, i) => inPlaceTrial(at, i % 2 ? 'fd' : 'path', i % 3 === 2, agent), Math.round(ms * 1.2), AGENT_TRIALS, Math.round(ms * 0.4));
-      if (process.env.CRASH_VERBOSE) console.log(agent, `${ms} ms a run`, outcomes, problems);
+      const { outcomes, problems, appended } = await runAll((at, i) => inPlaceTrial(at, i % 2 ? 'fd' : 'path', i % 3 === 2, agent), Math.round(ms * 3), AGENT_TRIALS, Math.round(ms * 0.5));
+      if (process.env.CRASH_VERBOSE) console.log(`${agent}: ${outcomes.length} trials (${ms} ms a run), ${appended} lines appended, ${problems.length} problems; outcomes: ${outcomes.join(', ')}`, problems);
       expect(problems).toEqual([]);
       expect(outcomes.length).toBe(AGENT_TRIALS);
       // The trials reached a finished rewrite (the killed one or its twin), not only kills and refusals.

@@ -15,6 +15,8 @@ import { latestUndoable, readJournal } from '../../src/engine/journal.js';
 export interface TrialResult {
   outcome: string;
   problems: string[];
+  /** Lines the stand-in agent appended during the trial (each must be found again). */
+  appended?: number;
 }
 
 interface Sandbox {
@@ -200,7 +202,7 @@ export async function inPlaceTrial(killAfterMs: number | null, mode: 'path' | 'f
     if (next.code !== 0 && next.code !== 3) problems.push(`the next run failed: exit ${next.code}: ${next.stderr.trim()}`);
     const left = (await readdir(dir)).filter((n) => n.endsWith('.tmp') || n.endsWith('.rewind-lock'));
     if (left.length) problems.push(`left beside the transcript after the next run: ${left.join(', ')}`);
-    return { outcome, problems };
+    return { outcome, problems, appended: appended.length };
   } finally {
     await rm(s.top, { recursive: true, force: true });
   }
