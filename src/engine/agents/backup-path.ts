@@ -40,5 +40,5 @@ export function beforeUndoPathFor(projectRoot: string, sessionId: string, time: 
  */
 export function writerSessionId(id: unknown, transcriptPath: string): string {
   if (isSafeId(id)) return id;
-  throw new RewindError('UNSAFE_PATH', `refusing to rewrite ${transcriptPath}: its session id ${JSON.stringify(id)} is not a valid id (letters, digits, "-" and "_"); nothing was written`);
+  throw new RewindError('UNSAFE_PATH', `refusing to rewind ${transcriptPath}: its session id ${JSON.stringify(id)} is not a valid id (letters, digits, "-" and "_"); nothing was written`);
 }

@@ -1,5 +1,5 @@
 import { mkdir, open, stat, unlink } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { RewindError } from '../errors.js';
 import { requireInside } from '../guard.js';
 import { writeBufferAtomic } from '../io/atomic-write.js';
@@ -151,7 +151,7 @@ async function writeByPlan(planner: CutPlanner, opts: RewindRequest & { now?: ()
     const forkSessionId = randomUUID();
     const fork = plan.fork(forkSessionId);
     // A fork is a new session file beside the original, named by its new id.
-    await requireInside([dirname(path)], fork.path, 'a fork');
+    await requireInside([resolve(dirname(path))], resolve(fork.path), 'a fork');
     await writeBufferAtomic(fork.path, fork.bytes);
     const { linkFileHistory } = await import('./file-history-links.js');
     const fileHistoryDir = plan.fileHistoryRoot ? await linkFileHistory(plan.fileHistoryRoot, sessionId, forkSessionId) : null;

@@ -1,5 +1,5 @@
 import { mkdir, stat, type FileHandle } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { RevertedPrompt, RewindOutcome, RewindRequest } from '../adapter.js';
 import { isRewindError, RewindError } from '../../errors.js';
 import { requireInside } from '../../guard.js';
@@ -174,7 +174,7 @@ async function rewriteRollout(req: RewindRequest & { now?: () => number }, held:
     const home = homeOfRollout(req.transcriptPath) ?? req.agentRoot ?? dirname(req.transcriptPath);
     const forkPath = homeOfRollout(req.transcriptPath) || req.agentRoot ? forkLocation(home, newId, stamp) : join(dirname(req.transcriptPath), basename(forkLocation(home, newId, stamp)));
     // A fork is a rollout where Codex keeps them (or beside the original), never anywhere else.
-    await requireInside([home, dirname(req.transcriptPath)], forkPath, 'a fork');
+    await requireInside([resolve(home), resolve(dirname(req.transcriptPath))], resolve(forkPath), 'a fork');
     await mkdir(dirname(forkPath), { recursive: true });
     await writeFileAtomic(forkPath, body);
     const result = await fingerprintFile(forkPath);
