@@ -109,3 +109,24 @@ describe('backup paths: ids, never paths', () => {
     expect(await readdir(s.project)).toEqual([]);
   });
 });
+
+describe('the shared in-place writer: an earlier backup of the same name', () => {
+  it('is never removed: the second rewrite in the same millisecond fails and the first backup stays', async () => {
+    const s = await setup();
+    const first = await holdTranscript(s.path);
+    let firstBackup: string;
+    try {
+      firstBackup = (await replaceInPlace({ held: first, projectRoot: s.project, sessionId: 'same', time: 0, write: (fh) => fh.writeFile(s.original.slice(0, 16)) })).backupPath;
+    } finally {
+      await first.fh.close();
+    }
+    const second = await holdTranscript(s.path);
+    try {
+      await expect(replaceInPlace({ held: second, projectRoot: s.project, sessionId: 'same', time: 0, write: (fh) => fh.writeFile(cut) })).rejects.toMatchObject({ code: 'EEXIST' });
+    } finally {
+      await second.fh.close();
+    }
+    expect(await readFile(firstBackup, 'utf8')).toBe(s.original);
+    expect(await readFile(s.path, 'utf8')).toBe(s.original.slice(0, 16));
+  });
+});

@@ -94,8 +94,10 @@ export async function replaceInPlace(opts: {
   await ensureStore(opts.projectRoot);
   const madeBackupDir = !(await stat(backupDir).catch(() => null))?.isDirectory();
   await mkdir(backupDir, { recursive: true, mode: 0o700 });
+  let madeBackup = false;
+  // Only what this run made: a backup of the same name from an earlier rewrite (EEXIST) stays.
   const dropBackup = async () => {
-    await unlink(backupPath).catch(() => undefined);
+    if (madeBackup) await unlink(backupPath).catch(() => undefined);
     if (madeBackupDir) await rmdir(backupDir).catch(() => undefined);
   };
   try {
@@ -105,6 +107,7 @@ export async function replaceInPlace(opts: {
       if (e.code === 'EEXIST') throw e;
       await copyFile(held.path, backupPath, constants.COPYFILE_EXCL);
     });
+    madeBackup = true;
     const backup = await fingerprintFile(backupPath);
     if (backup.size < held.size) throw new RewindError('IO', `backup is incomplete: ${backupPath}`);
     await writeFileAtomic(held.path, opts.write, {
