@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FIXTURES, tempDir } from '../../../test/fixtures.js';
+import { CC_HOME, FIXTURES, LINEAR, tempDir } from '../../../test/fixtures.js';
 import { undoLatest } from '../undo.js';
 import type { RewindRequest } from './adapter.js';
 import { linkFileHistory } from './file-history-links.js';
@@ -83,6 +83,26 @@ describe('every agent writer: the session id inside the file is validated as an 
       expect(await readFile(s.path, 'utf8')).toBe(s.text);
     });
   }
+});
+
+describe("Claude's writer: the same rule, its own fallback", () => {
+  it(`a sessionId of ${HOSTILE} inside a Claude transcript never names a path: the backup is named by the file's own id, undo puts it back`, async () => {
+    const top = await tempDir('rewind-ids-claude-');
+    tops.push(top);
+    const root = join(top, '.claude');
+    const path = join(root, LINEAR.slice(CC_HOME.length + 1));
+    await mkdir(join(path, '..'), { recursive: true });
+    const text = (await readFile(LINEAR, 'utf8')).split('"sessionId":"2ea8980a-26fe-4928-aab5-4ebf6074b664"').join(`"sessionId":"${HOSTILE}"`);
+    await writeFile(path, text);
+    await utimes(path, past, past);
+    const project = join(top, 'project');
+    await mkdir(project);
+    const r = await ADAPTERS.claude.rewind!({ transcriptPath: path, n: 1, mode: 'in-place', projectRoot: project, agentRoot: root });
+    expect(r.backupPath!.startsWith(join(project, '.agent', 'rewind', 'transcript-backup', '2ea8980a-26fe-4928-aab5-4ebf6074b664-'))).toBe(true);
+    expect((await readdir(top)).sort()).toEqual(['.claude', 'project']);
+    await undoLatest(project, { agentRoots: [root] });
+    expect(await readFile(path, 'utf8')).toBe(text);
+  });
 });
 
 describe('the Qwen fork and the file-history linker', () => {
