@@ -2,6 +2,7 @@ import { mkdir, readdir, readFile, rm, stat, symlink, utimes, writeFile } from '
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CC_HOME, FIXTURES, LINEAR, tempDir } from '../../../test/fixtures.js';
+import { qwenHome, restoreFromAgent, treeOf } from '../../../test/agent-store.js';
 import { undoLatest } from '../undo.js';
 import type { RewindRequest } from './adapter.js';
 import { linkFileHistory } from './file-history-links.js';
@@ -146,5 +147,18 @@ describe('the Qwen fork and the file-history linker', () => {
     }
     expect(await readdir(join(root, 'file-history'))).not.toContain('fork1');
     expect(await readdir(join(root, 'file-history'))).not.toContain('fork2');
+  });
+
+  it("a Qwen code restore whose sessionId escapes reads no backup from outside file-history/: one UNSAFE_PATH line, the project untouched", async () => {
+    const h = await qwenHome({ beforeNativeRewind: true });
+    const top = join(h.root, '..');
+    tops.push(top);
+    const sid = h.backups.replace(/^.*[\\/]/, '');
+    await mkdir(join(top, 'victim'));
+    for (const n of await readdir(h.backups)) await writeFile(join(top, 'victim', n), 'STOLEN\n');
+    await writeFile(h.transcript, (await readFile(h.transcript, 'utf8')).split(`"sessionId":"${sid}"`).join('"sessionId":"../../victim"'));
+    const before = await treeOf(h.project);
+    await expect(restoreFromAgent(h.project, h.transcript, 'f12463c2-8185-4fed-a450-ec0901460950')).rejects.toMatchObject({ code: 'UNSAFE_PATH' });
+    expect(await treeOf(h.project)).toEqual(before);
   });
 });
