@@ -8,6 +8,7 @@ import { appendJournal, latestAction, readJournal, type UndoableRecord } from '.
 import { validateRecord } from './journal-guard.js';
 import { ensureStore } from './project.js';
 import { removeFileHistoryDir } from './agents/file-history-links.js';
+import { beforeUndoPathFor } from './agents/backup-path.js';
 import { rootsFor } from './agents/registry.js';
 import { plural } from '../shared/wording.js';
 
@@ -135,7 +136,8 @@ async function putBack(
   now: () => number,
   expected: Fingerprint | null,
 ): Promise<UndoResult> {
-  const keepPath = () => join(store, 'transcript-backup', `${r.sessionId}-before-undo-${new Date(now()).toISOString().replace(/[:.]/g, '-')}.jsonl`);
+  // The same builder as the writers' backups: an id, inside transcript-backup/, or a refusal.
+  const keepPath = () => beforeUndoPathFor(projectRoot, r.sessionId, now());
   let keptAt: string | null = null;
   if (keepCurrent) {
     keptAt = keepPath();
