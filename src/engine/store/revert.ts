@@ -233,3 +233,19 @@ export async function revert(projectRoot: string, opts: RevertOptions): Promise<
   });
   return { preview: p, applied };
 }
+
+/**
+ * The session a prompt belongs to, found from the checkpoint markers alone: each session file the
+ * project's prompt checkpoints name is read (its own agent's reader) until one has the prompt. A
+ * given transcript is tried first. Null when none does (a hook's prompt id still matches directly).
+ */
+export async function sessionForPrompt(projectRoot: string, promptId: string, first?: string | null): Promise<RestoreSession | null> {
+  const { readRestoreSession } = await import('./restore-session.js');
+  const list = await listCheckpoints(projectRoot).catch(() => [] as CheckpointSummary[]);
+  const paths = [...new Set([...(first ? [first] : []), ...list.filter((c) => c.trigger === 'prompt' && c.transcript).map((c) => c.transcript!.transcript_path).reverse()])];
+  for (const p of paths) {
+    const s = await readRestoreSession(p).catch(() => null);
+    if (s?.prompts.some((x) => x.uuid === promptId || x.promptId === promptId)) return s;
+  }
+  return null;
+}

@@ -1,0 +1,205 @@
+import { mkdir, readFile, rm, unlink, utimes, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LINEAR, copyClaudeHome, inCopy, tempDir } from '../../../test/fixtures.js';
+import { snapshotTree } from '../../../test/tree.js';
+import { handleHook } from '../hooks/handle-hook.js';
+import { readJournal } from '../journal.js';
+import { undoLatest } from '../undo.js';
+import { objectStore } from './checkpoint.js';
+import { listCheckpoints, readManifest } from './manifest.js';
+import { readRestoreSession } from './restore-session.js';
+import { revert, type Take } from './revert.js';
+import { revertFile } from './revert-merge.js';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
+});
+
+const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag} line ${i + 1}`);
+const text = (ls: string[]) => `${ls.join('\n')}\n`;
+const edit = (t: string, i: number, v: string) => {
+  const ls = t.split('\n');
+  ls[i] = v;
+  return ls.join('\n');
+};
+const pause = () => new Promise((r) => setTimeout(r, 5));
+
+type Step = { write?: Record<string, string>; remove?: string[]; bash?: boolean };
+
+/**
+ * A Claude Code session with Rewind's hooks installed, replayed on a real project: the real
+ * fixture transcript's five prompts, each checkpointed by the hook as Claude Code calls it
+ * (UserPromptSubmit with the prompt's id), then that prompt's edits through Pre/PostToolUse.
+ */
+async function session() {
+  const home = await copyClaudeHome();
+  dirs.push(dirname(home));
+  const transcript = inCopy(home, LINEAR);
+  const past = new Date(Date.now() - 3600_000);
+  await utimes(transcript, past, past);
+  const project = await tempDir('rewind-revert-');
+  dirs.push(project);
+  const s = await readRestoreSession(transcript);
+  const prompts = s.prompts.filter((p) => p.active);
+  expect(prompts).toHaveLength(5);
+  const shared = text(lines(40, 'shared'));
+  await writeFile(join(project, 'a.txt'), 'v0\n');
+  await writeFile(join(project, 'shared.ts'), shared);
+  await writeFile(join(project, 'notes.md'), text(['alpha beta', ...lines(12, 'notes')]));
+  await writeFile(join(project, 'old.txt'), 'to be deleted\n');
+  await mkdir(join(project, 'src'));
+  await writeFile(join(project, 'src', 'keep.ts'), 'export const keep = 1;\n');
+  const env = { ...process.env, CLAUDE_PROJECT_DIR: project };
+  const hook = (p: Record<string, unknown>) => handleHook({ cwd: project, transcript_path: transcript, session_id: '2ea8980a-26fe-4928-aab5-4ebf6074b664', ...p }, env);
+  const cur = async (f: string) => readFile(join(project, f), 'utf8');
+  // What each prompt does (its text says roughly what): later prompts overlap earlier ones on
+  // purpose (a.txt by #1 and #2, notes.md line 1 by #4 and #5), and change other lines of shared.ts.
+  const steps: (() => Promise<Step>)[] = [
+    async () => ({ write: { 'a.txt': 'version one\n', 'shared.ts': edit(await cur('shared.ts'), 2, 'shared line 3 by #1') } }),
+    async () => ({ write: { 'a.txt': 'version two\n', 'shared.ts': edit(await cur('shared.ts'), 20, 'shared line 21 by #2') } }),
+    async () => ({ write: { 'c.txt': 'bashmade\n' }, bash: true }),
+    async () => ({ write: { 'notes.md': edit(await cur('notes.md'), 0, 'alpha gamma') }, remove: ['old.txt'] }),
+    async () => ({ write: { 'b.txt': 'bee\n', 'notes.md': edit(await cur('notes.md'), 0, 'alpha delta'), 'shared.ts': edit(await cur('shared.ts'), 35, 'shared line 36 by #5') } }),
+  ];
+  for (let i = 0; i < prompts.length; i++) {
+    await pause();
+    await hook({ hook_event_name: 'UserPromptSubmit', prompt_id: prompts[i]!.promptId });
+    await pause();
+    const step = await steps[i]!();
+    if (step.bash) await hook({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'echo bashmade > c.txt' } });
+    for (const [f, content] of Object.entries(step.write ?? {})) {
+      if (!step.bash) await hook({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(project, f) } });
+      await writeFile(join(project, f), content);
+      if (!step.bash) await hook({ hook_event_name: 'PostToolUse', tool_name: 'Write', tool_input: { file_path: join(project, f) } });
+    }
+    for (const f of step.remove ?? []) {
+      await hook({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: `rm ${f}` } });
+      await unlink(join(project, f));
+    }
+  }
+  return { project, transcript, session: s, prompts };
+}
+
+/** The tree of a checkpoint, as file contents (directories left out). */
+async function checkpointFiles(project: string, id: string): Promise<Map<string, string>> {
+  const m = await readManifest(project, id);
+  const objects = objectStore(project);
+  const out = new Map<string, string>();
+  for (const e of m.entries) if (e[1] === 'f') out.set(e[0], (await objects.read(e[2])).toString('utf8'));
+  return out;
+}
+
+/**
+ * What reverting prompt k must leave, worked out here from the checkpoints alone, line by line
+ * (every file of this project keeps its line count): a line the prompt changed goes back unless a
+ * later change touched it too, which makes the file a conflict.
+ */
+async function expectedRevert(project: string, k: number, now: Record<string, string>) {
+  const ps = (await listCheckpoints(project)).filter((c) => c.trigger === 'prompt');
+  const before = await checkpointFiles(project, ps[k]!.id);
+  const after = k + 1 < ps.length ? await checkpointFiles(project, ps[k + 1]!.id) : new Map(Object.entries(now).filter(([, v]) => v !== 'dir').map(([p, v]) => [p, Buffer.from(v.slice(2), 'base64').toString('utf8')]));
+  const current = new Map(Object.entries(now).filter(([, v]) => v !== 'dir').map(([p, v]) => [p, Buffer.from(v.slice(2), 'base64').toString('utf8')]));
+  const files = new Map(current);
+  const conflicts: string[] = [];
+  for (const p of new Set([...before.keys(), ...after.keys()])) {
+    const [b, a, c] = [before.get(p), after.get(p), current.get(p)];
+    if (b === a) continue;
+    if (b === undefined) {
+      // Created by the prompt: it goes, unless changed since.
+      if (c === a) files.delete(p);
+      else if (c !== undefined) conflicts.push(p);
+      continue;
+    }
+    if (a === undefined) {
+      if (c === undefined) files.set(p, b);
+      else if (c !== b) conflicts.push(p);
+      continue;
+    }
+    const [bl, al, cl] = [b.split('\n'), a.split('\n'), (c ?? '').split('\n')];
+    const mine = bl.map((l, i) => l !== al[i]);
+    if (mine.some((m, i) => m && al[i] !== cl[i])) {
+      conflicts.push(p);
+      continue;
+    }
+    files.set(p, cl.map((l, i) => (mine[i] ? bl[i] : l)).join('\n'));
+  }
+  return { files, conflicts: conflicts.sort(), before };
+}
+
+const contents = (snap: Record<string, string>) => new Map(Object.entries(snap).filter(([, v]) => v !== 'dir').map(([p, v]) => [p, Buffer.from(v.slice(2), 'base64').toString('utf8')]));
+
+describe('revert one prompt (Claude session with hooks, real fixture)', () => {
+  it('reverts each prompt in turn: its own changes go back, later edits stay, overlapping ones are conflicts until chosen', async () => {
+    const x = await session();
+    const original = await snapshotTree(x.project);
+    const seen: Record<number, string[]> = {};
+    for (let k = 0; k < 5; k++) {
+      const exp = await expectedRevert(x.project, k, original);
+      const uuid = x.prompts[k]!.uuid;
+      const dry = await revert(x.project, { promptId: uuid, session: x.session, dryRun: true });
+      expect(dry.preview.unresolved.sort()).toEqual(exp.conflicts);
+      seen[k] = exp.conflicts;
+      let take: Record<string, Take> | undefined;
+      if (exp.conflicts.length) {
+        // Refused, and nothing changed, until a choice is made for each conflicted file; --force is no choice.
+        await expect(revert(x.project, { promptId: uuid, session: x.session, force: true })).rejects.toMatchObject({ code: 'CONFLICT' });
+        expect(await snapshotTree(x.project)).toEqual(original);
+        for (const c of dry.preview.conflicts) expect(c.current).not.toBeNull();
+        take = Object.fromEntries(exp.conflicts.map((p) => [p, 'before' as Take]));
+      }
+      const r = await revert(x.project, { promptId: uuid, session: x.session, take });
+      expect(r.applied).not.toBeNull();
+      const want = new Map(exp.files);
+      for (const p of exp.conflicts) {
+        if (exp.before.has(p)) want.set(p, exp.before.get(p)!);
+        else want.delete(p);
+      }
+      expect(contents(await snapshotTree(x.project))).toEqual(want);
+      // One journal entry, undoable: the tree comes back byte for byte.
+      const j = await readJournal(x.project);
+      expect(j.filter((e) => e.kind === 'revert')).toHaveLength(k + 1);
+      await undoLatest(x.project);
+      expect(await snapshotTree(x.project)).toEqual(original);
+    }
+    // The overlaps built into the session are the ones found.
+    expect(seen).toEqual({ 0: ['a.txt'], 1: [], 2: [], 3: ['notes.md'], 4: [] });
+  });
+
+  it('keeps a later change in the same file, restores a deleted file, deletes a created one, and writes markers when asked', async () => {
+    const x = await session();
+    const p = x.prompts;
+    // #1 changed shared.ts line 3, #2 line 21: reverting #1 keeps #2's line.
+    await revert(x.project, { promptId: p[0]!.uuid, session: x.session, take: { 'a.txt': 'current' } });
+    const shared = await readFile(join(x.project, 'shared.ts'), 'utf8');
+    expect(shared).toContain('shared line 3\n');
+    expect(shared).toContain('shared line 21 by #2');
+    expect(await readFile(join(x.project, 'a.txt'), 'utf8')).toBe('version two\n');
+    // #4 deleted old.txt: it comes back; #3 created c.txt: it goes.
+    await revert(x.project, { promptId: p[3]!.uuid, session: x.session, take: 'markers' });
+    expect(await readFile(join(x.project, 'old.txt'), 'utf8')).toBe('to be deleted\n');
+    expect(await readFile(join(x.project, 'notes.md'), 'utf8')).toMatch(/^<<<<<<< current\nalpha delta\n=======\nalpha beta\n>>>>>>> before the prompt\n/);
+    await revert(x.project, { promptId: p[2]!.uuid, session: x.session });
+    await expect(readFile(join(x.project, 'c.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('refuses a session written moments ago unless forced, and a prompt with no checkpoint', async () => {
+    const x = await session();
+    await utimes(x.transcript, new Date(), new Date());
+    await expect(revert(x.project, { promptId: x.prompts[2]!.uuid, session: x.session })).rejects.toMatchObject({ code: 'TRANSCRIPT_LIVE' });
+    expect((await revert(x.project, { promptId: x.prompts[2]!.uuid, session: x.session, force: true })).applied).not.toBeNull();
+    await expect(revert(x.project, { promptId: 'no-such-prompt', session: x.session, dryRun: true })).rejects.toMatchObject({ code: 'NO_CHECKPOINT' });
+  });
+});
+
+describe('revertFile (three-way, node-diff3)', () => {
+  const b = (s: string | null) => (s === null ? null : Buffer.from(s));
+  it('takes the prompt back, keeps a separate later change, and calls an overlap a conflict', () => {
+    expect(revertFile(b('a\nX\nc\nd\ne\n'), b('a\nX\nc\nd\nE\n'), b('a\nb\nc\nd\ne\n'))).toEqual({ outcome: 'clean', result: b('a\nb\nc\nd\nE\n') });
+    expect(revertFile(b('a\nX\nc\n'), b('a\nY\nc\n'), b('a\nb\nc\n'))).toMatchObject({ outcome: 'conflict' });
+    expect(revertFile(b('new\n'), b('new\n'), null)).toEqual({ outcome: 'clean', result: null });
+    expect(revertFile(null, null, b('gone\n'))).toEqual({ outcome: 'clean', result: b('gone\n') });
+    expect(revertFile(b('x\0'), b('y\0'), b('z\0'))).toMatchObject({ outcome: 'conflict', markers: null });
+  });
+});
