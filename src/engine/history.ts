@@ -35,7 +35,8 @@ export interface HistoryEntry {
 /** The agent a session file belongs to, by which agent's root holds it (no file is read). */
 async function agentOfPath(path: string | null, roots: { id: string; root: string }[]): Promise<string | null> {
   if (!path) return null;
-  return roots.find((r) => path.startsWith(r.root))?.id ?? null;
+  const { sep } = await import('node:path');
+  return roots.find((r) => path.startsWith(r.root.endsWith(sep) ? r.root : `${r.root}${sep}`))?.id ?? null;
 }
 
 /** Files a tree action changed, from its pre and post checkpoints (unknown: an empty list). */
@@ -119,6 +120,10 @@ export async function listHistory(projectRoot: string, opts: HistoryOptions = {}
   if (opts.withStatus !== false) {
     const { undoById } = await import('./undo.js');
     const agentRoots = roots.map((r) => r.root);
+    // One read of the tree for every check (each is a dry run of the undo).
+    const { currentTree } = await import('./store/tree-state.js');
+    const { latestManifest } = await import('./store/manifest.js');
+    const treeNow = await currentTree(projectRoot, await latestManifest(projectRoot));
     for (const e of out) {
       if (e.kind === 'undo' && e.undone) {
         e.why = 'already redone';
@@ -133,7 +138,7 @@ export async function listHistory(projectRoot: string, opts: HistoryOptions = {}
         continue;
       }
       try {
-        await undoById(projectRoot, e.id, { dryRun: true, agentRoots });
+        await undoById(projectRoot, e.id, { dryRun: true, agentRoots, treeNow });
         e.undoable = true;
       } catch (err) {
         e.why = describeError(err).message;

@@ -7,6 +7,7 @@ import { activeUndos, appendJournal, readJournal, type UndoableRecord, type Undo
 import { validateRecord } from './journal-guard.js';
 import { rootsFor } from './agents/registry.js';
 import { plural } from '../shared/wording.js';
+import type { TreeState } from './store/tree-state.js';
 
 export interface RedoOptions {
   dryRun?: boolean;
@@ -15,6 +16,8 @@ export interface RedoOptions {
   agentRoots?: string[];
   /** The undo to take back (default: the newest one no redo has cancelled). */
   undoId?: string;
+  /** Dry runs only: the tree as already read. */
+  treeNow?: TreeState;
 }
 
 export interface RedoResult {
@@ -126,7 +129,7 @@ async function redoOne(projectRoot: string, u: UndoRecord, r: UndoableRecord, op
   const pre = await readManifest(projectRoot, u.preUndoCheckpointId);
   const post = await readManifest(projectRoot, u.postUndoCheckpointId);
   const [preTree, postTree] = [treeFromEntries(pre.entries), treeFromEntries(post.entries)];
-  const current = await currentTree(projectRoot, await latestManifest(projectRoot));
+  const current = (opts.dryRun ? opts.treeNow : undefined) ?? (await currentTree(projectRoot, await latestManifest(projectRoot)));
   const plan = planRestore({ target: preTree, current, expected: postTree, coverage: new Set(touchedBetween(preTree, postTree)), leaveAlone: new Set(pre.skipped.map((s) => s.path)) });
   const conflicts = plan.changes.filter((c) => c.conflict).map((c) => c.path);
   if (conflicts.length && !opts.force) throw new RewindError('CONFLICT', `files changed since the undo: ${conflicts.slice(0, 5).join(', ')} (pass --force to redo anyway)`);

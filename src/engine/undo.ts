@@ -10,6 +10,7 @@ import { ensureStore } from './project.js';
 import { removeFileHistoryDir } from './agents/file-history-links.js';
 import { rootsFor } from './agents/registry.js';
 import { plural } from '../shared/wording.js';
+import type { TreeState } from './store/tree-state.js';
 
 export interface UndoResult {
   dryRun: boolean;
@@ -44,6 +45,8 @@ export interface UndoOptions {
   agentRoots?: string[];
   /** A restore goes back on the paths it changed only (an action that is not the newest). */
   scoped?: boolean;
+  /** Dry runs only: the tree as already read (the history list checks many entries against one read). */
+  treeNow?: TreeState;
 }
 
 /**
@@ -211,7 +214,7 @@ async function undoRestoreRecord(projectRoot: string, r: Extract<UndoableRecord,
   // A revert touches only its own paths, and so does its undo; so does the undo of an older restore.
   const scoped = r.kind === 'revert' || !!opts.scoped;
   const what = r.kind === 'revert' ? `the revert of prompt ${r.promptId}` : `the restore of ${r.checkpointId}`;
-  const plan = await undoRestore(projectRoot, r, { dryRun: opts.dryRun, force: opts.force, now, undoRecord: record, scoped });
+  const plan = await undoRestore(projectRoot, r, { dryRun: opts.dryRun, force: opts.force, now, undoRecord: record, scoped, current: opts.dryRun ? opts.treeNow : undefined });
   const n = plan.changes.length;
   // A dry run says what would stop the real undo (a part of a group is checked this way first).
   if (opts.dryRun && plan.conflicts > 0 && !opts.force) {

@@ -314,11 +314,11 @@ export function touchedBetween(a: TreeState, b: TreeState): string[] {
 export async function undoRestore(
   projectRoot: string,
   rec: { preRestoreCheckpointId: string; postRestoreCheckpointId?: string },
-  opts: { dryRun?: boolean; force?: boolean; now?: () => number; undoRecord?: Extract<JournalRecord, { kind: 'undo' }>; writeHook?: WriteHook; scoped?: boolean } = {},
+  opts: { dryRun?: boolean; force?: boolean; now?: () => number; undoRecord?: Extract<JournalRecord, { kind: 'undo' }>; writeHook?: WriteHook; scoped?: boolean; current?: TreeState } = {},
 ): Promise<RestorePlan & { finish?: () => Promise<void> }> {
   const pre = await readManifest(projectRoot, rec.preRestoreCheckpointId);
   const post = rec.postRestoreCheckpointId ? await readManifest(projectRoot, rec.postRestoreCheckpointId).catch(() => null) : null;
-  const current = await currentTree(projectRoot, await latestManifest(projectRoot));
+  const current = opts.current ?? (await currentTree(projectRoot, await latestManifest(projectRoot)));
   const preTree = treeFromEntries(pre.entries);
   if (opts.scoped && !post) throw new RewindError('UNDO_MISMATCH', 'this action kept no record of the state it left: only the newest action can be undone');
   const plan = planRestore({
