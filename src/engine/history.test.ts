@@ -162,3 +162,18 @@ describe('the operations list after ten mixed actions, and undo from the middle'
     expect(h2.find((e) => e.id === ip7!.id)!.undoable).toBe(true);
   });
 });
+
+describe('redo trusts only what the store set aside', () => {
+  it('refuses an undo record whose set-aside file is outside the store, and writes nothing', async () => {
+    const x = await hookedSession(dirs);
+    const f = await rewind(x, 'fork', 1);
+    await undoLatest(x.project, opts(x));
+    const journal = join(x.project, '.agent', 'rewind', 'journal.jsonl');
+    const outside = join(x.project, 'a.txt');
+    const text = await readFile(journal, 'utf8');
+    await writeFile(journal, text.replace(/"keptAt":"[^"]*"/, `"keptAt":${JSON.stringify(outside)}`));
+    await expect(redo(x.project, opts(x))).rejects.toMatchObject({ code: 'UNSAFE_PATH' });
+    expect(await exists(f.forkPath!)).toBe(false);
+    expect(await exists(outside)).toBe(true);
+  });
+});

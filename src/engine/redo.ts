@@ -55,6 +55,11 @@ export async function redo(projectRoot: string, opts: RedoOptions = {}): Promise
   });
   const roots = opts.agentRoots ?? rootsFor(process.env).map((x) => x.root);
   for (const p of pairs) await validateRecord(projectRoot, p.r, roots);
+  // A journal can arrive with a cloned repository: what an undo set aside is only ever in our store.
+  const { requireInside } = await import('./guard.js');
+  const { storeDir } = await import('./project.js');
+  const keptRoots = [join(storeDir(projectRoot), 'undone'), join(storeDir(projectRoot), 'transcript-backup')];
+  for (const p of pairs) if (p.u.keptAt) await requireInside(keptRoots, p.u.keptAt, 'a journal record naming a set-aside file');
   const checked: string[] = [];
   for (const p of pairs) {
     try {
