@@ -127,12 +127,15 @@ export function windowError(code: string, message: string, verb: string): { text
       return { text: 'This changed since the action (the fork was resumed, or the session went on): undoing now would replace that work. Nothing was undone.', actions: [{ action: 'force', label: `${verb} anyway (what it replaces is kept)` }] };
     case 'NOT_ENOUGH_PROMPTS':
       return { text: 'This is the first prompt: nothing would be left to resume. Start a new session instead.', actions: [] };
-    default: {
-      // Flags are for the terminal: the window offers buttons instead.
-      const t = message.replace(/\s*\((?:[^()]*)--\w[^()]*\)\s*$/, '').replace(/[:;,]?\s*(?:pass|or pass|use) --[\w-]+[^.;]*/g, '').trim();
-      return { text: `${t.charAt(0).toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? '' : '.'}`, actions: [] };
-    }
+    default:
+      return { text: plainSentence(message), actions: [] };
   }
+}
+
+/** An engine message as a window sentence: flags are for the terminal (the window offers buttons). */
+export function plainSentence(message: string): string {
+  const t = message.replace(/\s*\((?:[^()]*)--\w[^()]*\)\s*$/, '').replace(/[:;,]?\s*(?:pass|or pass|use) --[\w-]+[^.;]*/g, '').trim();
+  return `${t.charAt(0).toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? '' : '.'}`;
 }
 
 /** Where the code a compared side ended with was read from. */

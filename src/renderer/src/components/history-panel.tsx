@@ -1,4 +1,4 @@
-import { historyTitle, undoableText, windowError } from '../../../shared/wording.js';
+import { historyTitle, plainSentence, undoableText } from '../../../shared/wording.js';
 import { useStore } from '../store/store.js';
 import { useNow } from './use-now.js';
 import { When } from './when.js';
@@ -14,7 +14,8 @@ export function HistoryPanel() {
   const now = useNow();
   if (!history) return null;
   const byId = new Map(history.entries.map((e) => [e.id, e]));
-  const err = history.error ? windowError(history.error.code, history.error.message, 'Undo') : null;
+  // The engine names the path that changed: said as it is, without the terminal's flags.
+  const err = history.error ? { text: `Nothing was changed. ${plainSentence(history.error.message)}` } : null;
   const canRedo = history.entries.some((e) => e.kind === 'undo' && e.undoable);
   return (
     <div className="sheet-backdrop" onClick={close}>
