@@ -118,6 +118,19 @@ describe('revert one prompt (Claude session with hooks, real fixture)', () => {
     await expect(readFile(join(x.project, 'c.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  it('is all or nothing: a disk that fills half-way leaves the tree as it was and journals nothing', async () => {
+    const x = await session();
+    const before = await snapshotTree(x.project);
+    let n = 0;
+    const full = async () => {
+      if (++n === 2) throw Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' });
+    };
+    await expect(revert(x.project, { promptId: x.prompts[0]!.uuid, session: x.session, take: 'before', writeHook: full })).rejects.toMatchObject({ code: 'IO', message: expect.stringMatching(/no space left.*nothing was changed/) });
+    expect(n).toBe(2);
+    expect(await snapshotTree(x.project)).toEqual(before);
+    expect((await readJournal(x.project)).filter((r) => r.kind === 'revert')).toHaveLength(0);
+  });
+
   it('refuses a session written moments ago unless forced, and a prompt with no checkpoint', async () => {
     const x = await session();
     await utimes(x.transcript, new Date(), new Date());
