@@ -66,7 +66,7 @@ export function HistoryPanel() {
           <button type="button" className="button" disabled={!canRedo || !!history.busy} title="Put back the newest undone action" onClick={() => void redo()}>
             Redo
           </button>
-          <button type="button" className="button" onClick={close}>
+          <button type="button" className="button" autoFocus onClick={close}>
             Close
           </button>
         </footer>

@@ -101,7 +101,7 @@ export function RevertSheet() {
           )}
         </div>
         <footer className="sheet-footer">
-          <button type="button" className="button" onClick={close}>
+          <button type="button" className="button" autoFocus onClick={close}>
             Cancel
           </button>
           <button
