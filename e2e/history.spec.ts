@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
 import { CLI, openApp, serve, transcriptOf, type Served } from './server.js';
 
 let s: Served;
@@ -49,6 +50,12 @@ async function replay(project: string) {
   }
 }
 
+/** WCAG A/AA (axe-core) on one open sheet only: the rest of the window has its own checks. */
+async function expectAccessible(page: Page, selector: string) {
+  const r = await new AxeBuilder({ page }).include(selector).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  expect(r.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`))).toEqual([]);
+}
+
 const exists = async (p: string) => !!(await stat(p).catch(() => null));
 
 test('revert a middle prompt from the window: the conflict and its choice, then undo it from the History panel', async ({ page }) => {
@@ -69,6 +76,7 @@ test('revert a middle prompt from the window: the conflict and its choice, then 
   await expect(confirm).toBeDisabled();
   await expect(confirm).toHaveText('Choose for 1 conflicted file first');
   await expect(sheet.getByRole('list', { name: 'Files that will change' }).locator('.file')).toHaveCount(2);
+  await expectAccessible(page, '.sheet');
   await conflict.getByRole('radio', { name: 'Take the file before the prompt' }).click();
   await expect(conflict.getByRole('radio', { name: 'Take the file before the prompt' })).toBeChecked();
   await expect(confirm).toHaveText('Revert 3 files');
@@ -90,6 +98,7 @@ test('revert a middle prompt from the window: the conflict and its choice, then 
   await expect(entry).toContainText('Reverted the changes of prompt');
   await expect(entry).toContainText('can be undone');
   await expect(entry).toContainText('shared.ts');
+  await expectAccessible(page, '.history-panel');
   await entry.getByRole('button', { name: 'Undo' }).click();
   await expect(panel.locator('.history-entry').first()).toHaveAttribute('data-kind', 'undo');
   await expect(panel.locator('.history-entry').first()).toContainText('Undid: Reverted the changes of prompt');

@@ -23,11 +23,11 @@ function Conflict({ c }: { c: RevertPlan['conflicts'][number] }) {
         <div className="revert-sides">
           <figure aria-label="Current">
             <figcaption className="small muted">Current</figcaption>
-            <pre className="mono">{c.current ?? '(no file)'}</pre>
+            <pre className="mono" tabIndex={0}>{c.current ?? '(no file)'}</pre>
           </figure>
           <figure aria-label="Before the prompt">
             <figcaption className="small muted">Before the prompt</figcaption>
-            <pre className="mono">{c.before ?? '(no file)'}</pre>
+            <pre className="mono" tabIndex={0}>{c.before ?? '(no file)'}</pre>
           </figure>
         </div>
       )}
