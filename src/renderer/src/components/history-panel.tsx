@@ -16,7 +16,8 @@ export function HistoryPanel() {
   const byId = new Map(history.entries.map((e) => [e.id, e]));
   // The engine names the path that changed: said as it is, without the terminal's flags.
   const err = history.error ? { text: `Nothing was changed. ${plainSentence(history.error.message)}` } : null;
-  const canRedo = history.entries.some((e) => e.kind === 'undo' && e.undoable);
+  // Redo takes back the newest undo a redo has not cancelled: on only when that one can go back.
+  const canRedo = history.entries.find((e) => e.kind === 'undo' && !e.undone)?.undoable ?? false;
   return (
     <div className="sheet-backdrop" onClick={close}>
       <div className="sheet history-panel" role="dialog" aria-modal="true" aria-labelledby="history-title" onClick={(e) => e.stopPropagation()}>
