@@ -7,7 +7,8 @@ import { readJournal } from '../journal.js';
 import { undoLatest } from '../undo.js';
 import { objectStore } from './checkpoint.js';
 import { listCheckpoints, readManifest } from './manifest.js';
-import { revert, type Take } from './revert.js';
+import { revert, turnCheckpoints, type Take } from './revert.js';
+import type { CheckpointSummary } from './manifest.js';
 import { revertFile } from './revert-merge.js';
 
 const dirs: string[] = [];
@@ -148,5 +149,27 @@ describe('revertFile (three-way, node-diff3)', () => {
     expect(revertFile(b('new\n'), b('new\n'), null)).toEqual({ outcome: 'clean', result: null });
     expect(revertFile(null, null, b('gone\n'))).toEqual({ outcome: 'clean', result: b('gone\n') });
     expect(revertFile(b('x\0'), b('y\0'), b('z\0'))).toMatchObject({ outcome: 'conflict', markers: null });
+  });
+});
+
+describe('turnCheckpoints', () => {
+  const cp = (id: string, path: string, uuid: string | null, pid: string | null, trigger: CheckpointSummary['trigger'] = 'prompt'): CheckpointSummary => ({
+    id,
+    time: id,
+    label: null,
+    trigger,
+    scan: 'full',
+    transcript: { transcript_path: path, session_id: null, agent: 'claude', prompt_uuid: uuid, prompt_id: pid, byte_offset_end: 0, prefix_sha256: '' },
+    files: 0,
+    bytes: 0,
+    changed: { added: [], modified: [], deleted: [] },
+    skipped: 0,
+  });
+  it("ends a turn at the next prompt of any session (a fork goes on in a new file), matching a uuid through the session's prompt id", () => {
+    const list = [cp('1', '/a.jsonl', null, 'pid-1'), cp('2', '/a.jsonl', null, 'x', 'pre-restore'), cp('3', '/fork.jsonl', 'u-9', null), cp('4', '/a.jsonl', null, 'pid-2')];
+    const session = { transcriptPath: '/a.jsonl', agent: 'claude', prompts: [{ uuid: 'u-1', promptId: 'pid-1', active: true }] };
+    expect(turnCheckpoints(list, 'u-1', session)).toMatchObject({ before: { id: '1' }, after: { id: '3' } });
+    expect(turnCheckpoints(list, 'pid-2', null)).toMatchObject({ before: { id: '4' }, after: null });
+    expect(turnCheckpoints(list, 'u-1', null)).toBeNull();
   });
 });

@@ -73,7 +73,7 @@ const SIDE_MAX = 200_000;
 const sameNode = (a: NodeState | undefined, b: NodeState | undefined) => (!a ? !b : !!b && a.kind === b.kind && a.ref === b.ref && (a.kind !== 'f' || (a.mode & 0o111) === (b.mode & 0o111)));
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-/** The checkpoint taken before the prompt (by uuid or the hook's prompt id) and the next prompt's of the same session. */
+/** The checkpoint taken before the prompt (by uuid or the hook's prompt id) and the next prompt's checkpoint in the project. */
 export function turnCheckpoints(list: CheckpointSummary[], promptId: string, session: RestoreSession | null | undefined): { before: CheckpointSummary; after: CheckpointSummary | null } | null {
   const pid = session?.prompts.find((p) => p.uuid === promptId)?.promptId ?? null;
   const match = (c: CheckpointSummary) => c.trigger === 'prompt' && !!c.transcript && (c.transcript.prompt_uuid === promptId || c.transcript.prompt_id === promptId || (!!pid && c.transcript.prompt_id === pid));
@@ -84,7 +84,9 @@ export function turnCheckpoints(list: CheckpointSummary[], promptId: string, ses
   }
   if (i < 0) return null;
   const before = list[i]!;
-  const after = list.slice(i + 1).find((c) => c.trigger === 'prompt' && c.transcript?.transcript_path === before.transcript!.transcript_path) ?? null;
+  // The next prompt of any session in the project ends the turn (a fork goes on in a new file;
+  // a second session may work there too): what comes after it is never taken as this prompt's.
+  const after = list.slice(i + 1).find((c) => c.trigger === 'prompt') ?? null;
   return { before, after };
 }
 
