@@ -1,4 +1,4 @@
-import { diff3Merge, merge } from 'node-diff3';
+import { diff3Merge, mergeDiff3 } from 'node-diff3';
 
 /** What the user picked for a conflicted file: keep it as it is, take it as before the prompt, or markers. */
 export type Take = 'current' | 'before' | 'markers';
@@ -34,7 +34,8 @@ export function revertFile(base: Buffer | null, ours: Buffer | null, theirs: Buf
   const [o, a, b] = [base, ours, theirs].map((x) => x.toString('utf8').split('\n'));
   const regions = diff3Merge(a!, o!, b!, { excludeFalseConflicts: true });
   if (regions.every((r) => r.ok)) return { outcome: 'clean', result: Buffer.from(regions.flatMap((r) => r.ok ?? []).join('\n')) };
-  const marked = merge(a!, o!, b!, { excludeFalseConflicts: true, label: LABELS });
+  // git's diff3 style: the lines as the prompt left them sit between the two sides.
+  const marked = mergeDiff3(a!, o!, b!, { excludeFalseConflicts: true, label: LABELS });
   const n = regions.filter((r) => r.conflict).length;
   return { outcome: 'conflict', reason: `${n === 1 ? 'a later change overlaps' : `${n} later changes overlap`} the prompt's`, markers: Buffer.from(marked.result.join('\n')) };
 }

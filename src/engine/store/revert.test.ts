@@ -114,7 +114,7 @@ describe('revert one prompt (Claude session with hooks, real fixture)', () => {
     // #4 deleted old.txt: it comes back; #3 created c.txt: it goes.
     await revert(x.project, { promptId: p[3]!.uuid, session: x.session, take: 'markers' });
     expect(await readFile(join(x.project, 'old.txt'), 'utf8')).toBe('to be deleted\n');
-    expect(await readFile(join(x.project, 'notes.md'), 'utf8')).toMatch(/^<<<<<<< current\nalpha delta\n=======\nalpha beta\n>>>>>>> before the prompt\n/);
+    expect(await readFile(join(x.project, 'notes.md'), 'utf8')).toMatch(/^<<<<<<< current\nalpha delta\n\|\|\|\|\|\|\| after the prompt\nalpha gamma\n=======\nalpha beta\n>>>>>>> before the prompt\n/);
     await revert(x.project, { promptId: p[2]!.uuid, session: x.session });
     await expect(readFile(join(x.project, 'c.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
