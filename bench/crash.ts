@@ -1,4 +1,4 @@
-import { inPlaceTrial, restoreTrial, undoTrial, type TrialResult } from '../test/crash/trials.js';
+import { inPlaceTrial, restoreTrial, revertTrial, undoTrial, type TrialResult } from '../test/crash/trials.js';
 
 /** kill -9 at random moments of each operation, `n` times each; every problem is printed. */
 export async function runCrashBench(n: number): Promise<Record<string, unknown>> {
@@ -6,6 +6,7 @@ export async function runCrashBench(n: number): Promise<Record<string, unknown>>
   const kinds: [string, (ms: number | null, i: number) => Promise<TrialResult>, number][] = [
     ['back --in-place', (ms, i) => inPlaceTrial(ms, i % 2 ? 'fd' : 'path', i % 3 === 2), 400],
     ['restore', (ms) => restoreTrial(ms), 700],
+    ['revert', (ms) => revertTrial(ms), 700],
     ['undo', (ms) => undoTrial(ms), 700],
   ];
   // CRASH_ONLY=restore (or a comma list) runs a subset.
