@@ -6,6 +6,7 @@ import { USAGE } from './usage.js';
 
 declare const __APP_VERSION__: string;
 
+<<<<<<< HEAD
 const BOOLEAN = ['json', 'in-place', 'both', 'copy', 'dry-run', 'force', 'help', 'version', 'demo', 'redact', 'stdio'];
 const STRING = ['to', 'transcript', 'project', 'claude-dir', 'label', 'source', 'scope', 'port', 'host', 'branch', 'format', 'out', 'agent', 'limit', 'name'];
 const KNOWN = new Set([...BOOLEAN, ...STRING, '_', 'h', 'v']);
@@ -13,6 +14,13 @@ const KNOWN = new Set([...BOOLEAN, ...STRING, '_', 'h', 'v']);
 export const FORWARDED: ReadonlySet<string> = new Set(['back', 'restore', 'checkpoint', 'undo']);
 /** Commands that `--host NAME` runs on a remote host (`serve --host` is the address it listens on). */
 export const ON_HOST: ReadonlySet<string> = new Set(['sessions', 'search', 'timeline', 'back', 'restore', 'undo', 'history', 'checkpoint', 'checkpoints', 'revert', 'redo']);
+=======
+const BOOLEAN = ['json', 'in-place', 'both', 'copy', 'dry-run', 'force', 'help', 'version', 'demo', 'redact'];
+const STRING = ['to', 'transcript', 'project', 'claude-dir', 'label', 'source', 'scope', 'port', 'host', 'branch', 'format', 'out', 'agent', 'limit', 'take'];
+const KNOWN = new Set([...BOOLEAN, ...STRING, '_', 'h', 'v']);
+/** Commands that write: when the app runs, it performs them (a single writer, the window updates). */
+export const FORWARDED: ReadonlySet<string> = new Set(['back', 'restore', 'checkpoint', 'undo', 'revert', 'redo']);
+>>>>>>> history
 
 /** The command word of an argv, as `run` reads it (options and their values skipped). */
 export function commandOf(argv: string[]): string | undefined {
@@ -160,9 +168,25 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
         );
       }
       case 'undo': {
-        noExtra(0);
+        noExtra(1);
         const { undoCommand } = await import('./commands/undo.js');
-        return await undoCommand({ dryRun: !!args['dry-run'], json: !!args.json, force: !!args.force, project: single('project'), claudeDir }, io);
+        return await undoCommand({ id: rest[0], dryRun: !!args['dry-run'], json: !!args.json, force: !!args.force, project: single('project'), claudeDir }, io);
+      }
+      case 'revert': {
+        noExtra(1);
+        const { revertCommand } = await import('./commands/revert.js');
+        const take = ([] as unknown[]).concat(args.take ?? []).map(String);
+        return await revertCommand({ ref: rest[0], take, dryRun: !!args['dry-run'], json: !!args.json, force: !!args.force, project: single('project'), transcript: single('transcript') }, io);
+      }
+      case 'redo': {
+        noExtra(0);
+        const { redoCommand } = await import('./commands/redo.js');
+        return await redoCommand({ dryRun: !!args['dry-run'], json: !!args.json, force: !!args.force, project: single('project'), claudeDir }, io);
+      }
+      case 'history': {
+        noExtra(0);
+        const { historyCommand } = await import('./commands/history.js');
+        return await historyCommand({ project: single('project'), json: !!args.json, claudeDir }, io);
       }
       case 'compare': {
         noExtra(2);

@@ -16,7 +16,16 @@ Usage:
                                      n: prompts back along the live path (default 1);
                                      --to: cut before that prompt, live or on an
                                      abandoned branch (#n: the n-th live prompt)
-  rewind-app undo [--dry-run] [--force] [--project DIR] [--json]
+  rewind-app undo [ID] [--dry-run] [--force] [--project DIR] [--json]
+                                     ID: a history entry (default: the newest action)
+  rewind-app redo [--dry-run] [--force] [--project DIR] [--json]
+  rewind-app history [--project DIR] [--json]
+                                     every fork, rewrite, restore, revert, undo and redo,
+                                     and whether each can still be undone
+  rewind-app revert <prompt id> [--dry-run] [--json] [--force] [--project DIR]
+                    [--take current|before|markers | --take PATH=CHOICE ...]
+                                     take one prompt's code changes back, keep later ones;
+                                     overlapping changes are conflicts (exit 6) until --take
   rewind-app checkpoint [--label L] [--project DIR] [--json]
   rewind-app checkpoints [--project DIR] [--json]
   rewind-app restore <checkpoint id | prompt uuid | @n> [--dry-run] [--json]
@@ -38,7 +47,7 @@ Usage:
   rewind-app hooks install|uninstall|status [--scope user|project|local]
   rewind-app hook                    (run by Claude Code: JSON on stdin)
 
-When the app is running, back, restore, checkpoint and undo are performed by it.
+When the app is running, back, restore, revert, checkpoint, undo and redo are performed by it.
 
 Options:
   --claude-dir DIR   Claude config dir (default: $CLAUDE_CONFIG_DIR or ~/.claude)

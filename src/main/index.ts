@@ -70,7 +70,7 @@ function createWindow(): BrowserWindow {
 
 /** `rewind-app back 1` etc. launched as a second instance: performed here, shown in the window. */
 function commandFromArgv(argv: string[]): string[] | null {
-  const i = argv.findIndex((a) => ['back', 'restore', 'checkpoint', 'undo'].includes(a));
+  const i = argv.findIndex((a) => ['back', 'restore', 'checkpoint', 'undo', 'revert', 'redo'].includes(a));
   return i === -1 ? null : argv.slice(i);
 }
 

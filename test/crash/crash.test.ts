@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_CLI } from '../fixtures.js';
-import { inPlaceRunMs, inPlaceTrial, restoreTrial, sweepStaleSandboxes, undoTrial, type TrialResult } from './trials.js';
+import { inPlaceRunMs, inPlaceTrial, restoreTrial, revertTrial, sweepStaleSandboxes, undoTrial, type TrialResult } from './trials.js';
 
 // A small count here; `npm run bench -- crash` runs 100+ of each.
 const TRIALS = 12;
@@ -54,6 +54,12 @@ describe.skipIf(!existsSync(BUILT_CLI))('crash and concurrency (kill -9 at rando
     expect(problems).toEqual([]);
     // The trials did reach both ends: at least one completed restore.
     expect(outcomes.some((o) => o.endsWith('restored'))).toBe(true);
+  }, 180_000);
+
+  it('revert of a prompt: the same', async () => {
+    const { outcomes, problems } = await runAll((ms) => revertTrial(ms), 700);
+    expect(problems).toEqual([]);
+    expect(outcomes.some((o) => o.endsWith('reverted'))).toBe(true);
   }, 180_000);
 
   it('undo of a restore: the same', async () => {

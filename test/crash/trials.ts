@@ -1,5 +1,5 @@
 /**
- * Kill -9 at random moments of `back --in-place`, `restore` and `undo` (the built CLI), with an
+ * Kill -9 at random moments of `back --in-place`, `restore`, `revert` and `undo` (the built CLI), with an
  * agent appending to the transcript, then check: the old state or the new one (or rolled back by
  * the next run), zero appended lines lost, nothing written outside the allowed folders, no temp
  * files left once the next run has started. Shared by the crash tier of `npm test` (a few trials)
@@ -208,7 +208,8 @@ export async function inPlaceTrial(killAfterMs: number | null, mode: 'path' | 'f
   }
 }
 
-async function treeProject(s: Sandbox, files: number) {
+/** `asPrompt`: state A is the checkpoint before a prompt (`p1`), B what its turn left (for a revert). */
+async function treeProject(s: Sandbox, files: number, asPrompt = false) {
   const { takeCheckpoint } = await import('../../src/engine/store/checkpoint.js');
   for (let i = 0; i < files; i++) {
     const d = join(s.project, `d${i % 10}`);
@@ -216,7 +217,11 @@ async function treeProject(s: Sandbox, files: number) {
     await writeFile(join(d, `f${i}.txt`), `version A of ${i}\n`.repeat(50));
   }
   await writeFile(join(s.project, 'was-file'), 'A\n');
-  const a = await takeCheckpoint({ projectRoot: s.project, trigger: 'manual' });
+  const a = await takeCheckpoint(
+    asPrompt
+      ? { projectRoot: s.project, trigger: 'prompt', transcript: { transcript_path: s.transcript, session_id: null, agent: 'claude', prompt_uuid: 'p1', prompt_id: null, byte_offset_end: 0, prefix_sha256: '' } }
+      : { projectRoot: s.project, trigger: 'manual' },
+  );
   const stateA = await snapshotTree(s.project);
   for (let i = 0; i < files; i++) {
     if (i % 7 === 0) await rm(join(s.project, `d${i % 10}`, `f${i}.txt`));
@@ -286,6 +291,28 @@ export async function undoTrial(killAfterMs: number | null, files = 150): Promis
     const latest = latestUndoable(await readJournal(s.project));
     if (t.which === 'undone' && latest?.kind === 'restore') problems.push('undone, but the journal still offers the restore');
     if (t.which === 'restored' && latest?.kind !== 'restore') problems.push('still restored, but the journal lost the restore');
+    const recovered = /interrupted/.test(next.stderr) ? ' (finished by the next run)' : '';
+    return { outcome: `${r.signal ? 'killed' : `exit ${r.code}`}${recovered} -> ${t.which ?? 'half'}`, problems };
+  } finally {
+    await rm(s.top, { recursive: true, force: true });
+  }
+}
+
+/** Reverting the last prompt (its turn is everything since its checkpoint): the same checks as a restore. */
+export async function revertTrial(killAfterMs: number | null, files = 150): Promise<TrialResult> {
+  const s = await sandbox();
+  try {
+    const { stateA, stateB } = await treeProject(s, files, true);
+    const r = await runCli(['revert', 'p1', '--take', 'before', '--project', s.project], s.env, killAfterMs);
+    const problems: string[] = [];
+    if (!r.signal && r.code !== 0) problems.push(`unexpected exit ${r.code}: ${r.stderr.trim()}`);
+    const next = await runCli(['checkpoints', '--project', s.project], s.env, null);
+    if (next.code !== 0) problems.push(`the next run failed: ${next.stderr.trim()}`);
+    const t = await treeProblems(s, { reverted: stateA, before: stateB });
+    problems.push(...t.problems);
+    const latest = latestUndoable(await readJournal(s.project));
+    if (t.which === 'reverted' && latest?.kind !== 'revert') problems.push('reverted, but no revert in the journal');
+    if (t.which === 'before' && latest?.kind === 'revert') problems.push('rolled back, but the journal has the revert');
     const recovered = /interrupted/.test(next.stderr) ? ' (finished by the next run)' : '';
     return { outcome: `${r.signal ? 'killed' : `exit ${r.code}`}${recovered} -> ${t.which ?? 'half'}`, problems };
   } finally {

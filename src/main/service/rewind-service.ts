@@ -12,14 +12,15 @@ import { describeError, RewindError } from '../../engine/errors.js';
 import { hookCommand, hooksStatus, installHooks, settingsPath, type Scope } from '../../engine/hooks/settings.js';
 import { resolveRestoreTarget, type RestorePreview, type RestoreSession, type RestoreTarget } from '../../engine/store/restore.js';
 import { restoreSessionOf } from '../../engine/store/restore-session.js';
+import type { RevertPreview } from '../../engine/store/revert.js';
 import { PromptCheckpoints } from './prompt-checkpoints.js';
-import { CONTRACT, type CodePlan, type ParsedRequestOf, type ResponseOf, type Result, type RewindEvent } from '../../shared/contract.js';
+import { CONTRACT, type CodePlan, type RevertPlan, type ParsedRequestOf, type ResponseOf, type Result, type RewindEvent } from '../../shared/contract.js';
 import type { OperationName } from '../../shared/operations.js';
 import type { Timeline } from '../../shared/session-schema.js';
 import { LiveSessions } from './live-sessions.js';
 import { InlineRunner, WorkerRunner, type TaskRunner } from './task-runner.js';
 import { Watcher } from './watcher.js';
-import { plural, restoredSummary, statementLines } from '../../shared/wording.js';
+import { plural, restoredSummary, revertedSummary, statementLines } from '../../shared/wording.js';
 import { DEAD_RESTORE_REASON } from '../../shared/eligibility.js';
 import { promptMarkers } from '../../engine/store/checkpoint-markers.js';
 import { checkpointsDir, listCheckpoints, type CheckpointSummary } from '../../engine/store/manifest.js';
@@ -488,6 +489,33 @@ export class RewindService {
     };
   }
 
+  /** A revert's project and the session its prompt ids come from (any agent). */
+  private async revertContext(ref: string): Promise<{ projectRoot: string; session: RestoreSession }> {
+    const { adapter, path } = await this.transcriptOf(ref);
+    const timeline = adapter.incremental ? (await this.live.get(path)).timeline : await this.whole.timeline(adapter, path);
+    const session = restoreSessionOf(path, adapter.id, timeline);
+    const projectRoot = await this.projectOf(timeline.session.cwd);
+    if (!projectRoot) throw new RewindError('NOT_FOUND', `the project folder ${timeline.session.cwd ?? '(unknown)'} is not on this machine`);
+    return { projectRoot, session };
+  }
+
+  private revertPlanDoc(p: RevertPreview, projectRoot: string): RevertPlan {
+    const diffs = new Map(p.diffs.map((d) => [d.path, d]));
+    return {
+      promptId: p.promptId,
+      checkpointId: p.checkpointId,
+      afterCheckpointId: p.afterCheckpointId,
+      afterNote: p.afterNote,
+      projectRoot,
+      changes: p.plan.changes.map((c) => {
+        const d = diffs.get(c.path);
+        return { path: c.path, action: c.action, kind: (c.after ?? c.before)?.kind ?? 'f', conflict: null, binary: d?.binary ?? false, sizeBefore: d?.sizeBefore ?? null, sizeAfter: d?.sizeAfter ?? null, patch: d?.patch ?? null, note: d?.note ?? null };
+      }),
+      conflicts: p.conflicts,
+      unresolved: p.unresolved,
+    };
+  }
+
   private chatDoc(r: RewindResult): ResponseOf<'previewRewind'>['chat'] {
     return {
       transcript: r.transcript,
@@ -698,7 +726,8 @@ export class RewindService {
       return { written: r.applied?.written ?? 0, deleted: r.applied?.deleted ?? 0, preRestoreId: r.applied?.preRestoreId ?? '', summary };
     },
     undo: async (req) => {
-      const r = await this.runner.run('undo', { projectRoot: req.project, dryRun: req.dryRun, force: req.force, agentRoots: this.roots().map((r) => r.root) });
+      const args = { projectRoot: req.project, dryRun: req.dryRun, force: req.force, agentRoots: this.roots().map((r) => r.root) };
+      const r = req.id ? await this.runner.run('undoById', { ...args, id: req.id }) : await this.runner.run('undo', args);
       if (!r.dryRun) {
         for (const p of r.parts ?? [r.undone]) if (p.kind === 'in-place') {
           this.live.forget(p.transcript);
@@ -709,6 +738,32 @@ export class RewindService {
       }
       return { kind: r.undone.kind, summary: r.summary, dryRun: r.dryRun, keptAt: r.keptAt, parts: r.parts?.length ?? 1 };
     },
+    revertPreview: async (req) => {
+      const { projectRoot, session } = await this.revertContext(req.session);
+      const r = await this.runner.run('revert', { projectRoot, promptId: req.promptUuid, session, take: req.take, dryRun: true });
+      return this.revertPlanDoc(r.preview, projectRoot);
+    },
+    revert: async (req) => {
+      const { projectRoot, session } = await this.revertContext(req.session);
+      const r = await this.runner.run('revert', { projectRoot, promptId: req.promptUuid, session, take: req.take, force: req.force });
+      const summary = revertedSummary(r.applied, req.promptUuid);
+      this.emit({ type: 'operationFinished', id: `op-${++this.opCounter}`, operation: 'revert', ok: true, summary });
+      return { written: r.applied?.written ?? 0, deleted: r.applied?.deleted ?? 0, journalId: r.applied?.journalId ?? null, summary, projectRoot };
+    },
+    redo: async (req) => {
+      const r = await this.runner.run('redo', { projectRoot: req.project, dryRun: req.dryRun, force: req.force, agentRoots: this.roots().map((x) => x.root) });
+      if (!r.dryRun) {
+        // A rewrite put back: the open timeline is read again.
+        for (const p of r.parts) if (p.kind === 'in-place') {
+          this.live.forget(p.transcript);
+          this.whole.forget(p.transcript);
+        }
+        this.emit({ type: 'operationFinished', id: `op-${++this.opCounter}`, operation: 'redo', ok: true, summary: r.summary });
+        this.emit({ type: 'sessionsChanged' });
+      }
+      return { kind: r.redone.kind, summary: r.summary, dryRun: r.dryRun, parts: r.parts.length };
+    },
+    history: async (req) => ({ projectRoot: req.project, entries: await this.runner.run('history', { projectRoot: req.project, agentRoots: this.roots().map((x) => ({ id: x.adapter.id, root: x.root })) }) }),
     hooksStatus: async (req) => {
       const scopes = await Promise.all((['user', 'project', 'local'] as Scope[]).map((s) => hooksStatus(settingsPath(s, req.project, this.claudeRoot), s)));
       return { projectRoot: req.project, scopes, command: this.hookCommandLine() };

@@ -3,6 +3,8 @@ import { getApi } from './api/client.js';
 import { EmptyState } from './components/empty-state.js';
 import { CompareSheet } from './components/insight.js';
 import { PreviewSheet } from './components/preview-sheet.js';
+import { HistoryPanel } from './components/history-panel.js';
+import { RevertSheet } from './components/revert-sheet.js';
 import { PromptDetail } from './components/prompt-detail.js';
 import { ResultBar } from './components/result-bar.js';
 import { Sidebar } from './components/sidebar.js';
@@ -137,6 +139,8 @@ export function App() {
       {drawer && <button type="button" className="drawer-backdrop" aria-label="Close" tabIndex={-1} onClick={closeDrawers} />}
       <ResultBar />
       <PreviewSheet />
+      <RevertSheet />
+      <HistoryPanel />
       <CompareSheet />
       <Palette />
     </div>
