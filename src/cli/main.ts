@@ -6,21 +6,13 @@ import { USAGE } from './usage.js';
 
 declare const __APP_VERSION__: string;
 
-<<<<<<< HEAD
 const BOOLEAN = ['json', 'in-place', 'both', 'copy', 'dry-run', 'force', 'help', 'version', 'demo', 'redact', 'stdio'];
-const STRING = ['to', 'transcript', 'project', 'claude-dir', 'label', 'source', 'scope', 'port', 'host', 'branch', 'format', 'out', 'agent', 'limit', 'name'];
-const KNOWN = new Set([...BOOLEAN, ...STRING, '_', 'h', 'v']);
-/** Commands that write: when the app runs, it performs them (a single writer, the window updates). */
-export const FORWARDED: ReadonlySet<string> = new Set(['back', 'restore', 'checkpoint', 'undo']);
-/** Commands that `--host NAME` runs on a remote host (`serve --host` is the address it listens on). */
-export const ON_HOST: ReadonlySet<string> = new Set(['sessions', 'search', 'timeline', 'back', 'restore', 'undo', 'history', 'checkpoint', 'checkpoints', 'revert', 'redo']);
-=======
-const BOOLEAN = ['json', 'in-place', 'both', 'copy', 'dry-run', 'force', 'help', 'version', 'demo', 'redact'];
-const STRING = ['to', 'transcript', 'project', 'claude-dir', 'label', 'source', 'scope', 'port', 'host', 'branch', 'format', 'out', 'agent', 'limit', 'take'];
+const STRING = ['to', 'transcript', 'project', 'claude-dir', 'label', 'source', 'scope', 'port', 'host', 'branch', 'format', 'out', 'agent', 'limit', 'name', 'take'];
 const KNOWN = new Set([...BOOLEAN, ...STRING, '_', 'h', 'v']);
 /** Commands that write: when the app runs, it performs them (a single writer, the window updates). */
 export const FORWARDED: ReadonlySet<string> = new Set(['back', 'restore', 'checkpoint', 'undo', 'revert', 'redo']);
->>>>>>> history
+/** Commands that `--host NAME` runs on a remote host (`serve --host` is the address it listens on). */
+export const ON_HOST: ReadonlySet<string> = new Set(['sessions', 'search', 'timeline', 'back', 'restore', 'undo', 'history', 'checkpoint', 'checkpoints', 'revert', 'redo']);
 
 /** The command word of an argv, as `run` reads it (options and their values skipped). */
 export function commandOf(argv: string[]): string | undefined {

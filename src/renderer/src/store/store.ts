@@ -2,20 +2,13 @@ import { create } from 'zustand';
 import { createActionSlice, type ActionSlice } from './action-slice.js';
 import { createPaletteSlice, type PaletteSlice } from './palette-slice.js';
 import { createInsightSlice, type InsightSlice } from './insight-slice.js';
-<<<<<<< HEAD
-import { createRemotesSlice, type RemotesSlice } from './remotes-slice.js';
-=======
 import { createHistorySlice, type HistorySlice } from './history-slice.js';
->>>>>>> history
+import { createRemotesSlice, type RemotesSlice } from './remotes-slice.js';
 import { createSessionsSlice, type SessionsSlice } from './sessions-slice.js';
 import { createTimelineSlice, type TimelineSlice } from './timeline-slice.js';
 import { createUiSlice, type UiSlice } from './ui-slice.js';
 
-<<<<<<< HEAD
-export type Store = SessionsSlice & TimelineSlice & ActionSlice & InsightSlice & UiSlice & PaletteSlice & RemotesSlice;
-=======
-export type Store = SessionsSlice & TimelineSlice & ActionSlice & InsightSlice & UiSlice & PaletteSlice & HistorySlice;
->>>>>>> history
+export type Store = SessionsSlice & TimelineSlice & ActionSlice & InsightSlice & UiSlice & PaletteSlice & HistorySlice & RemotesSlice;
 
 /** One store made of slices; components select the smallest piece they need. */
 export const useStore = create<Store>()((...a) => ({
@@ -25,9 +18,6 @@ export const useStore = create<Store>()((...a) => ({
   ...createUiSlice(...a),
   ...createInsightSlice(...a),
   ...createPaletteSlice(...a),
-<<<<<<< HEAD
-  ...createRemotesSlice(...a),
-=======
   ...createHistorySlice(...a),
->>>>>>> history
+  ...createRemotesSlice(...a),
 }));
