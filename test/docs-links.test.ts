@@ -16,8 +16,9 @@ function outsideFences(md: string): string[] {
   return md.split(/\r?\n/).map((line) => {
     const f = /^\s*(`{3,}|~{3,})/.exec(line);
     if (f) {
-      if (fence === null) fence = f[1][0];
-      else if (f[1][0] === fence) fence = null;
+      const mark = f[1]!.charAt(0);
+      if (fence === null) fence = mark;
+      else if (mark === fence) fence = null;
       return '';
     }
     return fence === null ? line : '';
@@ -35,7 +36,7 @@ export function anchorsOf(md: string): Set<string> {
   for (const line of outsideFences(md)) {
     const h = /^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (!h) continue;
-    const base = h[1].replace(/`/g, '').toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, '').replace(/ /g, '-');
+    const base = h[1]!.replace(/`/g, '').toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, '').replace(/ /g, '-');
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     out.add(n === 0 ? base : `${base}-${n}`);
@@ -48,8 +49,8 @@ export function linksOf(md: string): { line: number; target: string }[] {
   const out: { line: number; target: string }[] = [];
   outsideFences(md).forEach((raw, i) => {
     const text = raw.replace(/(`+)[^`]*?\1/g, ''); // a link shown as code is not a link
-    for (const m of text.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) out.push({ line: i + 1, target: m[1] });
-    for (const m of text.matchAll(/<img\s[^>]*src="([^"]+)"/g)) out.push({ line: i + 1, target: m[1] });
+    for (const m of text.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) out.push({ line: i + 1, target: m[1]! });
+    for (const m of text.matchAll(/<img\s[^>]*src="([^"]+)"/g)) out.push({ line: i + 1, target: m[1]! });
   });
   return out;
 }
@@ -95,7 +96,7 @@ describe('docs links', () => {
 
   it('every doc in docs/ is reachable from the README', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const linked = new Set(linksOf(readme).map((l) => resolve(ROOT, l.target.split('#')[0])));
+    const linked = new Set(linksOf(readme).map((l) => resolve(ROOT, l.target.split('#')[0]!)));
     expect(docs.filter((d) => !linked.has(d)).map((d) => relative(ROOT, d))).toEqual([]);
   });
 
