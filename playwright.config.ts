@@ -1,7 +1,24 @@
-import { defineConfig } from '@playwright/test';
+import { existsSync } from 'node:fs';
+import { chromium, defineConfig } from '@playwright/test';
+import { findBrowser } from './e2e/find-browser.js';
 
-// Debian's Chromium (Playwright's own browser download is not reachable here).
-const executablePath = process.env.REWIND_CHROMIUM ?? '/usr/bin/chromium';
+// REWIND_CHROMIUM, else Playwright's own Chromium, else a system Chrome, Chromium or Edge.
+const browser = findBrowser({
+  platform: process.platform,
+  env: process.env,
+  exists: existsSync,
+  playwrightChromium: () => {
+    try {
+      return chromium.executablePath();
+    } catch {
+      return null;
+    }
+  },
+});
+if ('error' in browser) {
+  process.stderr.write(`${browser.error}\n`);
+  process.exit(1);
+}
 
 export default defineConfig({
   testDir: 'e2e',
@@ -14,7 +31,7 @@ export default defineConfig({
   use: {
     viewport: { width: 1280, height: 800 },
     launchOptions: {
-      executablePath,
+      executablePath: browser.path,
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     },
   },

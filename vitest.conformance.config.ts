@@ -8,5 +8,7 @@ export default defineConfig({
     hookTimeout: 900_000,
     fileParallelism: false,
     pool: 'forks',
+    // Each file removes the temp dirs it made (test/temp.ts). The agents' CLIs stay installed in the cache.
+    setupFiles: ['test/setup-temp.ts'],
   },
 });

@@ -1,11 +1,14 @@
-import { inPlaceTrial, restoreTrial, undoTrial, type TrialResult } from '../test/crash/trials.js';
+import { inPlaceTrial, restoreTrial, revertTrial, undoTrial, type TrialResult } from '../test/crash/trials.js';
 
 /** kill -9 at random moments of each operation, `n` times each; every problem is printed. */
 export async function runCrashBench(n: number): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = { trialsEach: n };
   const kinds: [string, (ms: number | null, i: number) => Promise<TrialResult>, number][] = [
     ['back --in-place', (ms, i) => inPlaceTrial(ms, i % 2 ? 'fd' : 'path', i % 3 === 2), 400],
+    // Every other agent's in-place writer (the shared one): kills over a longer span, their runs take longer.
+    ...(['droid', 'qwen', 'gemini', 'codex'] as const).map((agent): [string, (ms: number | null, i: number) => Promise<TrialResult>, number] => [`back --in-place (${agent})`, (ms, i) => inPlaceTrial(ms, i % 2 ? 'fd' : 'path', i % 3 === 2, agent), 800]),
     ['restore', (ms) => restoreTrial(ms), 700],
+    ['revert', (ms) => revertTrial(ms), 700],
     ['undo', (ms) => undoTrial(ms), 700],
   ];
   // CRASH_ONLY=restore (or a comma list) runs a subset.

@@ -627,6 +627,11 @@ if (want('restore-big')) {
   console.log(`restore-big: one rewritten 20k-line file ${r.restoreBigFileMs} ms (cp ${r.cpBigFileMs} ms, node -e '' ${r.nodeStartMs} ms); 300 files of 12 KB + that file ${r.restore301FilesMs} ms (cp -r ${r.cp301FilesMs} ms); its --dry-run with bounded diffs ${r.dryRunWithBoundedDiffMs} ms; medians of 5, interleaved (pre/post-restore checkpoints included)`);
 }
 
+if (want('remote')) {
+  const { benchRemote } = await import('./remote.js');
+  results.remote = await benchRemote(dir);
+}
+
 // Only when asked (`npm run bench -- crash`): 100+ kill -9 trials of each operation take minutes.
 if (only.includes('crash')) {
   const { runCrashBench } = await import('./crash.js');

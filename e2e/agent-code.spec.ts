@@ -2,7 +2,9 @@ import { readdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { droidHome, treeOf } from '../test/agent-store.js';
-import { openApp, serve, type Served } from './server.js';
+import { openApp, removeTempDirs, serve, type Served } from './server.js';
+
+test.afterAll(removeTempDirs);
 
 let s: Served | null = null;
 test.afterEach(async () => {

@@ -1,10 +1,10 @@
 import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { openApp, ROOT, serve, type Served } from './server.js';
+import { openApp, removeTempDirs, ROOT, serve, tempDir, type Served } from './server.js';
+
+test.afterAll(removeTempDirs);
 
 /**
  * Factory Droid, Qwen Code and Gemini CLI sessions recorded by the real CLIs (test/fixtures/*-real),
@@ -27,7 +27,7 @@ interface Homes {
 }
 
 async function agentHomes(): Promise<Homes> {
-  const h = await mkdtemp(join(tmpdir(), 'rewind-e2e-agents-'));
+  const h = await tempDir('rewind-e2e-agents-');
   const [linear, proj, rewound] = ['linear', 'proj', 'rewound'].map((p) => join(h, 'projects', p));
   for (const d of [linear!, proj!, rewound!]) await mkdir(d, { recursive: true });
   const past = new Date(Date.now() - 3600_000);

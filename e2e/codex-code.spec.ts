@@ -1,8 +1,9 @@
-import { appendFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { openApp, serve, type Served } from './server.js';
+import { openApp, removeTempDirs, serve, tempDir, type Served } from './server.js';
+
+test.afterAll(removeTempDirs);
 
 let s: Served | null = null;
 test.afterEach(async () => {
@@ -19,8 +20,8 @@ const prompt = (text: string) =>
 // Codex has no hooks and keeps no file history: the open app checkpoints the project at each new
 // prompt it sees, and that checkpoint is what "Restore code to here" puts back.
 test('Codex: a prompt the open window saw arrive gets a checkpoint, and Restore code to here puts its files back, with Undo', async ({ page }) => {
-  const home = await mkdtemp(join(tmpdir(), 'rewind-e2e-codex-code-'));
-  const project = await mkdtemp(join(tmpdir(), 'rewind-e2e-codex-project-'));
+  const home = await tempDir('rewind-e2e-codex-code-');
+  const project = await tempDir('rewind-e2e-codex-project-');
   await mkdir(join(project, '.agent', 'rewind'), { recursive: true });
   await writeFile(join(project, 'a.txt'), 'one\n');
   const rollout = join(home, 'sessions', '2026', '11', '23', `rollout-2026-11-23T11-00-00-${ID}.jsonl`);
@@ -49,8 +50,8 @@ test('Codex: a prompt the open window saw arrive gets a checkpoint, and Restore 
 });
 
 test('a restore killed half-way is rolled back when its project is opened, and the result bar says so', async ({ page }) => {
-  const home = await mkdtemp(join(tmpdir(), 'rewind-e2e-recover-'));
-  const project = await mkdtemp(join(tmpdir(), 'rewind-e2e-recover-project-'));
+  const home = await tempDir('rewind-e2e-recover-');
+  const project = await tempDir('rewind-e2e-recover-project-');
   await writeFile(join(project, 'a.txt'), 'one\n');
   // What a killed restore leaves: its intent record (from a process that is gone) and a half-written file.
   const { takeCheckpoint } = await import('../src/engine/store/checkpoint.js');

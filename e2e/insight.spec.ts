@@ -1,14 +1,15 @@
-import { readFile, writeFile, mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { openApp, serve, type Served } from './server.js';
+import { openApp, removeTempDirs, serve, tempDir, type Served } from './server.js';
+
+test.afterAll(removeTempDirs);
 
 let s: Served;
 
 test.beforeEach(async () => {
   // A price for the model the bundled sessions were recorded with, so dollars show (it is in no list).
-  const dir = await mkdtemp(join(tmpdir(), 'rewind-prices-'));
+  const dir = await tempDir('rewind-prices-');
   await writeFile(join(dir, 'prices.json'), JSON.stringify({ models: { 'claude-opus-5-5': { input: 10000, output: 50000 } } }));
   s = await serve({ env: { REWIND_PRICES: join(dir, 'prices.json') } });
 });

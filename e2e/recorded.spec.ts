@@ -5,7 +5,9 @@ import { PRINT_FLAGS, runClaude } from '../test/conformance/claude-cli.js';
 import { claudeOrSkip, withApi } from '../test/conformance/harness.js';
 import { runScenario, snapshotTree, type Scenario } from '../test/conformance/scenario.js';
 import type { ScriptedApi } from '../test/conformance/scripted-api.js';
-import { serve, type Served } from './server.js';
+import { removeTempDirs, serve, type Served } from './server.js';
+
+test.afterAll(removeTempDirs);
 
 // A session recorded by the real Claude Code while the app is open: the data users will have.
 const claude = claudeOrSkip();

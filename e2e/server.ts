@@ -1,12 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { materializeDemo } from '../src/engine/demo.js';
+import { tempDir, trackTempDir } from '../test/temp.js';
+
+// A spec that makes temp dirs removes them: `test.afterAll(removeTempDirs)` (serve removes its own on stop).
+export { removeTempDirs, tempDir } from '../test/temp.js';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const CLI = join(ROOT, 'out', 'cli', 'rewind-app.mjs');
+
+/** Variables that point the app at the user's data. */
+const USER_DATA = ['FACTORY_HOME_OVERRIDE', 'QWEN_HOME', 'QWEN_RUNTIME_DIR', 'GEMINI_CLI_HOME', 'CLAUDE_PROJECT_DIR', 'REWIND_CONFIG_DIR', 'REWIND_PRICES', 'REWIND_TRANSCRIPT_PATH', 'REWIND_DEMO'];
 
 export interface Served {
   url: string;
@@ -21,11 +27,18 @@ export interface Served {
  * nothing (`empty`), or on a given Claude config dir (sessions recorded by the real CLI).
  */
 export async function serve(opts: { empty?: boolean; claudeRoot?: string; codexHome?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Served> {
-  const home = await mkdtemp(join(tmpdir(), 'rewind-e2e-home-'));
+  const home = await tempDir('rewind-e2e-home-');
+  const scratch = [home];
   let claudeRoot = opts.claudeRoot ?? join(home, '.claude');
   let projectsDir = join(home, 'projects');
-  if (!opts.empty && !opts.claudeRoot) ({ claudeRoot, projectsDir } = await materializeDemo(join(ROOT, 'resources')));
-  const env = { ...process.env, HOME: home, CLAUDE_CONFIG_DIR: claudeRoot, CODEX_HOME: opts.codexHome ?? join(home, '.codex'), REWIND_SOCKET: join(home, 'rewind.sock'), REWIND_CACHE_DIR: join(home, 'cache'), ...opts.env };
+  if (!opts.empty && !opts.claudeRoot) {
+    const demo = await materializeDemo(join(ROOT, 'resources'));
+    scratch.push(trackTempDir(demo.base));
+    ({ claudeRoot, projectsDir } = demo);
+  }
+  // Nothing of the user's: their agents' data, prefs and prices are all in this home (or given).
+  const own = Object.fromEntries(Object.entries(process.env).filter(([k]) => !USER_DATA.includes(k)));
+  const env = { ...own, HOME: home, USERPROFILE: home, APPDATA: join(home, 'AppData', 'Roaming'), XDG_CONFIG_HOME: join(home, '.config'), CLAUDE_CONFIG_DIR: claudeRoot, CODEX_HOME: opts.codexHome ?? join(home, '.codex'), REWIND_SOCKET: join(home, 'rewind.sock'), REWIND_CACHE_DIR: join(home, 'cache'), ...opts.env };
   const child: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   let stopped = false;
@@ -52,11 +65,15 @@ export async function serve(opts: { empty?: boolean; claudeRoot?: string; codexH
     stop: async () => {
       if (stopped) return;
       stopped = true;
-      // A server that died during the test is a failure of its own, with its stderr to show why.
-      if (child.exitCode !== null) throw new Error(`serve had already exited (${child.exitCode}): ${err}`);
-      child.kill('SIGTERM');
-      const code = await exited;
-      if (code !== 0) throw new Error(`serve exited ${code} on SIGTERM: ${err}`);
+      try {
+        // A server that died during the test is a failure of its own, with its stderr to show why.
+        if (child.exitCode !== null) throw new Error(`serve had already exited (${child.exitCode}): ${err}`);
+        child.kill('SIGTERM');
+        const code = await exited;
+        if (code !== 0) throw new Error(`serve exited ${code} on SIGTERM: ${err}`);
+      } finally {
+        for (const d of scratch) await rm(d, { recursive: true, force: true, maxRetries: 5 });
+      }
     },
   };
 }

@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { appendFile, copyFile, cp, mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, copyFile, cp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { CLI, openApp, ROOT, serve, transcriptOf, type Served } from './server.js';
+import { CLI, openApp, removeTempDirs, ROOT, serve, tempDir, transcriptOf, type Served } from './server.js';
+
+test.afterAll(removeTempDirs);
 
 const SHOTS = join(import.meta.dirname, '..', 'test-results', 'screenshots');
 let s: Served;
@@ -177,7 +178,7 @@ test('empty state teaches, and opens the demo', async ({ page }) => {
 
 test('a Codex CLI session: listed with its agent, read turn by turn, forked from the window for codex resume', async ({ page }) => {
   await s.stop();
-  const codex = await mkdtemp(join(tmpdir(), 'rewind-e2e-codex-'));
+  const codex = await tempDir('rewind-e2e-codex-');
   const rollout = join(codex, 'sessions', '2026', '01', '02', 'rollout-2026-01-02T03-04-05-11111111-1111-4111-8111-111111111111.jsonl');
   await mkdir(dirname(rollout), { recursive: true });
   await copyFile(join(ROOT, 'test', 'fixtures', 'public', 'codex-SYNTHETIC-tool-calls.jsonl'), rollout);

@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { CLI, openApp, serve, type Served } from './server.js';
+import { CLI, openApp, removeTempDirs, serve, tempDir, type Served } from './server.js';
+
+test.afterAll(removeTempDirs);
 
 /**
  * How the window looks: WCAG AA (axe-core) on every main view in light and dark, role colours that
@@ -99,7 +100,7 @@ for (const scheme of ['light', 'dark'] as const) {
 
   test(`the empty state passes WCAG AA in ${scheme}, and says an existing empty folder is empty`, async ({ page }) => {
     await s.stop();
-    s = await serve({ claudeRoot: await mkdtemp(join(tmpdir(), 'rewind-e2e-empty-claude-')) });
+    s = await serve({ claudeRoot: await tempDir('rewind-e2e-empty-claude-') });
     await open(page, scheme);
     await expect(page.locator('.empty-card')).toContainText('which is an empty folder');
     await expect(page.locator('.empty-card')).not.toContainText('does not exist');

@@ -1,9 +1,10 @@
-import { appendFile, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { generateRewound } from '../bench/generate-rewound.js';
-import { openApp, serve, type Served } from './server.js';
+import { openApp, removeTempDirs, serve, tempDir, type Served } from './server.js';
+
+test.afterAll(removeTempDirs);
 
 const SHOTS = join(import.meta.dirname, '..', 'test-results', 'screenshots');
 
@@ -41,7 +42,7 @@ test.describe('a session of 10,000 messages with 275 native rewinds', () => {
   let s: Served;
   let want: Awaited<ReturnType<typeof generateRewound>>;
   test.beforeEach(async () => {
-    const root = await mkdtemp(join(tmpdir(), 'rewind-e2e-rewound-'));
+    const root = await tempDir('rewind-e2e-rewound-');
     const dir = join(root, 'projects', '-home-dev-project');
     await mkdir(dir, { recursive: true });
     want = await generateRewound(join(dir, '00000000-0000-4000-8000-0000000e7ee0.jsonl'), { messages: 10_000, rewinds: 275 });
@@ -216,7 +217,7 @@ test.describe('a heavy history: 400 sessions in 40 projects', () => {
   let root: string;
   const fileOf = (i: number) => join(root, 'projects', `-home-dev-p${i % 40}`, `00000000-0000-4000-8000-${String(i).padStart(12, '0')}.jsonl`);
   test.beforeEach(async () => {
-    root = await mkdtemp(join(tmpdir(), 'rewind-e2e-many-'));
+    root = await tempDir('rewind-e2e-many-');
     for (let i = 0; i < 400; i++) {
       const sessionId = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
       const ts = new Date(Date.parse('2026-10-01T00:00:00Z') + i * 3600_000).toISOString();

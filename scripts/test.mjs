@@ -36,7 +36,8 @@ vitestTier('unit', 'vitest.config.ts');
 if (existsSync(join(root, 'vitest.conformance.config.ts'))) vitestTier('conformance', 'vitest.conformance.config.ts');
 if (existsSync(join(root, 'playwright.config.ts'))) {
   const out = join(root, 'test-results', 'e2e.json');
-  const ok = step('e2e', bin('playwright'), ['test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
+  // Playwright's compiled-test cache goes with the project's other tool caches, not into TMPDIR.
+  const ok = step('e2e', bin('playwright'), ['test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: out, PWTEST_CACHE_DIR: join(root, 'node_modules', '.cache', 'playwright') });
   if (existsSync(out)) {
     const s = JSON.parse(readFileSync(out, 'utf8')).stats ?? {};
     passed += s.expected ?? 0;

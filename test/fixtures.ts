@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { tempDir } from './temp.js';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 /** The built CLI (npm run build). */
@@ -31,9 +31,8 @@ export const BRANCHED = join(CC_HOME, 'projects', '-home-dev-projects-branched',
 export const CODEX_SYNTHETIC = join(FIXTURES, 'public', 'codex-SYNTHETIC-tool-calls.jsonl');
 export const SUBAGENT = join(CC_HOME, 'projects', '-home-dev-projects-subagent', 'ec33f68b-d266-42d6-b76a-6c2b9bb6c0ae.jsonl');
 
-export async function tempDir(prefix = 'rewind-test-'): Promise<string> {
-  return mkdtemp(join(tmpdir(), prefix));
-}
+/** A temp dir removed once the test file is done (test/temp.ts). */
+export { tempDir };
 
 /** A writable copy of the 2.1.330 Claude config dir; returns its root. */
 export async function copyClaudeHome(): Promise<string> {

@@ -1,5 +1,5 @@
-import { cp, mkdir, readFile, readdir, utimes, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { cp, mkdir, readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BRANCHED, CODEX_SYNTHETIC, FIXTURES, LINEAR, copyClaudeHome, inCopy, tempDir } from '../../test/fixtures.js';
 import { encodeProjectDir } from '../engine/agents/claude/paths.js';
@@ -34,6 +34,21 @@ async function home() {
   await utimes(linear, past, past);
   await utimes(branched, past, past);
   return { root, linear, branched, env: { CLAUDE_CONFIG_DIR: root, HOME: '/nonexistent-home', REWIND_CACHE_DIR: join(root, '..', 'cache') } };
+}
+
+/**
+ * The linear session as if recorded in `cwd`: its recorded folder (`/home/dev/projects/linear`,
+ * which may or may not exist on this machine) replaced, and the file moved to `cwd`'s projects
+ * folder. The test decides whether `cwd` exists.
+ */
+async function linearRecordedIn(h: Awaited<ReturnType<typeof home>>, cwd: string): Promise<string> {
+  const dir = join(h.root, 'projects', encodeProjectDir(cwd));
+  await mkdir(dir, { recursive: true });
+  const transcript = join(dir, basename(h.linear));
+  await writeFile(transcript, (await readFile(h.linear, 'utf8')).split('/home/dev/projects/linear').join(cwd));
+  await rm(h.linear);
+  await utimes(transcript, past, past);
+  return transcript;
 }
 
 describe('usage errors exit 2 with one line', () => {
@@ -73,7 +88,9 @@ describe('sessions and timeline', () => {
 
   it('timeline defaults to the newest session of the current directory', async () => {
     const h = await home();
-    const r = await cli(['timeline'], { env: h.env, cwd: '/home/dev/projects/linear' });
+    const project = await tempDir('rewind-cli-project-');
+    await linearRecordedIn(h, project);
+    const r = await cli(['timeline'], { env: h.env, cwd: project });
     expect(r.code).toBe(0);
     expect(r.out).toContain('EDIT notes.md alpha gamma');
   });
@@ -105,7 +122,8 @@ describe('Codex CLI sessions', () => {
     const codex = await tempDir('rewind-cli-codex-');
     const rollout = join(codex, 'sessions', '2026', '01', '02', 'rollout-2026-01-02T03-04-05-11111111-1111-4111-8111-111111111111.jsonl');
     await mkdir(join(rollout, '..'), { recursive: true });
-    await writeFile(rollout, await readFile(CODEX_SYNTHETIC));
+    // Recorded in a folder that is not on this machine (whatever this machine has at /workspace).
+    await writeFile(rollout, (await readFile(CODEX_SYNTHETIC, 'utf8')).split('/workspace/synthetic-project').join(join(codex, 'gone')));
     const env = { ...h.env, CODEX_HOME: codex };
     const list = JSON.parse((await cli(['sessions', '--json'], { env })).out).sessions as { agent: string }[];
     expect(list.map((s) => s.agent).sort()).toEqual(['claude', 'claude', 'claude', 'codex']);
@@ -218,8 +236,10 @@ describe('back', () => {
     const broken = await cli(['back', '--dry-run'], { env: h.env, cwd: sub });
     expect(broken.code).toBe(4);
     expect(broken.err).toMatch(/session.json is not valid/);
-    const viaCwd = await cli(['back', '--dry-run'], { env: h.env, cwd: '/home/dev/projects/linear' });
-    expect(viaCwd.err).toContain('(newest session for this directory)');
+    const recorded = await tempDir('rewind-cli-project-');
+    const linear = await linearRecordedIn(h, recorded);
+    const viaCwd = await cli(['back', '--dry-run'], { env: h.env, cwd: recorded });
+    expect(viaCwd.err).toContain(`${linear} (newest session for this directory)`);
   });
 
   it('--in-place then undo, through the CLI', async () => {
@@ -237,14 +257,29 @@ describe('back', () => {
     expect(again.err).toMatch(/nothing to undo/);
   });
 
-  it('--both without any checkpoint for the project says the code is unchanged and does the chat part', async () => {
+  it('--both without any checkpoint, the recorded folder elsewhere: the code is unchanged (outside the project), the chat part done', async () => {
     const h = await home();
+    const recorded = await tempDir('rewind-cli-recorded-');
+    const transcript = await linearRecordedIn(h, recorded);
     const project = await tempDir();
-    const r = await cli(['back', '--both', '--transcript', h.linear, '--project', project], { env: h.env });
-    expect(r.code).toBe(0);
+    const r = await cli(['back', '--both', '--transcript', transcript, '--project', project], { env: h.env });
+    expect(r.code, r.err).toBe(0);
     expect(r.out).toMatch(/Fork created/);
     expect(r.err).toMatch(/Code: Claude's own file history/);
     expect(r.err).toMatch(/outside the project/);
+    expect(await readdir(recorded)).toEqual([]);
+  });
+
+  it('--both without any checkpoint, the recorded folder gone: the project given stands in for it', async () => {
+    const h = await home();
+    const transcript = await linearRecordedIn(h, join(await tempDir(), 'gone'));
+    const project = await tempDir();
+    const r = await cli(['back', '--both', '--transcript', transcript, '--project', project], { env: h.env });
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/Fork created/);
+    expect(r.err).toMatch(/Code: Claude's own file history/);
+    expect(r.err).not.toMatch(/outside the project/);
+    expect(await readdir(project)).toContain('a.txt');
   });
 });
 

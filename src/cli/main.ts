@@ -6,11 +6,13 @@ import { USAGE } from './usage.js';
 
 declare const __APP_VERSION__: string;
 
-const BOOLEAN = ['json', 'in-place', 'both', 'copy', 'dry-run', 'force', 'help', 'version', 'demo', 'redact', 'allow-writes'];
-const STRING = ['to', 'transcript', 'project', 'claude-dir', 'label', 'source', 'scope', 'port', 'host', 'branch', 'format', 'out', 'agent', 'limit'];
+const BOOLEAN = ['json', 'in-place', 'both', 'copy', 'dry-run', 'force', 'help', 'version', 'demo', 'redact', 'stdio', 'allow-writes'];
+const STRING = ['to', 'transcript', 'project', 'claude-dir', 'label', 'source', 'scope', 'port', 'host', 'branch', 'format', 'out', 'agent', 'limit', 'name', 'take'];
 const KNOWN = new Set([...BOOLEAN, ...STRING, '_', 'h', 'v']);
 /** Commands that write: when the app runs, it performs them (a single writer, the window updates). */
-export const FORWARDED: ReadonlySet<string> = new Set(['back', 'restore', 'checkpoint', 'undo']);
+export const FORWARDED: ReadonlySet<string> = new Set(['back', 'restore', 'checkpoint', 'undo', 'revert', 'redo']);
+/** Commands that `--host NAME` runs on a remote host (`serve --host` is the address it listens on). */
+export const ON_HOST: ReadonlySet<string> = new Set(['sessions', 'search', 'timeline', 'back', 'restore', 'undo', 'history', 'checkpoint', 'checkpoints', 'revert', 'redo']);
 
 /** The command word of an argv, as `run` reads it (options and their values skipped). */
 export function commandOf(argv: string[]): string | undefined {
@@ -70,13 +72,19 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
       io.out(USAGE);
       return EXIT.ok;
     }
+    if (args.host !== undefined && command !== 'serve') {
+      if (!command || !ON_HOST.has(command)) throw new RewindError('USAGE', `--host is not taken by ${command ?? 'the app'} (it is for ${[...ON_HOST].join(', ')})`);
+      if (typeof args.host !== 'string' || !args.host) throw new RewindError('USAGE', '--host needs the name of a remote host (rewind-app remote list)');
+      const { runOnHost, withoutHost } = await import('./remote-run.js');
+      return await runOnHost(args.host, withoutHost(argv), io);
+    }
     if (command && FORWARDED.has(command) && !io.inApp && !io.env.REWIND_NO_FORWARD && (await appMayBeRunning(io))) {
       const { forwardToApp } = await import('./forward.js');
       const answered = await forwardToApp(argv, io);
       if (answered !== null) return answered;
     }
     // `back` stays lean (it cleans beside the transcript it writes); the others also sweep the store's temps.
-    if (command && command !== 'hook' && command !== 'serve' && command !== 'mcp') await recoverInterrupted(args.project, io, command !== 'back');
+    if (command && command !== 'hook' && command !== 'serve' && command !== 'remote' && command !== 'mcp') await recoverInterrupted(args.project, io, command !== 'back');
     const claudeDir = args['claude-dir'] as string | undefined;
     const single = (flag: string): string | undefined => {
       const v = args[flag] as unknown;
@@ -152,9 +160,25 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
         );
       }
       case 'undo': {
-        noExtra(0);
+        noExtra(1);
         const { undoCommand } = await import('./commands/undo.js');
-        return await undoCommand({ dryRun: !!args['dry-run'], json: !!args.json, force: !!args.force, project: single('project'), claudeDir }, io);
+        return await undoCommand({ id: rest[0], dryRun: !!args['dry-run'], json: !!args.json, force: !!args.force, project: single('project'), claudeDir }, io);
+      }
+      case 'revert': {
+        noExtra(1);
+        const { revertCommand } = await import('./commands/revert.js');
+        const take = ([] as unknown[]).concat(args.take ?? []).map(String);
+        return await revertCommand({ ref: rest[0], take, dryRun: !!args['dry-run'], json: !!args.json, force: !!args.force, project: single('project'), transcript: single('transcript') }, io);
+      }
+      case 'redo': {
+        noExtra(0);
+        const { redoCommand } = await import('./commands/redo.js');
+        return await redoCommand({ dryRun: !!args['dry-run'], json: !!args.json, force: !!args.force, project: single('project'), claudeDir }, io);
+      }
+      case 'history': {
+        noExtra(0);
+        const { historyCommand } = await import('./commands/history.js');
+        return await historyCommand({ project: single('project'), json: !!args.json, claudeDir }, io);
       }
       case 'compare': {
         noExtra(2);
@@ -174,7 +198,16 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
       case 'serve': {
         noExtra(0);
         const { serveCommand } = await import('./commands/serve.js');
+        if (args.stdio) {
+          const { serveStdioCommand } = await import('./commands/serve-stdio.js');
+          return await serveStdioCommand({ claudeDir, demo: !!args.demo }, io);
+        }
         return await serveCommand({ port: single('port'), host: single('host'), claudeDir, demo: !!args.demo }, io);
+      }
+      case 'remote': {
+        noExtra(2);
+        const { remoteCommand } = await import('./commands/remote.js');
+        return await remoteCommand({ action: rest[0], target: rest[1], name: single('name'), json: !!args.json }, io);
       }
       case undefined: {
         const { openApp } = await import('./commands/open-app.js');

@@ -16,7 +16,16 @@ Usage:
                                      n: prompts back along the live path (default 1);
                                      --to: cut before that prompt, live or on an
                                      abandoned branch (#n: the n-th live prompt)
-  rewind-app undo [--dry-run] [--force] [--project DIR] [--json]
+  rewind-app undo [ID] [--dry-run] [--force] [--project DIR] [--json]
+                                     ID: a history entry (default: the newest action)
+  rewind-app redo [--dry-run] [--force] [--project DIR] [--json]
+  rewind-app history [--project DIR] [--json]
+                                     every fork, rewrite, restore, revert, undo and redo,
+                                     and whether each can still be undone
+  rewind-app revert <prompt id> [--dry-run] [--json] [--force] [--project DIR]
+                    [--take current|before|markers | --take PATH=CHOICE ...]
+                                     take one prompt's code changes back, keep later ones;
+                                     overlapping changes are conflicts (exit 6) until --take
   rewind-app checkpoint [--label L] [--project DIR] [--json]
   rewind-app checkpoints [--project DIR] [--json]
   rewind-app restore <checkpoint id | prompt uuid | @n> [--dry-run] [--json]
@@ -29,6 +38,12 @@ Usage:
                     [--no-redact] [--force]
                                      Markdown or one self-contained HTML file;
                                      secrets are redacted unless --no-redact
+  rewind-app remote add <ssh target> [--name N] | remote list | remote remove <name>
+                                     hosts reached through your own ssh (they need
+                                     rewind-app installed: npm i -g rewind-app)
+  rewind-app <command> --host NAME   sessions, search, timeline, back, restore, undo,
+                                     checkpoint(s), history run on that host, on its files
+  rewind-app serve --stdio           the service over stdin/stdout (what a host runs for the window)
   rewind-app mcp [--allow-writes]    an MCP server on stdio (docs/mcp.md): search, timeline,
                                      turn, previews; rewind, restore, undo with --allow-writes
   rewind-app mcp install|uninstall --agent claude|codex|qwen|gemini|droid|all
@@ -36,7 +51,7 @@ Usage:
   rewind-app hooks install|uninstall|status [--scope user|project|local]
   rewind-app hook                    (run by Claude Code: JSON on stdin)
 
-When the app is running, back, restore, checkpoint and undo are performed by it.
+When the app is running, back, restore, revert, checkpoint, undo and redo are performed by it.
 
 Options:
   --claude-dir DIR   Claude config dir (default: $CLAUDE_CONFIG_DIR or ~/.claude)

@@ -18,6 +18,8 @@ export const ERROR_CODES = [
   'NO_CHECKPOINT',
   'UNSUPPORTED',
   'IO',
+  /** ssh could not reach a remote host, or the host's rewind-app is missing or incompatible. */
+  'REMOTE',
   'INTERNAL',
 ] as const;
 

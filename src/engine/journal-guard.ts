@@ -36,5 +36,5 @@ export async function validateRecord(projectRoot: string, r: JournalRecord, agen
     await requireInside([backups], r.backupPath, 'a journal record naming a backup');
     if (dirname(resolve(r.backupPath)) !== backups) throw bad('its backup is not in transcript-backup/');
   }
-  if (r.kind === 'restore' && r.projectRoot !== undefined && resolve(r.projectRoot) !== resolve(projectRoot)) throw bad('it names another project');
+  if ((r.kind === 'restore' || r.kind === 'revert') && r.projectRoot !== undefined && resolve(r.projectRoot) !== resolve(projectRoot)) throw bad('it names another project');
 }

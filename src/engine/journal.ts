@@ -46,7 +46,49 @@ export const JournalRecordSchema = z.discriminatedUnion('kind', [
     postRestoreCheckpointId: z.string().optional(),
     projectRoot: z.string().optional(),
   }),
-  z.object({ kind: z.literal('undo'), id: z.string(), time: z.string(), undoes: z.string() }),
+  z.object({
+    kind: z.literal('revert'),
+    id: z.string(),
+    group,
+    time: z.string(),
+    /** The prompt whose changes were taken back, and its session (any agent). */
+    promptId: z.string(),
+    agent: z.string().nullable(),
+    sessionId: z.string().nullable(),
+    transcript: z.string().nullable(),
+    /** The checkpoints before and after the prompt's turn (null: the tree the agent left was the after). */
+    checkpointId: z.string(),
+    afterCheckpointId: z.string().nullable(),
+    /** Conflicted files and what the user chose for each. */
+    choices: z.record(z.string(), z.enum(['current', 'before', 'markers'])),
+    preRestoreCheckpointId: z.string(),
+    postRestoreCheckpointId: z.string().optional(),
+    projectRoot: z.string().optional(),
+  }),
+  z.object({
+    kind: z.literal('undo'),
+    id: z.string(),
+    group,
+    time: z.string(),
+    undoes: z.string(),
+    /** What a redo needs: the fork or rewritten transcript set aside, byte for byte. */
+    keptAt: z.string().nullable().optional(),
+    /** In-place: the transcript as the undo left it (a redo refuses when it changed since). */
+    left: FingerprintSchema.optional(),
+    /** A restore or revert undone: the tree before and after the undo. */
+    preUndoCheckpointId: z.string().optional(),
+    postUndoCheckpointId: z.string().optional(),
+  }),
+  /** Puts an undone action back: the undo it cancels no longer counts. */
+  z.object({
+    kind: z.literal('redo'),
+    id: z.string(),
+    group,
+    time: z.string(),
+    redoes: z.string(),
+    preRestoreCheckpointId: z.string().optional(),
+    postRestoreCheckpointId: z.string().optional(),
+  }),
   // A multi-file write about to start (restore, undo of a restore): its details are in
   // `.agent/rewind/pending/<id>.json` until the matching 'intent-end'; one without an end is
   // rolled back at the next run.
@@ -77,13 +119,25 @@ export async function readJournal(projectRoot: string): Promise<JournalRecord[]>
   return out;
 }
 
-export type UndoableRecord = Extract<JournalRecord, { kind: 'fork' | 'in-place' | 'restore' }>;
+export type UndoableRecord = Extract<JournalRecord, { kind: 'fork' | 'in-place' | 'restore' | 'revert' }>;
+export type UndoRecord = Extract<JournalRecord, { kind: 'undo' }>;
 
-const isUndoable = (r: JournalRecord): r is UndoableRecord => r.kind === 'fork' || r.kind === 'in-place' || r.kind === 'restore';
+export const isUndoable = (r: JournalRecord): r is UndoableRecord => r.kind === 'fork' || r.kind === 'in-place' || r.kind === 'restore' || r.kind === 'revert';
+
+/** Undo records a later redo has not cancelled: the ones that count. */
+export function activeUndos(records: JournalRecord[]): UndoRecord[] {
+  const redone = new Set(records.flatMap((r) => (r.kind === 'redo' ? [r.redoes] : [])));
+  return records.filter((r): r is UndoRecord => r.kind === 'undo' && !redone.has(r.id));
+}
+
+/** Ids of the actions that are undone now (an undo a redo cancelled does not count). */
+export function undoneIds(records: JournalRecord[]): Set<string> {
+  return new Set(activeUndos(records).map((u) => u.undoes));
+}
 
 /** The newest operation that has not been undone (undo and intent records are not undoable). */
 export function latestUndoable(records: JournalRecord[]): UndoableRecord | null {
-  const undone = new Set(records.filter((r) => r.kind === 'undo').map((r) => (r as { undoes: string }).undoes));
+  const undone = undoneIds(records);
   for (let i = records.length - 1; i >= 0; i--) {
     const r = records[i]!;
     if (isUndoable(r) && !undone.has(r.id)) return r;
@@ -96,7 +150,7 @@ export function latestAction(records: JournalRecord[]): UndoableRecord[] {
   const r = latestUndoable(records);
   if (!r) return [];
   if (!r.group) return [r];
-  const undone = new Set(records.filter((x) => x.kind === 'undo').map((x) => (x as { undoes: string }).undoes));
+  const undone = undoneIds(records);
   const out: UndoableRecord[] = [];
   for (let i = records.length - 1; i >= 0; i--) {
     const x = records[i]!;

@@ -1,5 +1,5 @@
 import type { SessionSummary } from '../shared/session-schema.js';
-import { readJournal, type JournalRecord } from './journal.js';
+import { activeUndos, readJournal, type JournalRecord } from './journal.js';
 
 /**
  * What the pure journal says of listed sessions: which were forked from which, and which files are
@@ -10,13 +10,15 @@ export function annotateSessions(sessions: SessionSummary[], records: JournalRec
   const forkOf = new Map<string, string>();
   const forkAt = new Map<string, number>();
   const ourSize = new Map<string, number>();
+  // An undo a redo cancelled leaves the rewrite's file, not the backup.
+  const active = new Set<JournalRecord>(activeUndos(records));
   for (const r of records) {
     if (r.kind === 'fork') {
       forkOf.set(r.forkSessionId, r.sessionId);
       if (r.promptNumber) forkAt.set(r.forkSessionId, r.promptNumber);
       ourSize.set(r.forkPath, r.result.size);
     } else if (r.kind === 'in-place') ourSize.set(r.transcript, r.result.size);
-    else if (r.kind === 'undo') {
+    else if (r.kind === 'undo' && active.has(r)) {
       const undone = records.find((x) => x.id === r.undoes);
       if (undone?.kind === 'in-place') ourSize.set(undone.transcript, undone.original.size);
     }

@@ -1,10 +1,10 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../test/temp.js';
 import { hideHooksNotice, readPrefs, renameSession } from './ui-prefs.js';
 
-const fresh = async () => join(await mkdtemp(join(tmpdir(), 'rewind-prefs-')), 'nested', 'prefs.json');
+const fresh = async () => join(await tempDir('rewind-prefs-'), 'nested', 'prefs.json');
 
 describe('ui prefs', () => {
   it('names a session, renames it, and clears the name with an empty one', async () => {

@@ -4,12 +4,14 @@ import { randomUUID } from 'node:crypto';
 import { isRewindError, RewindError } from './errors.js';
 import { copyPrefixAtomic } from './io/atomic-write.js';
 import { fingerprintFile, sameFingerprint, type Fingerprint } from './io/fingerprint.js';
-import { appendJournal, latestAction, readJournal, type UndoableRecord } from './journal.js';
+import { appendJournal, isUndoable, latestAction, readJournal, undoneIds, type JournalRecord, type UndoableRecord, type UndoRecord } from './journal.js';
 import { validateRecord } from './journal-guard.js';
 import { ensureStore } from './project.js';
 import { removeFileHistoryDir } from './agents/file-history-links.js';
+import { beforeUndoPathFor } from './agents/backup-path.js';
 import { rootsFor } from './agents/registry.js';
 import { plural } from '../shared/wording.js';
+import type { TreeState } from './store/tree-state.js';
 
 export interface UndoResult {
   dryRun: boolean;
@@ -42,6 +44,10 @@ export interface UndoOptions {
   now?: () => number;
   /** Agent roots a record's transcript may live in (default: every agent's, from the environment). */
   agentRoots?: string[];
+  /** A restore goes back on the paths it changed only (an action that is not the newest). */
+  scoped?: boolean;
+  /** Dry runs only: the tree as already read (the history list checks many entries against one read). */
+  treeNow?: TreeState;
 }
 
 /**
@@ -55,6 +61,37 @@ export async function undoLatest(projectRoot: string, opts: UndoOptions = {}): P
   }
   const parts = latestAction(await readJournal(projectRoot));
   if (parts.length === 0) throw new RewindError('NOTHING_TO_UNDO', `nothing to undo in ${join(projectRoot, '.agent', 'rewind', 'journal.jsonl')}`);
+  return undoParts(projectRoot, parts, opts);
+}
+
+/**
+ * Undoes one entry of the history by its journal id, not only the newest: an action (every record
+ * of its group), the redo of an action (it is undone again), or an undo (that is a redo).
+ */
+export async function undoById(projectRoot: string, id: string, opts: UndoOptions = {}): Promise<UndoResult> {
+  if (!opts.dryRun) {
+    const { recoverPending } = await import('./store/restore-intent.js');
+    await recoverPending(projectRoot);
+  }
+  const records = await readJournal(projectRoot);
+  const r = records.find((x) => x.id === id || (id.length >= 6 && x.id.startsWith(id) && x.kind !== 'intent' && x.kind !== 'intent-end'));
+  if (!r) throw new RewindError('NOT_FOUND', `no history entry ${id} (see rewind-app history)`);
+  if (r.kind === 'undo') {
+    const { redo } = await import('./redo.js');
+    const done = await redo(projectRoot, { ...opts, undoId: r.id });
+    return { dryRun: done.dryRun, undone: done.redone, summary: done.summary, keptAt: null };
+  }
+  const target: JournalRecord | undefined = r.kind === 'redo' ? records.find((x) => x.id === (records.find((u) => u.id === r.redoes) as UndoRecord | undefined)?.undoes) : r;
+  if (!target || !isUndoable(target)) throw new RewindError('NOTHING_TO_UNDO', `history entry ${id} is not an action that can be undone`);
+  const undone = undoneIds(records);
+  if (undone.has(target.id)) throw new RewindError('NOTHING_TO_UNDO', `that action is already undone (redo it with: rewind-app redo)`);
+  const parts = records.filter((x): x is UndoableRecord => isUndoable(x) && !undone.has(x.id) && (x.id === target.id || (!!target.group && x.group === target.group))).reverse();
+  const newest = latestAction(records);
+  const isNewest = newest.length > 0 && newest.some((x) => x.id === target.id);
+  return undoParts(projectRoot, parts, { ...opts, scoped: !isNewest });
+}
+
+async function undoParts(projectRoot: string, parts: UndoableRecord[], opts: UndoOptions): Promise<UndoResult> {
   // Every path the records name is checked before anything is read or written.
   for (const p of parts) await validateRecord(projectRoot, p, opts.agentRoots ?? rootsFor(process.env).map((x) => x.root));
   if (parts.length === 1) return undoRecord(projectRoot, parts[0]!, opts);
@@ -95,7 +132,7 @@ async function undoRecord(projectRoot: string, r: UndoableRecord, opts: UndoOpti
       const fh = await lstat(r.fileHistoryDir).catch(() => null);
       if (fh?.isDirectory()) await removeFileHistoryDir(r.fileHistoryDir);
     }
-    await appendJournal(projectRoot, { kind: 'undo', id: randomUUID(), time: new Date(now()).toISOString(), undoes: r.id });
+    await appendJournal(projectRoot, { kind: 'undo', id: randomUUID(), ...groupOf(r), time: new Date(now()).toISOString(), undoes: r.id, keptAt });
     return { dryRun: false, undone: r, summary, keptAt };
   }
   if (r.kind === 'in-place') {
@@ -126,6 +163,9 @@ async function undoRecord(projectRoot: string, r: UndoableRecord, opts: UndoOpti
   return undoRestoreRecord(projectRoot, r, opts, now);
 }
 
+/** Undo records of a grouped action share its group: a redo puts the whole action back. */
+const groupOf = (r: UndoableRecord) => (r.group ? { group: r.group } : {});
+
 async function putBack(
   projectRoot: string,
   r: Extract<UndoableRecord, { kind: 'in-place' }>,
@@ -135,11 +175,19 @@ async function putBack(
   now: () => number,
   expected: Fingerprint | null,
 ): Promise<UndoResult> {
-  const keepPath = () => join(store, 'transcript-backup', `${r.sessionId}-before-undo-${new Date(now()).toISOString().replace(/[:.]/g, '-')}.jsonl`);
+  // The same builder as the writers' backups: an id, inside transcript-backup/, or a refusal.
+  const keepPath = () => beforeUndoPathFor(projectRoot, r.sessionId, now());
   let keptAt: string | null = null;
   if (keepCurrent) {
     keptAt = keepPath();
     await copyFile(r.transcript, keptAt);
+  }
+  // What a redo puts back, byte for byte: the file this undo replaces.
+  let redoCopy: string | null = keptAt;
+  if (!redoCopy && (await lstat(r.transcript).catch(() => null))) {
+    await mkdir(join(store, 'undone'), { recursive: true, mode: 0o700 });
+    redoCopy = join(store, 'undone', `${Date.now()}-${r.sessionId}-rewritten.jsonl`);
+    await copyFile(r.transcript, redoCopy);
   }
   // Held open across the rename: an append that lands on the replaced file is kept, not lost.
   const old = expected ? await open(r.transcript, 'r') : null;
@@ -157,21 +205,25 @@ async function putBack(
   } finally {
     await old?.close();
   }
-  await appendJournal(projectRoot, { kind: 'undo', id: randomUUID(), time: new Date(now()).toISOString(), undoes: r.id });
+  const left = await fingerprintFile(r.transcript);
+  await appendJournal(projectRoot, { kind: 'undo', id: randomUUID(), ...groupOf(r), time: new Date(now()).toISOString(), undoes: r.id, keptAt: redoCopy, left });
   return { dryRun: false, undone: r, summary: `Put back the transcript from ${r.backupPath}`, keptAt };
 }
 
-async function undoRestoreRecord(projectRoot: string, r: Extract<UndoableRecord, { kind: 'restore' }>, opts: UndoOptions, now: () => number): Promise<UndoResult> {
+async function undoRestoreRecord(projectRoot: string, r: Extract<UndoableRecord, { kind: 'restore' | 'revert' }>, opts: UndoOptions, now: () => number): Promise<UndoResult> {
   const { undoRestore } = await import('./store/restore.js');
-  const record = { kind: 'undo' as const, id: randomUUID(), time: new Date(now()).toISOString(), undoes: r.id };
-  const plan = await undoRestore(projectRoot, r, { dryRun: opts.dryRun, force: opts.force, now, undoRecord: record });
+  const record: UndoRecord = { kind: 'undo', id: randomUUID(), ...groupOf(r), time: new Date(now()).toISOString(), undoes: r.id };
+  // A revert touches only its own paths, and so does its undo; so does the undo of an older restore.
+  const scoped = r.kind === 'revert' || !!opts.scoped;
+  const what = r.kind === 'revert' ? `the revert of prompt ${r.promptId}` : `the restore of ${r.checkpointId}`;
+  const plan = await undoRestore(projectRoot, r, { dryRun: opts.dryRun, force: opts.force, now, undoRecord: record, scoped, current: opts.dryRun ? opts.treeNow : undefined });
   const n = plan.changes.length;
   // A dry run says what would stop the real undo (a part of a group is checked this way first).
   if (opts.dryRun && plan.conflicts > 0 && !opts.force) {
     throw new RewindError('CONFLICT', `files changed since the restore: ${plan.changes.filter((c) => c.conflict).map((c) => c.path).slice(0, 5).join(', ')} (pass --force to undo anyway)`);
   }
-  if (opts.dryRun) return { dryRun: true, undone: r, summary: `Would undo the restore of ${r.checkpointId}: ${plural(n, 'file')} change back`, keptAt: null };
+  if (opts.dryRun) return { dryRun: true, undone: r, summary: `Would undo ${what}: ${plural(n, 'file')} change back`, keptAt: null };
   await appendJournal(projectRoot, record);
   await plan.finish?.();
-  return { dryRun: false, undone: r, summary: `Undid the restore of ${r.checkpointId}: ${plural(n, 'file')} put back`, keptAt: null };
+  return { dryRun: false, undone: r, summary: `Undid ${what}: ${plural(n, 'file')} put back`, keptAt: null };
 }

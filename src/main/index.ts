@@ -25,6 +25,7 @@ const service = new RewindService({
   version: app.getVersion(),
   workerScript: findDir(import.meta.dirname, 'engine-worker.js') ?? undefined,
   deferWatch: true,
+  remotes: true,
 });
 const windows = new Set<number>();
 const runCommand = commandRunner(service, cli);
@@ -69,7 +70,7 @@ function createWindow(): BrowserWindow {
 
 /** `rewind-app back 1` etc. launched as a second instance: performed here, shown in the window. */
 function commandFromArgv(argv: string[]): string[] | null {
-  const i = argv.findIndex((a) => ['back', 'restore', 'checkpoint', 'undo'].includes(a));
+  const i = argv.findIndex((a) => ['back', 'restore', 'checkpoint', 'undo', 'revert', 'redo'].includes(a));
   return i === -1 ? null : argv.slice(i);
 }
 

@@ -68,6 +68,49 @@ export const CodePlanSchema = z.object({
 });
 export type CodePlan = z.infer<typeof CodePlanSchema>;
 
+const TakeSchema = z.enum(['current', 'before', 'markers']);
+
+/** A revert's preview: the files it changes (with diffs), and each conflicted file with both sides. */
+export const RevertPlanSchema = z.object({
+  promptId: z.string(),
+  checkpointId: z.string(),
+  afterCheckpointId: z.string().nullable(),
+  afterNote: z.string(),
+  projectRoot: z.string(),
+  changes: z.array(FileChangeSchema),
+  conflicts: z.array(z.object({ path: z.string(), reason: z.string(), current: z.string().nullable(), before: z.string().nullable(), binary: z.boolean(), canMark: z.boolean(), choice: TakeSchema.nullable() })),
+  unresolved: z.array(z.string()),
+});
+export type RevertPlan = z.infer<typeof RevertPlanSchema>;
+
+export const HistoryEntrySchema = z.object({
+  id: z.string(),
+  kind: z.enum(['fork', 'in-place', 'restore', 'revert', 'undo', 'redo']),
+  time: z.string(),
+  group: z.string().nullable(),
+  agent: z.string().nullable(),
+  sessionId: z.string().nullable(),
+  transcript: z.string().nullable(),
+  prompt: z.string().nullable(),
+  files: z.array(z.string()),
+  dropped: z.string().nullable(),
+  refers: z.string().nullable(),
+  undone: z.boolean(),
+  undoable: z.boolean(),
+  why: z.string().nullable(),
+});
+export type HistoryEntryDoc = z.infer<typeof HistoryEntrySchema>;
+
+const RevertRequest = z
+  .object({
+    session: sessionRef,
+    promptUuid: uuid,
+    /** Per conflicted file: keep it, take it as before the prompt, or write markers. */
+    take: z.record(z.string().max(4096), TakeSchema).default({}),
+    force: z.boolean().default(false),
+  })
+  .strict();
+
 const RewindRequest = z
   .object({
     session: sessionRef,
@@ -179,6 +222,16 @@ export const CompareResultSchema = z.object({
 });
 export type CompareResult = z.infer<typeof CompareResultSchema>;
 
+/** A remote host as the sidebar shows it: connected, connecting, or lost with ssh's one line. */
+export const RemoteStatusSchema = z.object({
+  name: z.string(),
+  target: z.string(),
+  state: z.enum(['connecting', 'connected', 'lost']),
+  message: z.string().nullable(),
+  version: z.string().nullable(),
+});
+export type RemoteStatus = z.infer<typeof RemoteStatusSchema>;
+
 export const CONTRACT = {
   listSessions: {
     request: z.object({ project: path.optional() }).strict(),
@@ -265,8 +318,25 @@ export const CONTRACT = {
     response: z.object({ written: z.number(), deleted: z.number(), preRestoreId: z.string(), summary: z.string() }),
   },
   undo: {
-    request: z.object({ project: path, dryRun: z.boolean().default(false), force: z.boolean().default(false) }).strict(),
+    /** `id`: a history entry (undone even when it is not the newest); none: the newest action. */
+    request: z.object({ project: path, id: z.string().min(1).max(200).optional(), dryRun: z.boolean().default(false), force: z.boolean().default(false) }).strict(),
     response: z.object({ kind: z.string(), summary: z.string(), dryRun: z.boolean(), keptAt: z.string().nullable(), parts: z.number().int().default(1) }),
+  },
+  revertPreview: {
+    request: RevertRequest,
+    response: RevertPlanSchema,
+  },
+  revert: {
+    request: RevertRequest,
+    response: z.object({ written: z.number(), deleted: z.number(), journalId: z.string().nullable(), summary: z.string(), projectRoot: z.string() }),
+  },
+  redo: {
+    request: z.object({ project: path, dryRun: z.boolean().default(false), force: z.boolean().default(false) }).strict(),
+    response: z.object({ kind: z.string(), summary: z.string(), dryRun: z.boolean(), parts: z.number().int() }),
+  },
+  history: {
+    request: z.object({ project: path }).strict(),
+    response: z.object({ projectRoot: z.string(), entries: z.array(HistoryEntrySchema) }),
   },
   hooksStatus: {
     request: z.object({ project: path }).strict(),
@@ -309,6 +379,23 @@ export const CONTRACT = {
     request: z.object({ session: sessionRef, branch: uuid.optional(), format: z.enum(['md', 'html']), redact: z.boolean().default(true) }).strict(),
     response: z.object({ filename: z.string(), mime: z.string(), content: z.string(), prompts: z.number().int(), redacted: z.record(z.string(), z.number()) }),
   },
+  /** The hosts added with `remote add` (or here), each with its connection's state. */
+  listRemotes: {
+    request: z.object({}).strict(),
+    response: z.object({ hosts: z.array(RemoteStatusSchema) }),
+  },
+  addRemote: {
+    request: z.object({ target: z.string().min(1).max(512), name: z.string().min(1).max(63).optional() }).strict(),
+    response: z.object({ hosts: z.array(RemoteStatusSchema) }),
+  },
+  removeRemote: {
+    request: z.object({ name: z.string().min(1).max(63) }).strict(),
+    response: z.object({ hosts: z.array(RemoteStatusSchema) }),
+  },
+  reconnectRemote: {
+    request: z.object({ name: z.string().min(1).max(63) }).strict(),
+    response: z.object({ hosts: z.array(RemoteStatusSchema) }),
+  },
 } as const satisfies Record<OperationName, { request: z.ZodType; response: z.ZodType }>;
 
 export type RequestOf<K extends OperationName> = z.input<(typeof CONTRACT)[K]['request']>;
@@ -322,6 +409,7 @@ export type ErrorPayload = z.infer<typeof ErrorPayloadSchema>;
 export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorPayload };
 
 export const EventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('remoteStatus'), host: RemoteStatusSchema }),
   z.object({ type: z.literal('sessionsChanged') }),
   /** One session grew or changed: its new list entry (the list patches that row). */
   z.object({ type: z.literal('sessionUpdated'), session: SessionSummarySchema }),

@@ -14,6 +14,10 @@ export const OPERATION_NAMES = [
   'previewRestore',
   'applyRestore',
   'undo',
+  'revertPreview',
+  'revert',
+  'redo',
+  'history',
   'hooksStatus',
   'installHooks',
   'getSettings',
@@ -24,6 +28,10 @@ export const OPERATION_NAMES = [
   'getPrices',
   'comparePrompts',
   'exportSession',
+  'listRemotes',
+  'addRemote',
+  'removeRemote',
+  'reconnectRemote',
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 

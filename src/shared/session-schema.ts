@@ -38,6 +38,8 @@ export const SessionSummarySchema = z.object({
   counts: SessionCountsSchema.optional(),
   /** A fork made from the window: the number of the prompt it was cut before (its label says "fork at #n"). */
   forkAt: z.number().int().positive().nullable().optional(),
+  /** The remote host it lives on (`remote add`); absent on this machine. Its paths are remote refs. */
+  host: z.string().nullable().optional(),
 });
 export type SessionSummary = z.infer<typeof SessionSummarySchema>;
 

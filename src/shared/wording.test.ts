@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bytes, fileChangeSummary, listed, namePrompt, plural, restoredSummary, statementLines, untouchedSentence, windowError } from './wording.js';
+import { bytes, fileChangeSummary, historyTitle, listed, namePrompt, plural, restoredSummary, revertedSummary, statementLines, undoableText, untouchedSentence, windowError } from './wording.js';
 
 describe('wording', () => {
   it('plural', () => {
@@ -56,5 +56,19 @@ describe('rewind statement words', () => {
   });
   it('an image-only prompt is named by its images', () => {
     expect(namePrompt({ number: 3, text: '', images: 2, live: true })).toBe('#3 [2 images]');
+  });
+});
+
+describe('history words', () => {
+  it('names each kind of entry, and an undo or redo by what it acted on, the same for the CLI and the window', () => {
+    const revert = { kind: 'revert' as const, sessionId: '2ea8980a-26fe-4928-aab5-4ebf6074b664', prompt: 'ebe0af8c-6bca-4f24-810e-f73c0d868e5c' };
+    expect(historyTitle(revert)).toBe('Reverted the changes of prompt ebe0af8c');
+    expect(historyTitle({ kind: 'fork', sessionId: '2ea8980a-26fe-4928-aab5-4ebf6074b664', prompt: '#3' })).toBe('Forked session 2ea8980a before prompt #3');
+    expect(historyTitle({ kind: 'undo', sessionId: null, prompt: null, of: revert })).toBe('Undid: Reverted the changes of prompt ebe0af8c');
+    expect(historyTitle({ kind: 'redo', sessionId: null, prompt: null, of: null })).toBe('Redid: an action');
+    expect(undoableText({ undoable: false, why: 'files changed since the restore: shared.ts (pass --force to undo anyway)' })).toBe('cannot be undone: files changed since the restore: shared.ts');
+    expect(undoableText({ undoable: true, why: null })).toBe('can be undone');
+    expect(revertedSummary({ written: 1, deleted: 1 }, 'abc')).toBe("Reverted prompt abc's changes: 2 files (1 deleted)");
+    expect(revertedSummary(null, 'abc')).toBe('Nothing to revert: the files are as they were before prompt abc');
   });
 });

@@ -127,12 +127,15 @@ export function windowError(code: string, message: string, verb: string): { text
       return { text: 'This changed since the action (the fork was resumed, or the session went on): undoing now would replace that work. Nothing was undone.', actions: [{ action: 'force', label: `${verb} anyway (what it replaces is kept)` }] };
     case 'NOT_ENOUGH_PROMPTS':
       return { text: 'This is the first prompt: nothing would be left to resume. Start a new session instead.', actions: [] };
-    default: {
-      // Flags are for the terminal: the window offers buttons instead.
-      const t = message.replace(/\s*\((?:[^()]*)--\w[^()]*\)\s*$/, '').replace(/[:;,]?\s*(?:pass|or pass|use) --[\w-]+[^.;]*/g, '').trim();
-      return { text: `${t.charAt(0).toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? '' : '.'}`, actions: [] };
-    }
+    default:
+      return { text: plainSentence(message), actions: [] };
   }
+}
+
+/** An engine message as a window sentence: flags are for the terminal (the window offers buttons). */
+export function plainSentence(message: string): string {
+  const t = message.replace(/\s*\((?:[^()]*)--\w[^()]*\)\s*$/, '').replace(/[:;,]?\s*(?:pass|or pass|use) --[\w-]+[^.;]*/g, '').trim();
+  return `${t.charAt(0).toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? '' : '.'}`;
 }
 
 /** Where the code a compared side ended with was read from. */
@@ -142,3 +145,49 @@ export function treeSourceText(s: { kind: 'checkpoint'; id: string } | { kind: '
   if (s.kind === 'agent-history') return `the agent's own file history (${plural(s.files, 'tracked file')})`;
   return `not known: ${s.reason}`;
 }
+
+/** An entry of the operations list (the engine's HistoryEntry has this shape). */
+export interface HistoryWords {
+  kind: 'fork' | 'in-place' | 'restore' | 'revert' | 'undo' | 'redo';
+  sessionId: string | null;
+  prompt: string | null;
+  /** For undo and redo: the kind of the action they act on. */
+  of?: HistoryWords | null;
+}
+
+const shortId = (id: string | null) => (id ? (id.length > 12 ? id.slice(0, 8) : id) : '?');
+
+/** One line naming an operation, the same in `rewind-app history` and the History panel. */
+export function historyTitle(e: HistoryWords): string {
+  const at = e.prompt ? ` before prompt ${e.prompt.startsWith('#') ? e.prompt : shortId(e.prompt)}` : '';
+  switch (e.kind) {
+    case 'fork':
+      return `Forked session ${shortId(e.sessionId)}${at}`;
+    case 'in-place':
+      return `Rewrote session ${shortId(e.sessionId)} in place${at}`;
+    case 'restore':
+      return `Restored the code${at}`;
+    case 'revert':
+      return `Reverted the changes of prompt ${shortId(e.prompt)}`;
+    case 'undo':
+      return `Undid: ${e.of ? historyTitle(e.of) : 'an action'}`;
+    case 'redo':
+      return `Redid: ${e.of ? historyTitle(e.of) : 'an action'}`;
+  }
+}
+
+/** Whether an entry can be undone, in a few words ("can be undone", "cannot be undone: a.txt changed since"). */
+export function undoableText(e: { undoable: boolean; why: string | null }): string {
+  if (e.undoable) return 'can be undone';
+  return `cannot be undone${e.why ? `: ${e.why.replace(/\s*\((?:pass|choose)[^)]*\)\s*$/, '')}` : ''}`;
+}
+
+/** What a revert did, in one line. */
+export function revertedSummary(applied: { written: number; deleted: number } | null, promptId: string): string {
+  if (!applied) return `Nothing to revert: the files are as they were before prompt ${shortId(promptId)}`;
+  const n = applied.written + applied.deleted;
+  return `Reverted prompt ${shortId(promptId)}'s changes: ${plural(n, 'file')}${applied.deleted ? ` (${applied.deleted} deleted)` : ''}`;
+}
+
+/** The three choices for a conflicted file, as the window labels them (the CLI's --take values). */
+export const TAKE_LABEL = { current: 'Keep the current file', before: 'Take the file before the prompt', markers: 'Write conflict markers' } as const;

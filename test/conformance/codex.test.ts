@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, readFile, readdir, utimes } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, readdir, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findCodexSession } from '../../src/engine/agents/codex/discover.js';
@@ -7,6 +6,7 @@ import { parseRollout } from '../../src/engine/agents/codex/rollout.js';
 import { startCodexApi, userText, type CodexApi } from './codex-api.js';
 import { codexHome, ensureCodex, runCodex, type CodexEnv } from './codex-cli.js';
 import { ensureCliBuilt, rewindApp } from './harness.js';
+import { tempDir } from '../temp.js';
 
 /**
  * The real Codex CLI 0.169.0 judges Codex rewinds: each fork and in-place rewrite Rewind makes is
@@ -85,7 +85,7 @@ describe.runIf(run)('conformance with the real Codex CLI 0.169.0', () => {
   beforeAll(async () => {
     ensureCliBuilt();
     api = await startCodexApi();
-    base = await mkdtemp(join(tmpdir(), 'rewind-codex-conf-'));
+    base = await tempDir('rewind-codex-conf-');
     linear = await record('linear', LINEAR);
   });
   afterAll(async () => {

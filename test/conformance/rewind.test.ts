@@ -1,5 +1,4 @@
-import { mkdtemp, open, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { open, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTranscriptFile } from '../../src/engine/agents/claude/parse-transcript.js';
@@ -7,6 +6,7 @@ import { toTimeline } from '../../src/engine/agents/claude/timeline.js';
 import type { ScriptedApi } from './scripted-api.js';
 import { SCENARIOS, resumedHistory, runScenario, rewindFilesTree, type Scenario } from './scenario.js';
 import { claudeOrSkip, copySession, ensureCliBuilt, rewindApp, withApi } from './harness.js';
+import { tempDir } from '../temp.js';
 
 const claude = claudeOrSkip();
 const run = 'bin' in claude;
@@ -151,7 +151,7 @@ describe.runIf(run)('conformance with the real Claude Code CLI', () => {
       const sc = s[name]!;
       const copy = await copySession(sc.transcript);
       const original = await readFile(copy.path);
-      const project = await mkdtemp(join(tmpdir(), 'rewind-conf-inplace-'));
+      const project = await tempDir('rewind-conf-inplace-');
       const r = rewindApp(['back', String(n), '--in-place', '--transcript', copy.path, '--project', project]);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/^Chat rewritten in-place\nBackup: /);

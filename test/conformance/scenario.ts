@@ -1,9 +1,9 @@
-import { mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { parseTranscriptFile } from '../../src/engine/agents/claude/parse-transcript.js';
 import { PRINT_FLAGS, runClaude, type ClaudeEnv } from './claude-cli.js';
 import { textOf, type ApiMessage, type ScriptedApi } from './scripted-api.js';
+import { tempDir } from '../temp.js';
 
 export interface Step {
   prompt: string;
@@ -133,7 +133,7 @@ export async function runScenario(
   extraEnv: NodeJS.ProcessEnv = {},
   setup?: (project: string) => Promise<void>,
 ): Promise<Scenario> {
-  const base = await mkdtemp(join(tmpdir(), `rewind-conf-${spec.name}-`));
+  const base = await tempDir(`rewind-conf-${spec.name}-`);
   const home = join(base, 'home');
   const project = join(base, spec.name);
   await mkdir(home, { recursive: true });

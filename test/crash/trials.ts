@@ -1,5 +1,5 @@
 /**
- * Kill -9 at random moments of `back --in-place`, `restore` and `undo` (the built CLI), with an
+ * Kill -9 at random moments of `back --in-place`, `restore`, `revert` and `undo` (the built CLI), with an
  * agent appending to the transcript, then check: the old state or the new one (or rolled back by
  * the next run), zero appended lines lost, nothing written outside the allowed folders, no temp
  * files left once the next run has started. Shared by the crash tier of `npm test` (a few trials)
@@ -8,13 +8,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cp, mkdir, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BUILT_CLI, CC_HOME, LINEAR, tempDir } from '../fixtures.js';
+import { BUILT_CLI, CC_HOME, FIXTURES, LINEAR, tempDir } from '../fixtures.js';
 import { snapshotTree } from '../tree.js';
 import { latestUndoable, readJournal } from '../../src/engine/journal.js';
 
 export interface TrialResult {
   outcome: string;
   problems: string[];
+  /** Lines the stand-in agent appended during the trial (each must be found again). */
+  appended?: number;
 }
 
 interface Sandbox {
@@ -25,11 +27,34 @@ interface Sandbox {
   env: NodeJS.ProcessEnv;
 }
 
-async function sandbox(): Promise<Sandbox> {
-  const top = await tempDir('rewind-crash-');
+/** The agents whose in-place writer the tier judges; each gets its real session under `$HOME`. */
+export type CrashAgent = 'claude' | 'droid' | 'qwen' | 'gemini' | 'codex';
+
+/** A real session of each other agent: its fixture, and where the agent keeps it under `$HOME`. */
+const AGENT_SESSIONS: Record<Exclude<CrashAgent, 'claude'>, { fixture: string; at: string }> = {
+  droid: { fixture: join(FIXTURES, 'droid-real', '16dfb43e-fda1-4b63-b9a3-2342bcc6d24e.jsonl'), at: join('.factory', 'sessions', '-home-dev-projects-linear', '16dfb43e-fda1-4b63-b9a3-2342bcc6d24e.jsonl') },
+  qwen: { fixture: join(FIXTURES, 'qwen-real', 'ee8dd990-90b0-403c-9263-0cdd0ce22216.jsonl'), at: join('.qwen', 'projects', '-home-dev-projects-linear', 'chats', 'ee8dd990-90b0-403c-9263-0cdd0ce22216.jsonl') },
+  gemini: { fixture: join(FIXTURES, 'gemini-real', 'session-2026-11-23T11-33-f2a3037a.jsonl'), at: join('.gemini', 'tmp', 'linear', 'chats', 'session-2026-11-23T11-33-f2a3037a.jsonl') },
+  codex: {
+    fixture: join(FIXTURES, 'codex-0.169', 'sessions', '2026', '11', '23', 'rollout-2026-11-23T11-36-01-01a20831-0a9b-7362-9657-fdd051b67f43.jsonl'),
+    at: join('.codex', 'sessions', '2026', '11', '23', 'rollout-2026-11-23T11-36-01-01a20831-0a9b-7362-9657-fdd051b67f43.jsonl'),
+  },
+};
+
+/** Sandboxes are named by this process: a later run sweeps those of a run that was killed. */
+const SANDBOX_PREFIX = 'rewind-crash-';
+
+async function sandbox(agent: CrashAgent = 'claude'): Promise<Sandbox> {
+  const top = await tempDir(`${SANDBOX_PREFIX}${process.pid}-`);
   const claude = join(top, '.claude');
   await cp(CC_HOME, claude, { recursive: true });
-  const transcript = join(claude, LINEAR.slice(CC_HOME.length + 1));
+  let transcript = join(claude, LINEAR.slice(CC_HOME.length + 1));
+  if (agent !== 'claude') {
+    const { fixture, at } = AGENT_SESSIONS[agent];
+    transcript = join(top, 'home', at);
+    await mkdir(join(transcript, '..'), { recursive: true });
+    await cp(fixture, transcript);
+  }
   const past = new Date(Date.now() - 3600_000);
   await utimes(transcript, past, past);
   const project = join(top, 'project');
@@ -95,9 +120,53 @@ async function outsideProblems(s: Sandbox): Promise<string[]> {
   return [...extra.map((n) => `unexpected ${n} in the sandbox`), ...outside.map((n) => `wrote outside: ${n}`)];
 }
 
+/** Removes the sandboxes of earlier runs whose process is gone (a run killed before its `finally`). */
+export async function sweepStaleSandboxes(): Promise<number> {
+  const { tmpdir } = await import('node:os');
+  const { processAlive } = await import('../../src/engine/io/process-alive.js');
+  let n = 0;
+  for (const name of await readdir(tmpdir()).catch(() => [] as string[])) {
+    const m = new RegExp(`^${SANDBOX_PREFIX}(\\d+)-`).exec(name);
+    if (!m || Number(m[1]) === process.pid || processAlive(Number(m[1]))) continue;
+    await rm(join(tmpdir(), name), { recursive: true, force: true }).then(() => n++, () => undefined);
+  }
+  return n;
+}
+
+/**
+ * Lines of the transcript before the first appended probe: the original's lines, in order, some
+ * left out (a cut; Qwen leaves dead branches out). Codex writes its `session_meta` anew: its first
+ * line is not compared.
+ */
+function isRewriteOf(original: Buffer, head: Buffer, agent: CrashAgent): boolean {
+  if (head.length === 0 || head[head.length - 1] !== 10) return false;
+  const mine = head.toString('utf8').split('\n').slice(0, -1);
+  const theirs = original.toString('utf8').split('\n');
+  let j = 0;
+  for (const line of agent === 'codex' ? mine.slice(1) : mine) {
+    while (j < theirs.length && theirs[j] !== line) j++;
+    if (j === theirs.length) return false;
+    j++;
+  }
+  return true;
+}
+
+/** How long one `back 1 --in-place` of the agent's session takes here (no appender, not killed): where the kills are aimed. */
+export async function inPlaceRunMs(agent: CrashAgent): Promise<number> {
+  const s = await sandbox(agent);
+  try {
+    const t0 = Date.now();
+    const r = await runCli(['back', '1', '--in-place', '--force', '--transcript', s.transcript, '--project', s.project], s.env, null);
+    if (r.code !== 0) throw new Error(`the timing run failed: exit ${r.code}: ${r.stderr.trim()}`);
+    return Date.now() - t0;
+  } finally {
+    await rm(s.top, { recursive: true, force: true });
+  }
+}
+
 /** `twin`: a second rewrite of the same transcript runs at the same time (never killed). */
-export async function inPlaceTrial(killAfterMs: number | null, mode: 'path' | 'fd', twin = false): Promise<TrialResult> {
-  const s = await sandbox();
+export async function inPlaceTrial(killAfterMs: number | null, mode: 'path' | 'fd', twin = false, agent: CrashAgent = 'claude'): Promise<TrialResult> {
+  const s = await sandbox(agent);
   const problems: string[] = [];
   try {
     const original = await readFile(s.transcript);
@@ -125,7 +194,7 @@ export async function inPlaceTrial(killAfterMs: number | null, mode: 'path' | 'f
     const isOriginal = now.subarray(0, original.length).equals(original);
     const firstProbe = now.indexOf('{"type":"crash-probe"');
     const head = firstProbe === -1 ? now : now.subarray(0, firstProbe);
-    const isRewrite = head.length < original.length && original.subarray(0, head.length).equals(head) && head[head.length - 1] === 10;
+    const isRewrite = agent === 'claude' ? head.length < original.length && original.subarray(0, head.length).equals(head) && head[head.length - 1] === 10 : isRewriteOf(original, head, agent);
     if (!isOriginal && !isRewrite) problems.push('transcript is neither the original nor a rewrite of it');
     problems.push(...(await outsideProblems(s)));
     // The next run starts clean: a stale lock is taken over, temp files beside the transcript go.
@@ -133,13 +202,14 @@ export async function inPlaceTrial(killAfterMs: number | null, mode: 'path' | 'f
     if (next.code !== 0 && next.code !== 3) problems.push(`the next run failed: exit ${next.code}: ${next.stderr.trim()}`);
     const left = (await readdir(dir)).filter((n) => n.endsWith('.tmp') || n.endsWith('.rewind-lock'));
     if (left.length) problems.push(`left beside the transcript after the next run: ${left.join(', ')}`);
-    return { outcome, problems };
+    return { outcome, problems, appended: appended.length };
   } finally {
     await rm(s.top, { recursive: true, force: true });
   }
 }
 
-async function treeProject(s: Sandbox, files: number) {
+/** `asPrompt`: state A is the checkpoint before a prompt (`p1`), B what its turn left (for a revert). */
+async function treeProject(s: Sandbox, files: number, asPrompt = false) {
   const { takeCheckpoint } = await import('../../src/engine/store/checkpoint.js');
   for (let i = 0; i < files; i++) {
     const d = join(s.project, `d${i % 10}`);
@@ -147,7 +217,11 @@ async function treeProject(s: Sandbox, files: number) {
     await writeFile(join(d, `f${i}.txt`), `version A of ${i}\n`.repeat(50));
   }
   await writeFile(join(s.project, 'was-file'), 'A\n');
-  const a = await takeCheckpoint({ projectRoot: s.project, trigger: 'manual' });
+  const a = await takeCheckpoint(
+    asPrompt
+      ? { projectRoot: s.project, trigger: 'prompt', transcript: { transcript_path: s.transcript, session_id: null, agent: 'claude', prompt_uuid: 'p1', prompt_id: null, byte_offset_end: 0, prefix_sha256: '' } }
+      : { projectRoot: s.project, trigger: 'manual' },
+  );
   const stateA = await snapshotTree(s.project);
   for (let i = 0; i < files; i++) {
     if (i % 7 === 0) await rm(join(s.project, `d${i % 10}`, `f${i}.txt`));
@@ -217,6 +291,28 @@ export async function undoTrial(killAfterMs: number | null, files = 150): Promis
     const latest = latestUndoable(await readJournal(s.project));
     if (t.which === 'undone' && latest?.kind === 'restore') problems.push('undone, but the journal still offers the restore');
     if (t.which === 'restored' && latest?.kind !== 'restore') problems.push('still restored, but the journal lost the restore');
+    const recovered = /interrupted/.test(next.stderr) ? ' (finished by the next run)' : '';
+    return { outcome: `${r.signal ? 'killed' : `exit ${r.code}`}${recovered} -> ${t.which ?? 'half'}`, problems };
+  } finally {
+    await rm(s.top, { recursive: true, force: true });
+  }
+}
+
+/** Reverting the last prompt (its turn is everything since its checkpoint): the same checks as a restore. */
+export async function revertTrial(killAfterMs: number | null, files = 150): Promise<TrialResult> {
+  const s = await sandbox();
+  try {
+    const { stateA, stateB } = await treeProject(s, files, true);
+    const r = await runCli(['revert', 'p1', '--take', 'before', '--project', s.project], s.env, killAfterMs);
+    const problems: string[] = [];
+    if (!r.signal && r.code !== 0) problems.push(`unexpected exit ${r.code}: ${r.stderr.trim()}`);
+    const next = await runCli(['checkpoints', '--project', s.project], s.env, null);
+    if (next.code !== 0) problems.push(`the next run failed: ${next.stderr.trim()}`);
+    const t = await treeProblems(s, { reverted: stateA, before: stateB });
+    problems.push(...t.problems);
+    const latest = latestUndoable(await readJournal(s.project));
+    if (t.which === 'reverted' && latest?.kind !== 'revert') problems.push('reverted, but no revert in the journal');
+    if (t.which === 'before' && latest?.kind === 'revert') problems.push('rolled back, but the journal has the revert');
     const recovered = /interrupted/.test(next.stderr) ? ' (finished by the next run)' : '';
     return { outcome: `${r.signal ? 'killed' : `exit ${r.code}`}${recovered} -> ${t.which ?? 'half'}`, problems };
   } finally {

@@ -1,9 +1,11 @@
 import { RewindError } from '../../engine/errors.js';
 import { resolveProjectRoot } from '../../engine/resolve-transcript.js';
-import { undoLatest } from '../../engine/undo.js';
+import { undoById, undoLatest } from '../../engine/undo.js';
 import type { CliIO } from '../io.js';
 
 export interface UndoArgs {
+  /** A history entry's id (or a prefix of 6+ characters): undo that one, not only the newest. */
+  id?: string;
   dryRun: boolean;
   json: boolean;
   force: boolean;
@@ -17,7 +19,8 @@ export async function undoCommand(args: UndoArgs, io: CliIO): Promise<number> {
   // Record paths are trusted inside each agent's root (a --claude-dir one as well as the usual one).
   const { rootsFor } = await import('../../engine/agents/registry.js');
   const agentRoots = [...rootsFor(io.env).map((r) => r.root), ...(args.claudeDir ? rootsFor(io.env, { claude: args.claudeDir }).map((r) => r.root) : [])];
-  const r = await undoLatest(root, { dryRun: args.dryRun, force: args.force, agentRoots });
+  const opts = { dryRun: args.dryRun, force: args.force, agentRoots };
+  const r = args.id ? await undoById(root, args.id, opts) : await undoLatest(root, opts);
   if (args.json) {
     io.out(JSON.stringify({ dryRun: r.dryRun, kind: r.undone.kind, id: r.undone.id, summary: r.summary, keptAt: r.keptAt }));
     return 0;

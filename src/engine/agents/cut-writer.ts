@@ -1,11 +1,15 @@
-import { open, readFile, stat } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { mkdir, open, stat, unlink } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { RewindError } from '../errors.js';
-import { writeBufferAtomic, writeFileAtomic } from '../io/atomic-write.js';
+import { requireInside } from '../guard.js';
+import { writeBufferAtomic } from '../io/atomic-write.js';
 import { fingerprintFile } from '../io/fingerprint.js';
 import { inPlaceLocked } from '../io/transcript-lock.js';
+import { ensureStore } from '../project.js';
 import type { RevertedPrompt, RewindOutcome, RewindRequest } from './adapter.js';
-import { backupPathFor, DEFAULT_LIVE_WINDOW_MS } from './claude/rewind/rewind.js';
+import { backupPathFor, writerSessionId } from './backup-path.js';
+import { DEFAULT_LIVE_WINDOW_MS } from './claude/rewind/rewind.js';
+import { carriedWarning, heldBytes, holdTranscript, replaceInPlace, unchangedSince, type HeldTranscript } from './in-place-write.js';
 import type { RewindStatement } from './adapter.js';
 
 /** Which prompt to cut before: n back along the live path, or one prompt by id (any branch). */
@@ -59,23 +63,6 @@ export function pickTarget<P extends { uuid: string }>(live: P[], all: P[], targ
   return live[live.length - n]!;
 }
 
-async function readSession(path: string): Promise<Buffer> {
-  const st = await stat(path).catch((e: NodeJS.ErrnoException) => {
-    if (e.code === 'ENOENT') throw new RewindError('NO_TRANSCRIPT', `transcript not found: ${path}`);
-    throw e;
-  });
-  if (!st.isFile()) throw new RewindError('INVALID_TRANSCRIPT', `not a transcript file: ${path}`);
-  if (st.size === 0) throw new RewindError('NOT_ENOUGH_PROMPTS', `transcript is empty: ${path}`);
-  return readFile(path);
-}
-
-/** Is the file still `before` (or `before` plus appended bytes, when `growOk`)? */
-async function stillThere(path: string, before: Buffer): Promise<'same' | 'grew' | 'changed'> {
-  const now = await readFile(path).catch(() => null);
-  if (!now || now.length < before.length || !now.subarray(0, before.length).equals(before)) return 'changed';
-  return now.length === before.length ? 'same' : 'grew';
-}
-
 /** Appends to the file only while it is still exactly `before` (the check and the write share one handle). */
 async function appendIfUnchanged(path: string, before: Buffer, bytes: Buffer): Promise<void> {
   const fh = await open(path, 'a+');
@@ -100,10 +87,24 @@ export function rewindByPlan(planner: CutPlanner, opts: RewindRequest & { now?: 
 }
 
 async function rewindByPlanUnlocked(planner: CutPlanner, opts: RewindRequest & { now?: () => number; beforeRevalidate?: () => Promise<void> }): Promise<RewindOutcome> {
+  // Planned from bytes read through one handle, kept open to the end: the in-place writer checks
+  // the path against it and carries over what reaches the old inode.
+  const held = await holdTranscript(opts.transcriptPath);
+  try {
+    return await writeByPlan(planner, opts, held);
+  } finally {
+    await held.fh.close();
+  }
+}
+
+async function writeByPlan(planner: CutPlanner, opts: RewindRequest & { now?: () => number; beforeRevalidate?: () => Promise<void> }, held: HeldTranscript): Promise<RewindOutcome> {
   const now = opts.now ?? Date.now;
   const path = opts.transcriptPath;
-  const buf = await readSession(path);
+  if (held.size === 0) throw new RewindError('NOT_ENOUGH_PROMPTS', `transcript is empty: ${path}`);
+  const buf = await heldBytes(held);
   const plan = planner(buf, path, opts.promptUuid ? { promptUuid: opts.promptUuid } : { n: opts.n ?? 1 });
+  // The id inside the file names the backup and the fork's file history: an id, or nothing is written.
+  const sessionId = writerSessionId(plan.sessionId, path);
   const warnings = [...plan.warnings];
   // The session's own folder only when it is on this machine: never create a folder we were not given.
   const projectRoot = opts.projectRoot ?? (plan.cwd && (await stat(plan.cwd).catch(() => null))?.isDirectory() ? plan.cwd : null);
@@ -111,7 +112,7 @@ async function rewindByPlanUnlocked(planner: CutPlanner, opts: RewindRequest & {
     mode: opts.mode,
     dryRun: !!opts.dryRun,
     transcript: path,
-    sessionId: plan.sessionId,
+    sessionId,
     boundaryOffset: plan.boundaryOffset,
     resultSize: plan.inPlace.length,
     droppedMessages: plan.droppedMessages,
@@ -122,7 +123,7 @@ async function rewindByPlanUnlocked(planner: CutPlanner, opts: RewindRequest & {
     ...(plan.statement ? { statement: plan.statement } : {}),
   };
   if (opts.mode === 'in-place') {
-    const age = now() - (await stat(path)).mtimeMs;
+    const age = now() - (await held.fh.stat()).mtimeMs;
     const window = opts.liveWindowMs ?? DEFAULT_LIVE_WINDOW_MS;
     const secs = Math.max(0, Math.round(age / 1000));
     if (!opts.force && age < window) {
@@ -131,11 +132,11 @@ async function rewindByPlanUnlocked(planner: CutPlanner, opts: RewindRequest & {
     }
   }
   if (opts.dryRun) {
-    const backupPath = opts.mode === 'in-place' && projectRoot ? backupPathFor(projectRoot, plan.sessionId, now()) : null;
+    const backupPath = opts.mode === 'in-place' && projectRoot ? backupPathFor(projectRoot, sessionId, now()) : null;
     return { ...base, forkSessionId: null, forkPath: null, backupPath, journalId: null };
   }
   await opts.beforeRevalidate?.();
-  const state = await stillThere(path, buf);
+  const state = await unchangedSince(held);
   if (state === 'changed') throw new RewindError('TRANSCRIPT_CHANGED', `transcript changed while we worked: nothing was written, run again: ${path}`);
   if (state === 'grew' && opts.mode === 'in-place') throw new RewindError('TRANSCRIPT_LIVE', 'transcript grew while we worked: the agent is running (stop it first)');
 
@@ -149,35 +150,39 @@ async function rewindByPlanUnlocked(planner: CutPlanner, opts: RewindRequest & {
   if (opts.mode === 'fork') {
     const forkSessionId = randomUUID();
     const fork = plan.fork(forkSessionId);
+    // A fork is a new session file beside the original, named by its new id.
+    await requireInside([resolve(dirname(path))], resolve(fork.path), 'a fork');
     await writeBufferAtomic(fork.path, fork.bytes);
     const { linkFileHistory } = await import('./file-history-links.js');
-    const fileHistoryDir = plan.fileHistoryRoot ? await linkFileHistory(plan.fileHistoryRoot, plan.sessionId, forkSessionId) : null;
+    const fileHistoryDir = plan.fileHistoryRoot ? await linkFileHistory(plan.fileHistoryRoot, sessionId, forkSessionId) : null;
     if (projectRoot) {
       const result = await fingerprintFile(fork.path);
-      await appendJournal(projectRoot, { kind: 'fork', id: journalId, time, transcript: path, sessionId: plan.sessionId, forkPath: fork.path, forkSessionId, fileHistoryDir, result, boundaryOffset: plan.boundaryOffset, prompts, ...extra });
+      await appendJournal(projectRoot, { kind: 'fork', id: journalId, time, transcript: path, sessionId, forkPath: fork.path, forkSessionId, fileHistoryDir, result, boundaryOffset: plan.boundaryOffset, prompts, ...extra });
     } else {
       warnings.push('no project folder known: this fork is not in an undo journal');
     }
     return { ...base, forkSessionId, forkPath: fork.path, backupPath: null, journalId: projectRoot ? journalId : null };
   }
   if (!projectRoot) throw new RewindError('USAGE', 'no project folder for the backup: pass --project DIR');
-  const backupPath = backupPathFor(projectRoot, plan.sessionId || basename(path, '.jsonl'), now());
-  const { ensureStore } = await import('../project.js');
-  await ensureStore(projectRoot);
-  const { mkdir } = await import('node:fs/promises');
-  const { dirname } = await import('node:path');
-  await mkdir(dirname(backupPath), { recursive: true, mode: 0o700 });
-  // The backup is the bytes we validated and planned from, so undo puts back exactly those.
-  await writeBufferAtomic(backupPath, buf);
-  const original = await fingerprintFile(backupPath);
-  if (plan.append) await appendIfUnchanged(path, buf, plan.append);
-  else
-    await writeFileAtomic(path, async (out) => {
-      await out.writeFile(plan.inPlace);
-      // Last look before the rename: an append now would be lost.
-      if ((await stillThere(path, buf)) !== 'same') throw new RewindError('TRANSCRIPT_CHANGED', 'transcript changed while we were writing: nothing was replaced, run again when the agent is idle');
+  if (plan.append) {
+    // The file keeps its inode and every byte: the backup is a copy of the bytes we planned from
+    // (a hard link would grow with the append), and undo puts back exactly those.
+    const backupPath = backupPathFor(projectRoot, sessionId, now());
+    await ensureStore(projectRoot);
+    await mkdir(dirname(backupPath), { recursive: true, mode: 0o700 });
+    await writeBufferAtomic(backupPath, buf);
+    const original = await fingerprintFile(backupPath);
+    await appendIfUnchanged(path, buf, plan.append).catch(async (e: unknown) => {
+      await unlink(backupPath).catch(() => undefined);
+      throw e;
     });
-  const result = await fingerprintFile(path);
-  await appendJournal(projectRoot, { kind: 'in-place', id: journalId, time, transcript: path, sessionId: plan.sessionId, backupPath, original, result, boundaryOffset: plan.boundaryOffset, prompts, ...extra });
-  return { ...base, forkSessionId: null, forkPath: null, backupPath, journalId };
+    const result = await fingerprintFile(path);
+    await appendJournal(projectRoot, { kind: 'in-place', id: journalId, time, transcript: path, sessionId, backupPath, original, result, boundaryOffset: plan.boundaryOffset, prompts, ...extra });
+    return { ...base, forkSessionId: null, forkPath: null, backupPath, journalId };
+  }
+  // Claude's writer: a hard-linked backup, a last look at the path before the rename, carry-over.
+  const out = await replaceInPlace({ held, projectRoot, sessionId, time: now(), write: (fh) => fh.writeFile(plan.inPlace) });
+  warnings.push(...carriedWarning(out.carried));
+  await appendJournal(projectRoot, { kind: 'in-place', id: journalId, time, transcript: path, sessionId, backupPath: out.backupPath, original: out.original, result: out.result, boundaryOffset: plan.boundaryOffset, prompts, ...extra });
+  return { ...base, forkSessionId: null, forkPath: null, backupPath: out.backupPath, journalId };
 }

@@ -1,7 +1,7 @@
-import { mkdtemp, open, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../../test/temp.js';
 import { LineSplitter, type RawLine } from './line-splitter.js';
 import { readLines } from './read-lines.js';
 import { ReverseLineReader } from './reverse-lines.js';
@@ -47,7 +47,7 @@ describe('LineSplitter', () => {
 
 describe('file readers', () => {
   it('forward and backward agree on every line, with tiny chunks', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'rewind-lines-'));
+    const dir = await tempDir('rewind-lines-');
     const parts = ['{"a":1}', '', 'é'.repeat(50), '{"b":2}\r', 'z'.repeat(300)];
     for (const tail of ['', 'partial-no-newline']) {
       const path = join(dir, `f${tail.length}.jsonl`);
@@ -68,7 +68,7 @@ describe('file readers', () => {
   });
 
   it('reads nothing from an empty file and only a partial from a file without LF', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'rewind-lines-'));
+    const dir = await tempDir('rewind-lines-');
     const empty = join(dir, 'e');
     await writeFile(empty, '');
     const fh = await open(empty, 'r');

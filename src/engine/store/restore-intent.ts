@@ -13,7 +13,7 @@ import { storeDir } from '../project.js';
  * ('applied'), and says so.
  */
 export interface IntentSpec {
-  op: 'restore' | 'undo-restore';
+  op: 'restore' | 'undo-restore' | 'revert' | 'redo';
   preRestoreCheckpointId: string;
   /** Appended when a crash after the last rename is rolled forward (the op's own record). */
   onComplete: JournalRecord | null;
@@ -120,7 +120,7 @@ export async function recoverPending(root: string): Promise<string[]> {
     const { checkRelPath } = await import('./safe-path.js');
     pending.paths.forEach((p) => checkRelPath(p));
     const tx: Intent = { id: pending.id, file, pending };
-    const what = pending.op === 'undo-restore' ? 'undo of a restore' : 'restore';
+    const what = pending.op === 'undo-restore' ? 'undo of a restore' : pending.op === 'revert' ? "revert of a prompt's changes" : pending.op === 'redo' ? 'redo' : 'restore';
     if (pending.phase === 'applied') {
       for (const t of pending.temps) await unlink(t).catch(() => undefined);
       const { readJournal, appendJournal } = await import('../journal.js');

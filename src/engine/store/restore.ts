@@ -246,59 +246,100 @@ export async function restore(
     const list = plan.changes.filter((c) => c.conflict).map((c) => c.path);
     throw new RewindError('CONFLICT', `${plural(list.length, 'file')} changed outside the agent would be overwritten: ${list.slice(0, 5).join(', ')}${list.length > 5 ? ', ...' : ''} (pass --force to restore anyway; a pre-restore checkpoint keeps them)`);
   }
+  const label = `restoring ${target.checkpoint?.id ?? target.promptUuid}`;
+  const checkpointId = target.checkpoint?.id ?? `${target.agent ?? 'agent'}:${target.promptUuid}`;
+  const applied = await applyRecorded(projectRoot, { ...ctx, plan }, {
+    op: 'restore',
+    label,
+    now: opts.now,
+    writeHook: opts.writeHook,
+    record: (id, time, preRestoreCheckpointId) => ({ kind: 'restore', id, ...(opts.journalGroup ? { group: opts.journalGroup } : {}), time, checkpointId, preRestoreCheckpointId }),
+  });
+  return { preview: ctx.preview, applied };
+}
+
+/** A record of a multi-file write: it names the checkpoints taken around it. */
+type TreeRecord = Extract<JournalRecord, { kind: 'restore' | 'revert' | 'redo' }>;
+
+/**
+ * The write half of every tree-changing action (restore, revert, redo): paths checked, a
+ * pre-action checkpoint of the tree as read, the plan applied all or nothing under an intent, a
+ * post-action checkpoint of the paths written, then one journal record naming both.
+ */
+export async function applyRecorded(
+  projectRoot: string,
+  ctx: { plan: RestorePlan; current: TreeState; readBlob: (ref: string) => Promise<Buffer>; keepDirs: Set<string> },
+  o: { op: IntentSpec['op']; label: string; now?: () => number; writeHook?: WriteHook; record: (id: string, time: string, preRestoreCheckpointId: string) => TreeRecord },
+): Promise<{ written: number; deleted: number; preRestoreId: string; journalId: string }> {
+  const { plan } = ctx;
   const { validatePlanPaths } = await import('./restore-apply.js');
   await validatePlanPaths(projectRoot, plan);
-  const pre = await takeCheckpoint({ projectRoot, trigger: 'pre-restore', label: `before restoring ${target.checkpoint?.id ?? target.promptUuid}`, fromState: ctx.current, now: opts.now });
+  const pre = await takeCheckpoint({ projectRoot, trigger: 'pre-restore', label: `before ${o.label}`, fromState: ctx.current, now: o.now });
   const { randomUUID } = await import('node:crypto');
   const journalId = randomUUID();
-  const record = {
-    kind: 'restore' as const,
-    id: journalId,
-    ...(opts.journalGroup ? { group: opts.journalGroup } : {}),
-    time: new Date((opts.now ?? Date.now)()).toISOString(),
-    checkpointId: target.checkpoint?.id ?? `${target.agent ?? 'agent'}:${target.promptUuid}`,
-    preRestoreCheckpointId: pre.manifest.id,
-  };
-  const tx = { op: 'restore' as const, preRestoreCheckpointId: pre.manifest.id, onComplete: record };
-  const { r, intent } = await applyTx(projectRoot, plan, ctx.readBlob, ctx.keepDirs, tx, opts.writeHook);
+  const record = o.record(journalId, new Date((o.now ?? Date.now)()).toISOString(), pre.manifest.id);
+  const tx = { op: o.op, preRestoreCheckpointId: pre.manifest.id, onComplete: record };
+  const { r, intent } = await applyTx(projectRoot, plan, ctx.readBlob, ctx.keepDirs, tx, o.writeHook);
   // The state we left, so an undo can tell later edits apart: only the paths we wrote are read.
   const post = await takeCheckpoint({
     projectRoot,
     trigger: 'post-restore',
-    label: `after restoring ${target.checkpoint?.id ?? target.promptUuid}`,
+    label: `after ${o.label}`,
     touched: plan.changes.filter((c) => c.after?.kind !== 'd' && c.before?.kind !== 'd').map((c) => c.path),
-    now: opts.now,
+    now: o.now,
   });
   const { appendJournal } = await import('../journal.js');
   await appendJournal(projectRoot, { ...record, postRestoreCheckpointId: post.manifest.id });
   if (intent) await finishIntent(projectRoot, intent);
-  return { preview: ctx.preview, applied: { ...r, preRestoreId: pre.manifest.id, journalId } };
+  return { ...r, preRestoreId: pre.manifest.id, journalId };
 }
 
-/** Puts the tree back as it was before a restore; edits made since the restore are conflicts. */
+/** The paths two checkpoints disagree on (files and symlinks): what the action between them touched. */
+export function touchedBetween(a: TreeState, b: TreeState): string[] {
+  const out: string[] = [];
+  for (const p of new Set([...a.keys(), ...b.keys()])) {
+    const x = a.get(p);
+    const y = b.get(p);
+    if (x?.kind === 'd' || y?.kind === 'd') continue;
+    if (!x || !y || x.kind !== y.kind || x.ref !== y.ref || (x.mode & 0o111) !== (y.mode & 0o111)) out.push(p);
+  }
+  return out.sort();
+}
+
+/**
+ * Puts the tree back as it was before a restore (or a revert); edits made since are conflicts.
+ * `scoped`: only the paths the action itself changed go back (undoing an action that is not the
+ * newest, or a revert); otherwise the whole tree, as the newest restore's undo always did.
+ */
 export async function undoRestore(
   projectRoot: string,
   rec: { preRestoreCheckpointId: string; postRestoreCheckpointId?: string },
-  opts: { dryRun?: boolean; force?: boolean; now?: () => number; undoRecord?: JournalRecord; writeHook?: WriteHook } = {},
+  opts: { dryRun?: boolean; force?: boolean; now?: () => number; undoRecord?: Extract<JournalRecord, { kind: 'undo' }>; writeHook?: WriteHook; scoped?: boolean; current?: TreeState } = {},
 ): Promise<RestorePlan & { finish?: () => Promise<void> }> {
   const pre = await readManifest(projectRoot, rec.preRestoreCheckpointId);
   const post = rec.postRestoreCheckpointId ? await readManifest(projectRoot, rec.postRestoreCheckpointId).catch(() => null) : null;
-  const current = await currentTree(projectRoot, await latestManifest(projectRoot));
+  const current = opts.current ?? (await currentTree(projectRoot, await latestManifest(projectRoot)));
+  const preTree = treeFromEntries(pre.entries);
+  if (opts.scoped && !post) throw new RewindError('UNDO_MISMATCH', 'this action kept no record of the state it left: only the newest action can be undone');
   const plan = planRestore({
-    target: treeFromEntries(pre.entries),
+    target: preTree,
     current,
     expected: post ? treeFromEntries(post.entries) : null,
-    coverage: 'all',
+    coverage: opts.scoped && post ? new Set(touchedBetween(preTree, treeFromEntries(post.entries))) : 'all',
     leaveAlone: new Set(pre.skipped.map((x) => x.path)),
   });
   if (opts.dryRun) return plan;
   if (plan.conflicts > 0 && !opts.force) {
     throw new RewindError('CONFLICT', `files changed since the restore: ${plan.changes.filter((c) => c.conflict).map((c) => c.path).slice(0, 5).join(', ')} (pass --force to undo anyway)`);
   }
-  const before = await takeCheckpoint({ projectRoot, trigger: 'pre-restore', label: 'before undoing a restore', now: opts.now });
+  const before = await takeCheckpoint({ projectRoot, trigger: 'pre-restore', label: 'before undoing a restore', fromState: current, now: opts.now });
   const objects = objectStore(projectRoot);
+  // A redo puts back the tree as it was before this undo: the undo record names it.
+  if (opts.undoRecord) opts.undoRecord.preUndoCheckpointId = before.manifest.id;
   const tx = { op: 'undo-restore' as const, preRestoreCheckpointId: before.manifest.id, onComplete: opts.undoRecord ?? null };
   const { intent } = await applyTx(projectRoot, plan, (ref) => objects.read(ref), new Set(pre.entries.filter((e) => e[1] === 'd').map((e) => e[0])), tx, opts.writeHook);
+  const after = await takeCheckpoint({ projectRoot, trigger: 'post-restore', label: 'after undoing a restore', touched: plan.changes.filter((c) => c.after?.kind !== 'd' && c.before?.kind !== 'd').map((c) => c.path), now: opts.now });
+  if (opts.undoRecord) opts.undoRecord.postUndoCheckpointId = after.manifest.id;
   return Object.assign(plan, { finish: async () => { if (intent) await finishIntent(projectRoot, intent); } });
 }
 

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { appendFile, copyFile, mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { dirname, join } from 'node:path';
@@ -191,7 +191,9 @@ describe('doors', () => {
     });
 
     it('serves the built UI with a strict CSP and no path traversal', async () => {
-      const ui = await tempDir();
+      // The UI folder inside a temp dir, so the file beside it is the test's own.
+      const ui = join(await tempDir(), 'ui');
+      await mkdir(ui);
       await writeFile(join(ui, 'index.html'), '<!doctype html><title>Rewind</title>');
       await writeFile(join(ui, '..', 'secret.txt'), 'secret');
       const d = await startHttpDoor(service, { rendererDir: ui });
@@ -411,5 +413,20 @@ describe('rewind-app serve as a process', () => {
     child.kill('SIGTERM');
     expect(await exited, err).toBe(0);
     expect(existsSync(demoRoot)).toBe(false);
+  });
+
+  it('stopped the moment its URL is out, it still closes: code 0, no demo copy left in its TMPDIR', async () => {
+    const home = await tempDir('rewind-serve-home-');
+    const tmp = await tempDir('rewind-serve-tmp-');
+    const env = { ...process.env, HOME: home, TMPDIR: tmp, TEMP: tmp, TMP: tmp, REWIND_SOCKET: join(home, 'rewind.sock') };
+    const child = spawn(process.execPath, [CLI, 'serve', '--demo', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (/running at /.test(out)) child.kill('SIGTERM');
+    });
+    expect(await exited).toBe(0);
+    expect(readdirSync(tmp)).toEqual([]);
   });
 });

@@ -5,7 +5,10 @@ import { RewindError } from '../../engine/errors.js';
 import { SessionBuilder } from '../../engine/agents/claude/session-builder.js';
 import { takeCheckpoint, type CheckpointOptions } from '../../engine/store/checkpoint.js';
 import { nothingForPrompt, previewRestore, restore, targetForRewind, type RestoreSession, type RestoreTarget } from '../../engine/store/restore.js';
-import { undoLatest } from '../../engine/undo.js';
+import { undoById, undoLatest } from '../../engine/undo.js';
+import { redo } from '../../engine/redo.js';
+import { listHistory } from '../../engine/history.js';
+import { revert, type RevertOptions } from '../../engine/store/revert.js';
 import { INDEX_OPS } from './index-ops.js';
 
 /**
@@ -37,6 +40,13 @@ export const ENGINE_OPS = {
   restore: async (a: { projectRoot: string; target: RestoreTarget; agentRoot?: string | null; force?: boolean; journalGroup?: string }) =>
     restore(a.projectRoot, a.target, { agentRoot: a.agentRoot, force: a.force, journalGroup: a.journalGroup }),
   undo: async (a: { projectRoot: string; dryRun?: boolean; force?: boolean; agentRoots?: string[] }) => undoLatest(a.projectRoot, { dryRun: a.dryRun, force: a.force, agentRoots: a.agentRoots }),
+  undoById: async (a: { projectRoot: string; id: string; dryRun?: boolean; force?: boolean; agentRoots?: string[] }) => undoById(a.projectRoot, a.id, { dryRun: a.dryRun, force: a.force, agentRoots: a.agentRoots }),
+  redo: async (a: { projectRoot: string; dryRun?: boolean; force?: boolean; agentRoots?: string[] }) => redo(a.projectRoot, { dryRun: a.dryRun, force: a.force, agentRoots: a.agentRoots }),
+  revert: async (a: { projectRoot: string } & Omit<RevertOptions, 'now' | 'writeHook'>) => {
+    const { projectRoot, ...opts } = a;
+    return revert(projectRoot, opts);
+  },
+  history: async (a: { projectRoot: string; agentRoots: { id: string; root: string }[] }) => listHistory(a.projectRoot, { agentRoots: a.agentRoots }),
   ...INDEX_OPS,
 };
 

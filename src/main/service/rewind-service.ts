@@ -1,3 +1,4 @@
+import { RemoteHub } from '../remote/remote-hub.js';
 import { loadPrices } from '../../engine/insight/load-prices.js';
 import { runCompare, runExport, type InsightSession } from '../../engine/insight/run.js';
 import { withCost } from '../../shared/insight/cost.js';
@@ -11,14 +12,15 @@ import { describeError, RewindError } from '../../engine/errors.js';
 import { hookCommand, hooksStatus, installHooks, settingsPath, type Scope } from '../../engine/hooks/settings.js';
 import { resolveRestoreTarget, type RestorePreview, type RestoreSession, type RestoreTarget } from '../../engine/store/restore.js';
 import { restoreSessionOf } from '../../engine/store/restore-session.js';
+import type { RevertPreview } from '../../engine/store/revert.js';
 import { PromptCheckpoints } from './prompt-checkpoints.js';
-import { CONTRACT, type CodePlan, type ParsedRequestOf, type ResponseOf, type Result, type RewindEvent } from '../../shared/contract.js';
+import { CONTRACT, type CodePlan, type RevertPlan, type ParsedRequestOf, type ResponseOf, type Result, type RewindEvent } from '../../shared/contract.js';
 import type { OperationName } from '../../shared/operations.js';
 import type { Timeline } from '../../shared/session-schema.js';
 import { LiveSessions } from './live-sessions.js';
 import { InlineRunner, WorkerRunner, type TaskRunner } from './task-runner.js';
 import { Watcher } from './watcher.js';
-import { plural, restoredSummary, statementLines } from '../../shared/wording.js';
+import { plural, restoredSummary, revertedSummary, statementLines } from '../../shared/wording.js';
 import { DEAD_RESTORE_REASON } from '../../shared/eligibility.js';
 import { promptMarkers } from '../../engine/store/checkpoint-markers.js';
 import { checkpointsDir, listCheckpoints, type CheckpointSummary } from '../../engine/store/manifest.js';
@@ -54,6 +56,8 @@ export interface ServiceOptions {
    * (and the index's refresh) start only after it (or after WATCH_LATER_MS without one).
    */
   deferWatch?: boolean;
+  /** Connect to the remote hosts the user added (`remote add`): the app and `serve` do; `serve --stdio` and tests do not. */
+  remotes?: boolean;
 }
 
 /** How long a list or a search may spend indexing before it answers with what it has (and says what is left). */
@@ -82,6 +86,7 @@ export class RewindService {
   private readonly demoDirs: string[] = [];
   readonly runner: TaskRunner;
   private readonly prefsFile: string;
+  private remotes: RemoteHub | null = null;
 
   constructor(private readonly opts: ServiceOptions = {}) {
     this.claudeRoot = adapterFor(AGENT_PRIMARY).root(opts.env ?? process.env, opts.claudeRoot);
@@ -211,6 +216,10 @@ export class RewindService {
     if ((this.opts.demo || (!hasData && !this.opts.claudeRoot)) && this.opts.resourcesDir) await this.useDemo();
     // The worker loads the engine while the doors start: the first list does not wait for it.
     this.runner.warm?.();
+    if (this.opts.remotes) {
+      this.remotes = new RemoteHub({ env: this.env, localVersion: this.opts.version ?? 'dev', emit: (e) => this.emit(e) });
+      await this.remotes.start();
+    }
     if (this.opts.watch === false) return;
     if (!this.opts.deferWatch) return this.startWatching();
     this.firstList = true;
@@ -288,6 +297,7 @@ export class RewindService {
     await this.watching;
     await this.watcher?.close();
     await this.runner.close();
+    this.remotes?.close();
     // The demo's copies are scratch: each start makes a fresh one.
     await Promise.all(this.demoDirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
   }
@@ -317,6 +327,20 @@ export class RewindService {
     this.whole.clear();
   }
 
+  /** An operation on this machine only (the remote hub gathers the list and search with it). */
+  private async runHere(op: OperationName, payload: unknown): Promise<Result<unknown>> {
+    try {
+      return { ok: true, value: await (this.handlers[op] as Handler<OperationName>)(payload as never) };
+    } catch (e) {
+      return { ok: false, error: describeError(e) };
+    }
+  }
+
+  private hub(): RemoteHub {
+    if (!this.remotes) throw new RewindError('UNSUPPORTED', 'remote hosts are not reached from this process (a host serving over ssh does not chain to others)');
+    return this.remotes;
+  }
+
   /** Validates an untrusted request and runs it. */
   async handle(name: string, payload: unknown): Promise<Result<unknown>> {
     if (!Object.hasOwn(CONTRACT, name)) return { ok: false, error: { code: 'USAGE', message: `unknown operation "${name}"` } };
@@ -328,6 +352,8 @@ export class RewindService {
       return { ok: false, error: { code: 'INVALID_REQUEST', message: `invalid ${op} request${where}: ${issue?.message ?? 'bad payload'}` } };
     }
     try {
+      const routed = await this.remotes?.route(op, parsed.data, (o, p) => this.runHere(o, p));
+      if (routed) return routed;
       const handler = this.handlers[op] as Handler<OperationName>;
       return { ok: true, value: await handler(parsed.data as never) };
     } catch (e) {
@@ -470,6 +496,33 @@ export class RewindService {
       untouched: p.plan.untouched.slice(0, 200),
       skipped: p.skipped,
       conflicts: p.plan.conflicts,
+    };
+  }
+
+  /** A revert's project and the session its prompt ids come from (any agent). */
+  private async revertContext(ref: string): Promise<{ projectRoot: string; session: RestoreSession }> {
+    const { adapter, path } = await this.transcriptOf(ref);
+    const timeline = adapter.incremental ? (await this.live.get(path)).timeline : await this.whole.timeline(adapter, path);
+    const session = restoreSessionOf(path, adapter.id, timeline);
+    const projectRoot = await this.projectOf(timeline.session.cwd);
+    if (!projectRoot) throw new RewindError('NOT_FOUND', `the project folder ${timeline.session.cwd ?? '(unknown)'} is not on this machine`);
+    return { projectRoot, session };
+  }
+
+  private revertPlanDoc(p: RevertPreview, projectRoot: string): RevertPlan {
+    const diffs = new Map(p.diffs.map((d) => [d.path, d]));
+    return {
+      promptId: p.promptId,
+      checkpointId: p.checkpointId,
+      afterCheckpointId: p.afterCheckpointId,
+      afterNote: p.afterNote,
+      projectRoot,
+      changes: p.plan.changes.map((c) => {
+        const d = diffs.get(c.path);
+        return { path: c.path, action: c.action, kind: (c.after ?? c.before)?.kind ?? 'f', conflict: null, binary: d?.binary ?? false, sizeBefore: d?.sizeBefore ?? null, sizeAfter: d?.sizeAfter ?? null, patch: d?.patch ?? null, note: d?.note ?? null };
+      }),
+      conflicts: p.conflicts,
+      unresolved: p.unresolved,
     };
   }
 
@@ -683,7 +736,8 @@ export class RewindService {
       return { written: r.applied?.written ?? 0, deleted: r.applied?.deleted ?? 0, preRestoreId: r.applied?.preRestoreId ?? '', summary };
     },
     undo: async (req) => {
-      const r = await this.runner.run('undo', { projectRoot: req.project, dryRun: req.dryRun, force: req.force, agentRoots: this.roots().map((r) => r.root) });
+      const args = { projectRoot: req.project, dryRun: req.dryRun, force: req.force, agentRoots: this.roots().map((r) => r.root) };
+      const r = req.id ? await this.runner.run('undoById', { ...args, id: req.id }) : await this.runner.run('undo', args);
       if (!r.dryRun) {
         for (const p of r.parts ?? [r.undone]) if (p.kind === 'in-place') {
           this.live.forget(p.transcript);
@@ -694,12 +748,42 @@ export class RewindService {
       }
       return { kind: r.undone.kind, summary: r.summary, dryRun: r.dryRun, keptAt: r.keptAt, parts: r.parts?.length ?? 1 };
     },
+    revertPreview: async (req) => {
+      const { projectRoot, session } = await this.revertContext(req.session);
+      const r = await this.runner.run('revert', { projectRoot, promptId: req.promptUuid, session, take: req.take, dryRun: true });
+      return this.revertPlanDoc(r.preview, projectRoot);
+    },
+    revert: async (req) => {
+      const { projectRoot, session } = await this.revertContext(req.session);
+      const r = await this.runner.run('revert', { projectRoot, promptId: req.promptUuid, session, take: req.take, force: req.force });
+      const summary = revertedSummary(r.applied, req.promptUuid);
+      this.emit({ type: 'operationFinished', id: `op-${++this.opCounter}`, operation: 'revert', ok: true, summary });
+      return { written: r.applied?.written ?? 0, deleted: r.applied?.deleted ?? 0, journalId: r.applied?.journalId ?? null, summary, projectRoot };
+    },
+    redo: async (req) => {
+      const r = await this.runner.run('redo', { projectRoot: req.project, dryRun: req.dryRun, force: req.force, agentRoots: this.roots().map((x) => x.root) });
+      if (!r.dryRun) {
+        // A rewrite put back: the open timeline is read again.
+        for (const p of r.parts) if (p.kind === 'in-place') {
+          this.live.forget(p.transcript);
+          this.whole.forget(p.transcript);
+        }
+        this.emit({ type: 'operationFinished', id: `op-${++this.opCounter}`, operation: 'redo', ok: true, summary: r.summary });
+        this.emit({ type: 'sessionsChanged' });
+      }
+      return { kind: r.redone.kind, summary: r.summary, dryRun: r.dryRun, parts: r.parts.length };
+    },
+    history: async (req) => ({ projectRoot: req.project, entries: await this.runner.run('history', { projectRoot: req.project, agentRoots: this.roots().map((x) => ({ id: x.adapter.id, root: x.root })) }) }),
     hooksStatus: async (req) => {
       const scopes = await Promise.all((['user', 'project', 'local'] as Scope[]).map((s) => hooksStatus(settingsPath(s, req.project, this.claudeRoot), s)));
       return { projectRoot: req.project, scopes, command: this.hookCommandLine() };
     },
     installHooks: async (req) => installHooks(settingsPath(req.scope, req.project, this.claudeRoot), this.hookCommandLine(), req.dryRun),
     getPrefs: async () => readPrefs(this.prefsFile),
+    listRemotes: async () => ({ hosts: this.remotes?.list() ?? [] }),
+    addRemote: async (req) => ({ hosts: await this.hub().add(req.target, req.name) }),
+    removeRemote: async (req) => ({ hosts: await this.hub().remove(req.name) }),
+    reconnectRemote: async (req) => ({ hosts: this.hub().reconnect(req.name) }),
     renameSession: async (req) => renameSession(this.prefsFile, req.sessionId, req.name),
     dismissHooksNotice: async (req) => hideHooksNotice(this.prefsFile, req.project),
     getSettings: async () => ({ claudeRoot: this.claudeRoot, demo: this.demo, version: this.opts.version ?? 'dev' }),

@@ -3,6 +3,8 @@ import { getApi } from './api/client.js';
 import { EmptyState } from './components/empty-state.js';
 import { CompareSheet } from './components/insight.js';
 import { PreviewSheet } from './components/preview-sheet.js';
+import { HistoryPanel } from './components/history-panel.js';
+import { RevertSheet } from './components/revert-sheet.js';
 import { PromptDetail } from './components/prompt-detail.js';
 import { ResultBar } from './components/result-bar.js';
 import { Sidebar } from './components/sidebar.js';
@@ -19,6 +21,7 @@ function useLiveEvents() {
       const s = useStore.getState();
       if (e.type === 'timelineChanged') s.applyEvent(e);
       else if (e.type === 'sessionUpdated') s.patchSession(e.session);
+      else if (e.type === 'remoteStatus') s.patchRemote(e.host);
       // A restore killed half-way was finished or rolled back when its project was opened: say so in the result bar.
       else if (e.type === 'operationFinished' && e.operation === 'recover')
         useStore.setState({ result: { title: e.summary, forkSessionId: null, resumeCommand: null, handedBack: [], projectRoot: null, undoable: false, undone: null, error: null, sourceSession: s.selectedSession ?? '', promptUuid: '' } });
@@ -82,6 +85,7 @@ export function App() {
   useLiveEvents();
   useEffect(() => {
     void loadSessions();
+    void useStore.getState().loadRemotes();
   }, [loadSessions]);
   const loadPrefs = useStore((s) => s.loadPrefs);
   const narrow = useNarrow();
@@ -135,6 +139,8 @@ export function App() {
       {drawer && <button type="button" className="drawer-backdrop" aria-label="Close" tabIndex={-1} onClick={closeDrawers} />}
       <ResultBar />
       <PreviewSheet />
+      <RevertSheet />
+      <HistoryPanel />
       <CompareSheet />
       <Palette />
     </div>

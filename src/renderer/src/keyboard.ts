@@ -25,8 +25,8 @@ function focusSidebar(): void {
 function sidebarKeys(): string[] {
   const s = useStore.getState();
   const t = s.timeline;
-  return sidebarItems(s.sessions, s.filter, s.promptMatches, (x) => [s.prefs.names[x.id] ?? '', ...(t && x.transcriptPath === t.session.transcriptPath ? t.prompts.map((p) => p.text) : [])])
-    .filter((x) => x.kind !== 'group')
+  return sidebarItems(s.sessions, s.filter, s.promptMatches, (x) => [s.prefs.names[x.id] ?? '', ...(t && x.transcriptPath === t.session.transcriptPath ? t.prompts.map((p) => p.text) : [])], s.agentFilter, s.remotes)
+    .filter((x) => x.kind !== 'group' && x.kind !== 'host')
     .map((x) => x.key);
 }
 
@@ -81,6 +81,8 @@ export function useKeyboard(): void {
       }
       if (e.key === 'Escape') {
         if (s.preview) s.closePreview();
+        else if (s.revert) s.closeRevert();
+        else if (s.history) s.closeHistory();
         else if (typing) target!.blur();
         else if (s.detailsOpen || s.sidebarOpen) {
           // Narrow layouts: Esc closes the drawers.
@@ -95,7 +97,8 @@ export function useKeyboard(): void {
         document.getElementById('session-filter')?.focus();
         return;
       }
-      if (s.preview) return;
+      // A sheet is open (a preview, a revert, the History panel): the timeline's keys wait.
+      if (s.preview || s.revert || s.history) return;
       const inSidebar = !!target?.closest('.session-groups');
       const key = e.key;
       if (inSidebar) {

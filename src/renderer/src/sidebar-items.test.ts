@@ -5,7 +5,7 @@ import { matchRanges, sidebarItems, wholeWords } from './sidebar-items.js';
 const session = (id: string, cwd: string, createdAt: string, lastActivity: string, title = id): SessionSummary => ({
   id, agent: 'claude', title, cwd, projectDir: `/p${cwd}`, transcriptPath: `/p${cwd}/${id}.jsonl`, promptCount: 1, firstPrompt: null, lastPrompt: null, createdAt, lastActivity, sizeBytes: 1, version: null, live: false, forkOf: null,
 });
-const keys = (xs: ReturnType<typeof sidebarItems>) => xs.map((x) => (x.kind === 'group' ? `[${x.project}]` : x.kind === 'session' ? x.session.id : `~${x.match.promptUuid}`));
+const keys = (xs: ReturnType<typeof sidebarItems>) => xs.map((x) => (x.kind === 'host' ? `@${x.host ?? 'here'}` : x.kind === 'group' ? `[${x.project}]` : x.kind === 'session' ? x.session.id : `~${x.match.promptUuid}`));
 
 describe('sidebarItems', () => {
   it('keeps projects and sessions in place while a session is written', () => {
@@ -49,5 +49,17 @@ describe('snippets', () => {
   it('finds every match, case-insensitive', () => {
     expect(matchRanges('Cache the cache', 'CACHE')).toEqual([[0, 5], [10, 15]]);
     expect(matchRanges('abc', ' ')).toEqual([]);
+  });
+
+  it('groups by machine once a remote host is added: this one first, then each host, a lost one kept with its line', () => {
+    const here = session('h1', '/a', '2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z');
+    const there = { ...session('r1', 'rewind-remote:box:/w', '2026-01-03T00:00:00Z', '2026-01-03T00:00:00Z'), host: 'box' };
+    const box = { name: 'box', target: 'dev@box', state: 'connected' as const, message: null, version: '0.1.0' };
+    const lost = { name: 'vm', target: 'vm', state: 'lost' as const, message: 'Connection refused', version: null };
+    expect(keys(sidebarItems([here, there], '', [], undefined, null, [box, lost]))).toEqual(['@here', '[/a]', 'h1', '@box', '[rewind-remote:box:/w]', 'r1', '@vm']);
+    const items = sidebarItems([here, there], '', [], undefined, null, [box, lost]);
+    expect(items.find((x) => x.kind === 'host' && x.host === 'vm')).toMatchObject({ status: lost, sessions: 0 });
+    // Without hosts the list is as it always was.
+    expect(keys(sidebarItems([here], '', []))).toEqual(['[/a]', 'h1']);
   });
 });

@@ -1,3 +1,4 @@
+import type { RemoteStatus } from '../../shared/contract.js';
 import type { SessionSummary } from '../../shared/session-schema.js';
 
 export interface PromptMatch {
@@ -7,6 +8,8 @@ export interface PromptMatch {
 }
 
 export type SidebarItem =
+  /** A machine's heading, once remote hosts are added: this one (status null), then each host. */
+  | { kind: 'host'; key: string; host: string | null; status: RemoteStatus | null; sessions: number }
   | { kind: 'group'; key: string; project: string }
   | { kind: 'session'; key: string; session: SessionSummary }
   | { kind: 'match'; key: string; session: SessionSummary; match: PromptMatch };
@@ -19,7 +22,30 @@ const began = (s: SessionSummary) => s.createdAt ?? s.lastActivity;
  * sessions by their start, newest first: a session being written never moves, and a group moves
  * only when a new session begins in it. `agent` keeps one agent's sessions (and their matches) only.
  */
-export function sidebarItems(sessions: SessionSummary[], filter: string, matches: PromptMatch[], extraText?: (s: SessionSummary) => string[], agent: string | null = null): SidebarItem[] {
+export function sidebarItems(
+  sessions: SessionSummary[],
+  filter: string,
+  matches: PromptMatch[],
+  extraText?: (s: SessionSummary) => string[],
+  agent: string | null = null,
+  hosts: RemoteStatus[] = [],
+): SidebarItem[] {
+  if (hosts.length === 0 && !sessions.some((s) => s.host)) return projectItems(sessions, filter, matches, extraText, agent);
+  // Grouped by machine: this one first, then each host in the order it was added (a lost host keeps its heading and its one line).
+  const names = [...hosts.map((h) => h.name), ...sessions.map((s) => s.host).filter((h): h is string => !!h)];
+  const order: (string | null)[] = [null, ...new Set(names)];
+  const items: SidebarItem[] = [];
+  for (const host of order) {
+    const mine = sessions.filter((s) => (s.host ?? null) === host);
+    const rows = projectItems(mine, filter, matches, extraText, agent);
+    if (host === null && rows.length === 0) continue;
+    items.push({ kind: 'host', key: `host:${host ?? ''}`, host, status: hosts.find((h) => h.name === host) ?? null, sessions: rows.filter((r) => r.kind === 'session').length });
+    items.push(...rows);
+  }
+  return items;
+}
+
+function projectItems(sessions: SessionSummary[], filter: string, matches: PromptMatch[], extraText?: (s: SessionSummary) => string[], agent: string | null = null): SidebarItem[] {
   const q = filter.trim().toLowerCase();
   const matchedSessions = new Set(matches.map((m) => m.transcriptPath));
   const keep = (s: SessionSummary) => {

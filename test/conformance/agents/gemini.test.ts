@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, rename, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, rename, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gemini } from '../../../src/engine/agents/gemini/adapter.js';
@@ -8,6 +7,7 @@ import { geminiModelApi } from './gemini-api.js';
 import { geminiNativeRewind } from './gemini-tui.js';
 import { GEMINI_CLI, ensureNpmCli, orSkip, runCli } from './npm-cli.js';
 import { agentConformance, type ModelApi } from './suite.js';
+import { tempDir } from '../../temp.js';
 
 /**
  * Gemini CLI 0.61.0 as the judge (FORMATS.md §2b): an API key and a local Gemini API.
@@ -94,7 +94,7 @@ describe.runIf(GEMINI)('Gemini CLI', () => {
     beforeAll(async () => {
       ensureCliBuilt();
       api = await geminiModelApi();
-      home = await mkdtemp(join(tmpdir(), 'gemini-rules-'));
+      home = await tempDir('gemini-rules-');
       project = join(home, 'proj');
       await setup(home, project);
       let sid: string | null = null;

@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { tempDirSync } from '../../temp.js';
 
 /** Where a pinned CLI is installed once and reused: `~/.cache/rewind/<dir>` (REWIND_CACHE_DIR overrides). */
 export function cacheDirFor(dir: string): string {
@@ -66,10 +67,9 @@ export function ensureNpmCli(c: NpmCli): { cmd: string[] } | { skip: string } {
   return { cmd };
 }
 
+/** An empty home for `--version`, removed with the test file's other temp dirs (not kept in the cache). */
 function mkTempHome(): string {
-  const d = join(cacheDirFor('tmp-home'));
-  mkdirSync(d, { recursive: true });
-  return d;
+  return tempDirSync('rewind-cli-version-home-');
 }
 
 /** Skips a suite with its reason in a banner; on linux-x64 (where CI runs) a skip is a failure. */

@@ -1,9 +1,9 @@
-import { mkdtemp, readFile, utimes } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentAdapter } from '../../../src/engine/agents/adapter.js';
 import { ensureCliBuilt, rewindApp } from '../harness.js';
+import { tempDir } from '../../temp.js';
 
 /** A scripted model server: what each request told the model happened, one line per message. */
 export interface ModelApi {
@@ -56,7 +56,7 @@ export function agentConformance(a: AgentUnderTest): void {
     beforeAll(async () => {
       ensureCliBuilt();
       api = await a.startApi();
-      home = await mkdtemp(join(tmpdir(), `${a.adapter.id}-conf-`));
+      home = await tempDir(`${a.adapter.id}-conf-`);
       project = join(home, 'proj');
       await a.setup(home, project, api);
       let sid: string | null = null;

@@ -4,7 +4,8 @@ import { isAbsolute, join, relative, sep } from 'node:path';
 import { RewindError } from '../../errors.js';
 import type { TreeState } from '../../store/tree-state.js';
 import type { NativeBackup, SessionModel } from './model.js';
-import { trackedBefore } from '../code-history-parts.js';
+import { plainName, trackedBefore } from '../code-history-parts.js';
+import { requireId } from '../../guard.js';
 
 export interface NativeTarget {
   /** Tracked files as they were before the prompt (absent: the file did not exist then). */
@@ -40,7 +41,8 @@ export async function nativeTarget(model: SessionModel, promptUuid: string, clau
   };
   const backups = trackedBefore(live.map((p) => p.uuid), stateAt, promptUuid)!;
   const cwd = model.cwd ?? projectRoot;
-  const dir = join(claudeRoot, 'file-history', model.sessionId);
+  // The id and the backup names come from inside the transcript: an id and plain names, or nothing is read.
+  const dir = join(claudeRoot, 'file-history', requireId(model.sessionId, "Claude's file history of a session id"));
   const target: TreeState = new Map();
   const coverage = new Set<string>();
   const outside: string[] = [];
@@ -54,6 +56,7 @@ export async function nativeTarget(model: SessionModel, promptUuid: string, clau
     }
     coverage.add(rel);
     if (backup.backupFileName === null) continue;
+    if (!plainName(backup.backupFileName)) throw new RewindError('INVALID_TRANSCRIPT', `Claude's file history names a backup that is not a plain file name for ${tracked}: nothing was changed`);
     const file = join(dir, backup.backupFileName);
     const data = await readFile(file).catch(() => {
       throw new RewindError('NOT_FOUND', `Claude's backup ${backup.backupFileName} for ${tracked} is missing from ${dir}`);

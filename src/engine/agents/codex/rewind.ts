@@ -1,11 +1,13 @@
-import { constants, copyFile, mkdir, stat, type FileHandle } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { mkdir, stat, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { RevertedPrompt, RewindOutcome, RewindRequest } from '../adapter.js';
-import { RewindError } from '../../errors.js';
+import { isRewindError, RewindError } from '../../errors.js';
+import { requireInside } from '../../guard.js';
 import { writeFileAtomic } from '../../io/atomic-write.js';
 import { fingerprintFile } from '../../io/fingerprint.js';
 import { inPlaceLocked } from '../../io/transcript-lock.js';
-import { ensureStore } from '../../project.js';
+import { backupPathFor, writerSessionId } from '../backup-path.js';
+import { carriedWarning, holdTranscript, replaceInPlace, unchangedSince, type HeldTranscript } from '../in-place-write.js';
 import { timelineOfThread } from './rollout.js';
 import { homeOfRollout, readThread, type Thread } from './thread.js';
 import { uuidv7 } from './uuid7.js';
@@ -73,20 +75,27 @@ export async function writerLock(rollout: string, threadId: string): Promise<str
   return (await stat(lock).catch(() => null)) ? lock : null;
 }
 
-function backupPathFor(projectRoot: string, sessionId: string, time: number): string {
-  const stamp = new Date(time).toISOString().replace(/[:.]/g, '-');
-  return join(projectRoot, '.agent', 'rewind', 'transcript-backup', `${sessionId}-${stamp}.jsonl`);
-}
-
 export function rewindRollout(req: RewindRequest & { now?: () => number }): Promise<RewindOutcome> {
   // The same lock as every in-place rewrite: never two Rewinds writing one rollout.
   return inPlaceLocked(req, () => rewindRolloutUnlocked(req));
 }
 
 async function rewindRolloutUnlocked(req: RewindRequest & { now?: () => number }): Promise<RewindOutcome> {
+  // Held open from before the read to the end: the in-place writer checks the path against it and
+  // carries over what Codex appends to the old inode.
+  const held = await holdTranscript(req.transcriptPath).catch((e: unknown) => {
+    throw isRewindError(e) && e.code === 'INVALID_TRANSCRIPT' ? new RewindError('NO_TRANSCRIPT', `transcript not found: ${req.transcriptPath}`) : e;
+  });
+  try {
+    return await rewriteRollout(req, held);
+  } finally {
+    await held.fh.close();
+  }
+}
+
+async function rewriteRollout(req: RewindRequest & { now?: () => number }, held: HeldTranscript): Promise<RewindOutcome> {
   const now = req.now ?? Date.now;
-  const st = await stat(req.transcriptPath).catch(() => null);
-  if (!st?.isFile()) throw new RewindError('NO_TRANSCRIPT', `transcript not found: ${req.transcriptPath}`);
+  const st = await held.fh.stat();
   const thread = await readThread(req.transcriptPath);
   const reason = unknownFormat(thread);
   if (reason) throw new RewindError('UNSUPPORTED', `this Codex session is read only: ${reason}`);
@@ -104,7 +113,8 @@ async function rewindRolloutUnlocked(req: RewindRequest & { now?: () => number }
   const cut = prompts[at]!.byteOffset;
   const reverted: RevertedPrompt[] = prompts.slice(at).map((p) => ({ uuid: p.uuid, text: p.text, images: p.images, timestamp: p.timestamp, offset: p.byteOffset }));
   const kept = thread.lines.filter((l) => l.vOffset < cut);
-  const sessionId = timeline.session.id;
+  // The id inside the file names the backup and the writer lock: an id, or nothing is written.
+  const sessionId = writerSessionId(timeline.session.id, req.transcriptPath);
   // The session's folder holds the journal only when it exists here: never create a stranger's path.
   const cwd = timeline.session.cwd;
   const projectRoot = req.projectRoot ?? (cwd && (await stat(cwd).catch(() => null))?.isDirectory() ? cwd : null);
@@ -152,11 +162,9 @@ async function rewindRolloutUnlocked(req: RewindRequest & { now?: () => number }
     const chunks: Buffer[] = [Buffer.from(`${header}\n`)];
     for (const l of kept) chunks.push(l.bytes, Buffer.from('\n'));
     await out.writeFile(Buffer.concat(chunks));
-    // Last look before the rename: the source rewritten (not only grown) while we read means a stale cut.
-    const now2 = await stat(req.transcriptPath).catch(() => null);
-    if (!now2 || now2.size < st.size || (req.mode === 'in-place' && now2.size !== st.size && !req.force)) {
-      throw new RewindError('TRANSCRIPT_CHANGED', 'the rollout changed while we worked: nothing was written, run again when Codex is idle');
-    }
+    // The source rewritten (not only grown) while we read means a stale cut; the in-place writer
+    // looks again, at the path, right before its rename.
+    if ((await unchangedSince(held)) === 'changed') throw new RewindError('TRANSCRIPT_CHANGED', 'the rollout changed while we worked: nothing was written, run again when Codex is idle');
   };
   const { randomUUID } = await import('node:crypto');
   const journalId = randomUUID();
@@ -165,6 +173,8 @@ async function rewindRolloutUnlocked(req: RewindRequest & { now?: () => number }
   if (req.mode === 'fork') {
     const home = homeOfRollout(req.transcriptPath) ?? req.agentRoot ?? dirname(req.transcriptPath);
     const forkPath = homeOfRollout(req.transcriptPath) || req.agentRoot ? forkLocation(home, newId, stamp) : join(dirname(req.transcriptPath), basename(forkLocation(home, newId, stamp)));
+    // A fork is a rollout where Codex keeps them (or beside the original), never anywhere else.
+    await requireInside([resolve(home), resolve(dirname(req.transcriptPath))], resolve(forkPath), 'a fork');
     await mkdir(dirname(forkPath), { recursive: true });
     await writeFileAtomic(forkPath, body);
     const result = await fingerprintFile(forkPath);
@@ -175,14 +185,9 @@ async function rewindRolloutUnlocked(req: RewindRequest & { now?: () => number }
   }
 
   if (!projectRoot) throw new RewindError('USAGE', 'no project folder for the backup: pass --project DIR');
-  const store = await ensureStore(projectRoot);
-  await mkdir(join(store, 'transcript-backup'), { recursive: true, mode: 0o700 });
-  const backupPath = backupPathFor(projectRoot, sessionId, now());
-  const original = await fingerprintFile(req.transcriptPath);
-  await copyFile(req.transcriptPath, backupPath, constants.COPYFILE_EXCL);
-  if ((await stat(backupPath)).size < st.size) throw new RewindError('IO', `backup is incomplete: ${backupPath}`);
-  await writeFileAtomic(req.transcriptPath, body);
-  const result = await fingerprintFile(req.transcriptPath);
+  // Claude's writer: a hard-linked backup, a last look at the path before the rename, carry-over.
+  const { backupPath, original, result, carried } = await replaceInPlace({ held, projectRoot, sessionId, time: now(), write: body });
+  warnings.push(...carriedWarning(carried));
   await appendJournal(projectRoot, { kind: 'in-place', id: journalId, time: stamp.toISOString(), transcript: req.transcriptPath, sessionId, backupPath, original, result, boundaryOffset: cut, prompts: reverted.map((p) => p.uuid), ...(req.promptNumber ? { promptNumber: req.promptNumber } : {}), ...(req.journalGroup ? { group: req.journalGroup } : {}) });
   return { ...base, forkSessionId: null, forkPath: null, backupPath, journalId };
 }

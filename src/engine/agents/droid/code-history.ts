@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { RewindError } from '../../errors.js';
 import type { CodeBefore, CodeBeforeRequest, StoredFile } from '../adapter.js';
 import { insideProject, plainName, sha256 } from '../code-history-parts.js';
+import { isSafeId } from '../../guard.js';
 
 const HASH = z.string().regex(/^[0-9a-f]{64}$/);
 const Manifest = z.object({
@@ -42,7 +43,8 @@ async function readManifest(path: string): Promise<z.infer<typeof Manifest> | nu
  * manifest naming that message.
  */
 async function manifestFor(dir: string, transcript: string, sessionId: string, promptUuid: string): Promise<z.infer<typeof Manifest> | null> {
-  const own = await readManifest(join(dir, `${sessionId}.snapshots.json`));
+  // The id inside the file names a manifest: only an id does.
+  const own = isSafeId(sessionId) ? await readManifest(join(dir, `${sessionId}.snapshots.json`)) : null;
   if (own) return own;
   const { parseDroidBuffer } = await import('./parse.js');
   const parent = parseDroidBuffer(await readFile(transcript)).head?.parent ?? null;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { RewindError } from '../../errors.js';
 import type { CodeBefore, CodeBeforeRequest, StoredFile } from '../adapter.js';
 import { insideProject, plainName, sha256, trackedBefore } from '../code-history-parts.js';
+import { requireId } from '../../guard.js';
 import { obj, str } from '../jsonl.js';
 import { qwenModel, qwenPromptText, qwenTimeline, type QwenModel } from './parse.js';
 
@@ -80,7 +81,8 @@ export async function qwenCodeBefore(req: CodeBeforeRequest): Promise<CodeBefore
   const backups = trackedBefore(live, (p) => byPrompt.get(p) ?? new Map<string, Backup>(), req.promptUuid)!;
   const root = req.agentRoot ?? qwenRootOf(req.transcriptPath);
   if (!root || !m.sessionId) return null;
-  const dir = join(root, 'file-history', m.sessionId);
+  // The id inside the file names a folder: an id, or no folder is read.
+  const dir = join(root, 'file-history', requireId(m.sessionId, "Qwen's file history of a session id"));
   // Tracked paths are relative to the session's folder; a copied session's folder is the project given.
   const cwd = m.cwd && existsSync(m.cwd) ? m.cwd : req.projectRoot;
   const files = new Map<string, StoredFile | null>();

@@ -1,6 +1,7 @@
 import { useStore } from '../store/store.js';
 import { duration, plural, tokens } from '../format.js';
 import { ActionButtons } from './action-buttons.js';
+import { HistoryActions } from './history-actions.js';
 import { InsightActions } from './insight.js';
 import { Images, TurnView } from './turn-view.js';
 import { useNow } from './use-now.js';
@@ -52,6 +53,7 @@ export function PromptDetail() {
       </header>
       <ActionButtons uuid={prompt.uuid} disabled={!!readOnly} />
       <InsightActions uuid={prompt.uuid} />
+      <HistoryActions uuid={prompt.uuid} />
       {readOnly && <p className="small muted">{readOnly}</p>}
       <section className="turn">
         <h2>

@@ -64,6 +64,7 @@ function PromptBox({ index, initial }: { index: number; initial: string }) {
 export function ResultBar() {
   const result = useStore((s) => s.result);
   const undo = useStore((s) => s.undo);
+  const redo = useStore((s) => s.redo);
   const dismiss = useStore((s) => s.dismissResult);
   if (!result) return null;
   const resume = result.resumeCommand;
@@ -107,6 +108,11 @@ export function ResultBar() {
         <button type="button" className="button undo-button" disabled={!result.undoable} title={result.undoable ? 'Undo this action (chat and code together)' : result.undone ? 'Already undone' : 'Nothing to undo here'} onClick={() => void undo()}>
           Undo
         </button>
+        {result.undone && (
+          <button type="button" className="button" title="Put the undone action back" onClick={() => void redo()}>
+            Redo
+          </button>
+        )}
         <button type="button" className="button ghost" aria-label="Dismiss" onClick={dismiss}>
           ✕
         </button>

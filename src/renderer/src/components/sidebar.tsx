@@ -5,11 +5,13 @@ import { plural } from '../format.js';
 import { sessionLabel } from '../session-label.js';
 import { sidebarItems, wholeWords, type SidebarItem } from '../sidebar-items.js';
 import { useStore } from '../store/store.js';
+import { displayRef } from '../../../shared/remote-ref.js';
 import { Highlight } from './highlight.js';
+import { AddHost, HostRow } from './remote-hosts.js';
 import { SessionRow } from './session-row.js';
 import { useNow } from './use-now.js';
 
-const HEIGHT: Record<SidebarItem['kind'], number> = { group: 34, session: 52, match: 26 };
+const HEIGHT: Record<SidebarItem['kind'], number> = { host: 40, group: 34, session: 52, match: 26 };
 
 export const sidebarItemId = (key: string) => `side-${key.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 
@@ -21,9 +23,10 @@ export function useSidebarItems(): SidebarItem[] {
   const matches = useStore((s) => s.promptMatches);
   const names = useStore((s) => s.prefs.names);
   const agent = useStore((s) => s.agentFilter);
+  const remotes = useStore((s) => s.remotes);
   return useMemo(
-    () => sidebarItems(sessions, filter, matches, (s) => [names[s.id] ?? '', ...(timeline && s.transcriptPath === timeline.session.transcriptPath ? timeline.prompts.map((p) => p.text) : [])], agent),
-    [sessions, filter, timeline, matches, names, agent],
+    () => sidebarItems(sessions, filter, matches, (s) => [names[s.id] ?? '', ...(timeline && s.transcriptPath === timeline.session.transcriptPath ? timeline.prompts.map((p) => p.text) : [])], agent, remotes),
+    [sessions, filter, timeline, matches, names, agent, remotes],
   );
 }
 
@@ -85,6 +88,7 @@ export function Sidebar() {
           </p>
         )}
       </div>
+      <AddHost />
       {/* Not a listbox: each row holds its own buttons (open, rename); ↑/↓ move the ring (.wg-cursor). */}
       <nav className="session-groups" ref={scroller} tabIndex={0} aria-label="Sessions list">
         {items.length === 0 && <p className="muted pad">{filter ? 'No session matches.' : 'No sessions yet.'}</p>}
@@ -92,9 +96,10 @@ export function Sidebar() {
           {virtualizer.getVirtualItems().map((v) => {
             const it = items[v.index]!;
             const style = { position: 'absolute' as const, top: 0, left: 0, right: 0, height: HEIGHT[it.kind], transform: `translateY(${v.start}px)` };
+            if (it.kind === 'host') return <HostRow key={it.key} style={style} host={it.host} status={it.status} sessions={it.sessions} />;
             if (it.kind === 'group')
               return (
-                <h2 key={it.key} className="wg-group" style={style} title={it.project}>
+                <h2 key={it.key} className="wg-group" style={style} title={displayRef(it.project)}>
                   {it.project.split('/').filter(Boolean).slice(-2).join('/') || it.project}
                 </h2>
               );

@@ -1,3 +1,4 @@
+import { displayRef } from '../../../shared/remote-ref.js';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { describeCounts, timelineCounts } from '../../../shared/session-counts.js';
@@ -85,7 +86,7 @@ export function TimelineView() {
       <header className="timeline-header">
         <h1 title={label?.hover ?? session.title}>{label?.text ?? session.title}</h1>
         <p className="muted">
-          {agents.find((a) => a.id === session.agent)?.displayName ?? session.agent} {session.version ?? ''} · <span className="mono">{session.cwd ?? 'unknown folder'}</span>
+          {agents.find((a) => a.id === session.agent)?.displayName ?? session.agent} {session.version ?? ''} · <span className="mono">{session.cwd ? displayRef(session.cwd) : 'unknown folder'}</span>
         </p>
         <p className="stats">
           <span className="wg-counts">{describeCounts(timelineCounts(timeline))}</span>

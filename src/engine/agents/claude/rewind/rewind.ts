@@ -1,14 +1,13 @@
 import type { RewindMode } from '../../adapter.js';
-import { appendFile, copyFile, constants, link, mkdir, open, rmdir, stat, type FileHandle } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { RewindError } from '../../../errors.js';
 import { cleanStaleTemps, copyPrefixAtomic, writeFileAtomic } from '../../../io/atomic-write.js';
 import { isSafeId } from '../../../guard.js';
 import { inPlaceLocked } from '../../../io/transcript-lock.js';
-import { readRange } from '../../../io/read-range.js';
 import { copyRanges } from '../../../io/copy-ranges.js';
 import type { Fingerprint } from '../../../io/fingerprint.js';
-import { ensureStore } from '../../../project.js';
+import { backupPathFor } from '../../backup-path.js';
 import { linkFileHistory } from '../../file-history-links.js';
 import { claudeRootOfTranscript } from '../paths.js';
 import { keptRanges, planRewind, type RewindPlan } from './plan.js';
@@ -220,7 +219,9 @@ async function rewindUnlocked(opts: RewindOptions): Promise<RewindResult> {
         });
       }
       const claudeRoot = opts.claudeRoot ?? claudeRootOfTranscript(opts.transcriptPath) ?? dirname(dirname(dirname(opts.transcriptPath)));
-      const fileHistoryDir = await linkFileHistory(claudeRoot, basename(opts.transcriptPath, '.jsonl'), forkSessionId);
+      // The file's own name is the id Claude keeps its file history under: linked only when it is an id.
+      const fromId = basename(opts.transcriptPath, '.jsonl');
+      const fileHistoryDir = isSafeId(fromId) ? await linkFileHistory(claudeRoot, fromId, forkSessionId) : null;
       const result = await fingerprintOf(forkPath);
       if (projectRoot) {
         // Loaded only when writing: keeps zod off the start-up path of a dry run.
@@ -247,49 +248,14 @@ async function rewindUnlocked(opts: RewindOptions): Promise<RewindResult> {
     }
 
     if (!projectRoot) throw new RewindError('USAGE', 'no project folder for the backup: pass --project DIR');
-    await cleanStaleTemps(dirname(opts.transcriptPath));
-    const backupPath = backupPathFor(projectRoot, sessionId, now());
-    const backupDir = dirname(backupPath);
-    await ensureStore(projectRoot);
-    const madeBackupDir = !(await isDir(backupDir));
-    await mkdir(backupDir, { recursive: true, mode: 0o700 });
+    // The writer every agent shares: hard-linked backup, a last look at the path, carry-over.
     const opened = await fh.stat();
-    try {
-      // A hard link keeps the very inode the agent may still hold open: whatever it appends there
-      // after our last look is in the backup too. A copy where links are not possible.
-      await link(opts.transcriptPath, backupPath).catch(async (e: NodeJS.ErrnoException) => {
-        if (e.code === 'EEXIST') throw e;
-        await copyFile(opts.transcriptPath, backupPath, constants.COPYFILE_EXCL);
-      });
-      const backupFp = await fingerprintOf(backupPath);
-      if (backupFp.size < snap.size) throw new RewindError('IO', `backup is incomplete: ${backupPath}`);
-    } catch (e) {
-      if (madeBackupDir) await rmdir(backupDir).catch(() => undefined);
-      throw e;
-    }
-    await writeFileAtomic(opts.transcriptPath, async (out) => {
+    const held = { path: opts.transcriptPath, fh, size: snap.size, ino: opened.ino, dev: opened.dev, fp: snap.fp! };
+    const { replaceInPlace, carriedWarning } = await import('../../in-place-write.js');
+    const { backupPath, result, carried } = await replaceInPlace({ held, projectRoot, sessionId, time: now(), write: async (out) => {
       await copyRanges(fh, out, ranges);
-    }, {
-      beforeRename: async () => {
-        // Last look before the rename, at the path (not only our handle): a replaced file, or an
-        // append now, and nothing is replaced.
-        const check = await prefixUnchanged(fh, snap);
-        const atPath = await stat(opts.transcriptPath).catch(() => null);
-        if (!check.unchanged || check.size !== snap.size || !atPath || atPath.ino !== opened.ino || atPath.dev !== opened.dev || atPath.size !== snap.size) {
-          throw new RewindError('TRANSCRIPT_CHANGED', 'transcript changed while we were writing (the agent is running): nothing was replaced, run again when it is idle');
-        }
-      },
-    }).catch(async (e: unknown) => {
-      const { unlink } = await import('node:fs/promises');
-      await unlink(backupPath).catch(() => undefined);
-      if (madeBackupDir) await rmdir(backupDir).catch(() => undefined);
-      throw e;
-    });
-    // An agent holding the old file open may have appended in the instant before the rename:
-    // carry those bytes over to the new transcript.
-    const carried = await carryOver(fh, snap.size, opts.transcriptPath);
-    if (carried > 0) warnings.push(`carried ${carried} byte(s) the agent appended during the rewrite over to the new transcript`);
-    const result = await fingerprintOf(opts.transcriptPath);
+    } });
+    warnings.push(...carriedWarning(carried));
     const { appendJournal } = await import('../../../journal-append.js');
     await appendJournal(projectRoot, {
       kind: 'in-place',
@@ -310,26 +276,6 @@ async function rewindUnlocked(opts: RewindOptions): Promise<RewindResult> {
   }
 }
 
-export function backupPathFor(projectRoot: string, sessionId: string, time: number): string {
-  const stamp = new Date(time).toISOString().replace(/[:.]/g, '-');
-  return join(projectRoot, '.agent', 'rewind', 'transcript-backup', `${sessionId}-${stamp}.jsonl`);
-}
-
-/** Appends to `path` whatever the old file (still open as `fh`) gained past `from`, until it settles. */
-async function carryOver(fh: FileHandle, from: number, path: string): Promise<number> {
-  let done = from;
-  for (let quiet = 0; quiet < 3; ) {
-    const size = (await fh.stat()).size;
-    if (size > done) {
-      await appendFile(path, await readRange(fh, done, size - done));
-      done = size;
-      quiet = 0;
-    } else quiet++;
-    if (done === from && quiet > 0) break; // nothing arrived: the common case costs one stat
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return done - from;
-}
 
 async function fingerprintOf(path: string): Promise<Fingerprint> {
   return (await fingerprints()).fingerprintFile(path);

@@ -1,0 +1,24 @@
+import { useStore } from '../store/store.js';
+
+/**
+ * On a prompt: "Revert this prompt's changes" (its code changes only, later prompts' kept) and the
+ * project's History. Reverting needs Rewind's checkpoint before the prompt (any agent).
+ */
+export function HistoryActions({ uuid }: { uuid: string }) {
+  const openRevert = useStore((s) => s.openRevert);
+  const openHistory = useStore((s) => s.openHistory);
+  const hasCheckpoint = useStore((s) => !!s.timeline?.prompts.find((p) => p.uuid === uuid)?.checkpoint);
+  const cwd = useStore((s) => s.timeline?.session.cwd ?? null);
+  const why = !cwd ? 'This session has no project folder.' : !hasCheckpoint ? 'No Rewind checkpoint before this prompt: its changes cannot be told apart from the others (install the hooks).' : null;
+  return (
+    <div className="actions history-actions" role="group" aria-label="This prompt's changes">
+      <button type="button" className="button" disabled={!!why} title={why ?? "Take back the code changes this prompt made; later prompts' changes stay"} onClick={() => void openRevert(uuid)}>
+        Revert this prompt's changes
+      </button>
+      <button type="button" className="button" disabled={!cwd} title="Every fork, rewrite, restore, revert, undo and redo in this project" onClick={() => void openHistory()}>
+        History
+      </button>
+      {why && cwd && <span className="small muted">{why}</span>}
+    </div>
+  );
+}
