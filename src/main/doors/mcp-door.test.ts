@@ -74,8 +74,8 @@ describe('the tool list', () => {
     const { tools } = await reader.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(MCP_INPUTS).sort());
     const by = new Map(tools.map((t) => [t.name, t]));
-    for (const name of ['list_sessions', 'search', 'timeline', 'turn', 'preview_rewind', 'preview_restore']) expect(by.get(name)!.annotations?.readOnlyHint, name).toBe(true);
-    for (const name of ['rewind', 'restore', 'undo']) {
+    for (const name of ['list_sessions', 'search', 'timeline', 'turn', 'history', 'preview_rewind', 'preview_restore', 'preview_revert']) expect(by.get(name)!.annotations?.readOnlyHint, name).toBe(true);
+    for (const name of ['rewind', 'restore', 'revert', 'undo', 'redo']) {
       expect(by.get(name)!.annotations?.readOnlyHint, name).toBe(false);
       expect(by.get(name)!.description, name).toMatch(/\[OFF: writes are disabled/);
     }
@@ -114,6 +114,12 @@ describe('every tool validates its input', () => {
     ['preview_restore', { ref: 'x', source: 'elsewhere' }, /source/],
     ['restore', { ref: 'x' }, /token/],
     ['undo', { dryRun: 'yes' }, /dryRun/],
+    ['undo', { id: '' }, /id/],
+    ['redo', { force: true }, /force|unrecognized/i],
+    ['history', { project: '' }, /project/],
+    ['preview_revert', { session: SESSION, prompt: '#1', take: { 'a.txt': 'sideways' } }, /take/],
+    ['preview_revert', { session: SESSION }, /prompt/],
+    ['revert', { session: SESSION, prompt: '#1' }, /token/],
   ];
   it.each(bad)('%s %j is refused', async (name, args, pattern) => {
     const r = await call(writer, name, args);
@@ -164,6 +170,11 @@ describe('writes: off by default, never without their preview', () => {
     expect(r.isError).toBe(true);
     expect(r.text).toBe(`UNSUPPORTED: ${WRITES_OFF}`);
     expect(await forksOf()).toEqual(before);
+  });
+
+  it('with writes off, revert and redo are refused before anything else', async () => {
+    expect((await call(reader, 'revert', { session: SESSION, prompt: '#2', token: 'f'.repeat(24) })).text).toBe(`UNSUPPORTED: ${WRITES_OFF}`);
+    expect((await call(reader, 'redo', { token: 'f'.repeat(24) })).text).toBe(`UNSUPPORTED: ${WRITES_OFF}`);
   });
 
   it('a fork with its preview’s token is written; the token is spent', async () => {
@@ -241,6 +252,22 @@ describe('writes: off by default, never without their preview', () => {
     const undone = await call(writer, 'undo', { token: u.data.token });
     expect(undone.isError, undone.text).toBe(false);
     expect(await readFile(join(project, 'a.txt'), 'utf8')).toBe('edited later\n');
+
+    const h = await call(reader, 'history', {});
+    expect((h.data.entries as { kind: string; undone: boolean }[]).map((e) => [e.kind, e.undone])).toEqual([
+      ['undo', false],
+      ['restore', true],
+    ]);
+    expect((await call(writer, 'redo', {})).text).toMatch(/^USAGE: a redo needs the token of its preview/);
+    const r = await call(writer, 'redo', { dryRun: true });
+    expect(r.text).toMatch(/^Would redo: /);
+    await writeFile(join(project, 'c.txt'), 'touched meanwhile\n');
+    expect((await call(writer, 'redo', { token: r.data.token })).text).toMatch(/^CONFLICT: refused \(stale preview\): files in /);
+    expect(await readFile(join(project, 'a.txt'), 'utf8')).toBe('edited later\n');
+    const r2 = await call(writer, 'redo', { dryRun: true });
+    const redone = await call(writer, 'redo', { token: r2.data.token });
+    expect(redone.isError, redone.text).toBe(false);
+    expect(await readFile(join(project, 'a.txt'), 'utf8')).toBe('checkpointed\n');
   });
 });
 

@@ -17,7 +17,7 @@ import { PreviewTokens, sessionState, treeState, whatChanged, type WriteState } 
 export const MCP_SERVER_NAME = 'rewind';
 
 export interface McpDoorOptions {
-  /** Off by default: rewind, restore and undo are refused (their previews still answer). */
+  /** Off by default: rewind, restore, revert, undo and redo are refused (their previews still answer). */
   allowWrites: boolean;
   /** Where a relative path or a missing `project` is taken from (the agent's folder). */
   cwd: string;
@@ -26,7 +26,7 @@ export interface McpDoorOptions {
 }
 
 export const WRITES_OFF =
-  'Writes are off: this Rewind MCP server only reads and previews. To let agents apply rewinds, restores and undo, start it with `rewind-app mcp --allow-writes` (or register it with `rewind-app mcp install --allow-writes`).';
+  'Writes are off: this Rewind MCP server only reads and previews. To let agents apply rewinds, restores, reverts, undo and redo, start it with `rewind-app mcp --allow-writes` (or register it with `rewind-app mcp install --allow-writes`).';
 
 interface Done {
   text: string;
@@ -53,8 +53,7 @@ const clip = (s: string, n: number) => {
  * Rewind as an MCP server: the same service and contract as the window's doors, as tools an agent
  * calls. Reads and previews always answer; writes (rewind, restore, undo) need `allowWrites` and
  * the token of their own preview, refused when the session or the project changed since. Adding a
- * tool (revert, history when the service has them): its input in mcp-inputs.ts and one entry in
- * `tools` below.
+ * tool: its input in mcp-inputs.ts (derived from the contract) and one entry in `tools` below.
  */
 export function createMcpServer(service: RewindService, opts: McpDoorOptions): McpServer {
   const tokens = opts.tokens ?? new PreviewTokens();
@@ -86,10 +85,10 @@ export function createMcpServer(service: RewindService, opts: McpDoorOptions): M
     if (!opts.allowWrites) throw new RewindError('UNSUPPORTED', WRITES_OFF);
   }
 
-  async function spend(token: string | undefined, preview: string, key: string, now: () => Promise<WriteState>): Promise<WriteState> {
+  async function spend(token: string | undefined, preview: string, key: string, now: (then: WriteState) => Promise<WriteState>): Promise<WriteState> {
     if (!token) throw new RewindError('USAGE', `a write needs the token of its preview: call ${preview} first`);
     const then = tokens.take(token, preview, key);
-    const changed = whatChanged(then, await now());
+    const changed = whatChanged(then, await now(then));
     if (changed) throw new RewindError(changed.startsWith('the session') ? 'TRANSCRIPT_CHANGED' : 'CONFLICT', `refused (stale preview): ${changed}. Nothing was changed: call ${preview} again.`);
     return then;
   }
@@ -104,10 +103,29 @@ export function createMcpServer(service: RewindService, opts: McpDoorOptions): M
     tree: await treeState(projectOf(i.project)),
     ...(i.session ? { session: await sessionState((await located(i.session)).path) } : {}),
   });
-  const undoState = async (project: string): Promise<WriteState> => {
-    const dry = await call('undo', { project, dryRun: true });
+  /** What an undo (or a redo) would take back, and the tree it would write to. */
+  const journalState = async (op: 'undo' | 'redo', project: string, id?: string): Promise<WriteState> => {
+    const dry = op === 'undo' ? await call('undo', { project, id, dryRun: true }) : await call('redo', { project, dryRun: true });
     return { undo: dry.summary, tree: await treeState(project) };
   };
+  const revertKey = (path: string, promptUuid: string, take: Record<string, string>) => JSON.stringify({ session: path, prompt: promptUuid, take });
+  const revertState = async (path: string, root: string): Promise<WriteState> => ({ session: await sessionState(path), tree: await treeState(root) });
+
+  /** undo and redo: a dry run says what and hands out the token; the write needs it. */
+  async function journalTool(op: 'undo' | 'redo', i: { project?: string; dryRun: boolean; token?: string; id?: string }): Promise<Done> {
+    const project = projectOf(i.project);
+    const key = JSON.stringify({ project, id: i.id ?? null });
+    if (i.dryRun) {
+      const state = await journalState(op, project, i.id);
+      const token = tokens.issue(op, key, state);
+      return { text: `Would ${op}: ${state.undo}\ntoken: ${token}${opts.allowWrites ? '' : `\n${op === 'undo' ? 'Undoing' : 'Redoing'} needs writes, which are off on this server (--allow-writes).`}`, data: { summary: state.undo, token, writesAllowed: opts.allowWrites } };
+    }
+    checkWrites();
+    if (!i.token) throw new RewindError('USAGE', `${op === 'undo' ? 'an undo' : 'a redo'} needs the token of its preview: call ${op} with dryRun: true first`);
+    await spend(i.token, op, key, () => journalState(op, project, i.id));
+    const r = op === 'undo' ? await call('undo', { project, id: i.id, dryRun: false }) : await call('redo', { project, dryRun: false });
+    return { text: r.summary, data: r };
+  }
 
   const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
   const WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
@@ -217,23 +235,49 @@ export function createMcpServer(service: RewindService, opts: McpDoorOptions): M
         return { text: `${r.summary}\nUndo with the undo tool.`, data: r };
       },
     },
-    undo: {
-      description: `Take back Rewind's last change in a project (a rewind, a restore). With dryRun it says what would be undone and returns a token; the undo itself needs that token and is refused when anything changed since.${off}`,
-      write: true,
-      annotations: { ...WRITE, title: 'Undo the last change' },
+    history: {
+      description: 'Rewind’s journal of a project: every fork, rewrite, restore, revert, undo and redo, newest first, and whether each can still be undone (undo takes an entry’s id).',
+      annotations: { ...READ, title: 'History' },
       run: async (i) => {
-        const project = projectOf(i.project);
-        if (i.dryRun) {
-          const state = await undoState(project);
-          const token = tokens.issue('undo', JSON.stringify({ project }), state);
-          return { text: `Would undo: ${state.undo}\ntoken: ${token}${opts.allowWrites ? '' : `\nUndoing needs writes, which are off on this server (--allow-writes).`}`, data: { summary: state.undo, token, writesAllowed: opts.allowWrites } };
-        }
-        checkWrites();
-        if (!i.token) throw new RewindError('USAGE', 'an undo needs the token of its preview: call undo with dryRun: true first');
-        await spend(i.token, 'undo', JSON.stringify({ project }), () => undoState(project));
-        const r = await call('undo', { project, dryRun: false });
-        return { text: r.summary, data: r };
+        const r = await call('history', { project: projectOf(i.project) });
+        const lines = r.entries.slice(0, MAX_ITEMS).map((e) => `${e.id}  ${e.time}  ${e.kind}${e.undone ? ' (undone)' : ''}${e.undoable ? '' : ` (not undoable${e.why ? `: ${e.why}` : ''})`}${e.prompt ? `  ${clip(e.prompt, 60)}` : ''}${e.files.length ? `  ${plural(e.files.length, 'file')}` : ''}`);
+        return { text: [`${plural(r.entries.length, 'action')} in ${r.projectRoot}:`, ...lines].join('\n'), data: { ...r, entries: r.entries.slice(0, MAX_ITEMS) } };
       },
+    },
+    preview_revert: {
+      description: 'Preview taking back what one prompt changed in the project’s files while keeping every later change: the files, the conflicts with later edits (resolve each with `take`: current, before or markers), and the token `revert` needs. Writes nothing.',
+      annotations: { ...READ, idempotentHint: false, title: 'Preview a revert' },
+      run: async (i) => {
+        const { path, promptUuid } = await located(i.session, i.prompt);
+        const r = await call('revertPreview', { session: path, promptUuid, take: i.take });
+        const token = tokens.issue('preview_revert', revertKey(path, promptUuid, i.take), await revertState(path, r.projectRoot));
+        const lines = [`${r.afterNote}`, `${plural(r.changes.length, 'file')} to change:`, ...r.changes.slice(0, 50).map((c) => `  ${c.action} ${c.path}`), ...r.conflicts.map((c) => `  conflict ${c.path}: ${c.reason}${c.choice ? ` (take: ${c.choice})` : ''}`), ...(r.unresolved.length ? [`Unresolved (give take for each): ${r.unresolved.join(', ')}`] : []), `token: ${token}`];
+        return { text: lines.join('\n'), data: { ...r, changes: r.changes.slice(0, MAX_ITEMS).map((c) => ({ ...c, patch: c.patch ? clip(c.patch, 4000) : null })), token, writesAllowed: opts.allowWrites } };
+      },
+    },
+    revert: {
+      description: `Apply a revert previewed with preview_revert (same session, prompt and take, plus its token). Refused when the project’s files or the session changed since the preview. Undo with the undo tool.${off}`,
+      write: true,
+      annotations: { ...WRITE, title: 'Revert a prompt' },
+      run: async (i) => {
+        checkWrites();
+        const { path, promptUuid } = await located(i.session, i.prompt);
+        await spend(i.token, 'preview_revert', revertKey(path, promptUuid, i.take), (then) => revertState(path, then.tree?.root ?? projectOf(undefined)));
+        const r = await call('revert', { session: path, promptUuid, take: i.take, force: i.force });
+        return { text: `${r.summary}\nUndo with the undo tool (project ${r.projectRoot}).`, data: r };
+      },
+    },
+    undo: {
+      description: `Take back Rewind's last change in a project (a rewind, a restore, a revert), or the history entry \`id\`. With dryRun it says what would be undone and returns a token; the undo itself needs that token and is refused when anything changed since.${off}`,
+      write: true,
+      annotations: { ...WRITE, title: 'Undo' },
+      run: (i) => journalTool('undo', i),
+    },
+    redo: {
+      description: `Put back the last undone action. With dryRun it says what would be redone and returns a token; the redo itself needs that token and is refused when anything changed since.${off}`,
+      write: true,
+      annotations: { ...WRITE, title: 'Redo' },
+      run: (i) => journalTool('redo', i),
     },
   };
 

@@ -26,9 +26,17 @@ export const MCP_INPUTS = {
   rewind: rewindInput.extend({ token }),
   preview_restore: restoreInput,
   restore: CONTRACT.applyRestore.request.extend({ ...project, token }),
+  history: CONTRACT.history.request.extend(project),
+  preview_revert: CONTRACT.revertPreview.request.omit({ promptUuid: true, force: true }).extend({ prompt }),
+  revert: CONTRACT.revert.request.omit({ promptUuid: true }).extend({ prompt, token }),
   undo: CONTRACT.undo.request.omit({ force: true }).extend({
     ...project,
     dryRun: CONTRACT.undo.request.shape.dryRun.describe('Say what would be undone and return the token an undo needs'),
+    token: token.optional(),
+  }),
+  redo: CONTRACT.redo.request.omit({ force: true }).extend({
+    ...project,
+    dryRun: CONTRACT.redo.request.shape.dryRun.describe('Say what would be put back and return the token a redo needs'),
     token: token.optional(),
   }),
 } as const;
