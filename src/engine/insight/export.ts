@@ -1,3 +1,4 @@
+import { RewindError } from '../errors.js';
 import type { Timeline, TimelinePrompt } from '../../shared/session-schema.js';
 import { formatCost } from '../../shared/insight/cost.js';
 import { pathTo, pathToEnd, promptParents } from './prompt-tree.js';
@@ -38,7 +39,7 @@ export interface ExportResult {
 export function exportedPrompts(t: Timeline, branch?: string): TimelinePrompt[] {
   if (!branch) return t.prompts;
   const parents = promptParents(t);
-  if (!t.prompts.some((p) => p.uuid === branch)) throw new Error(`no prompt ${branch} in this session`);
+  if (!t.prompts.some((p) => p.uuid === branch)) throw new RewindError('NOT_FOUND', `no prompt ${branch} in this session`);
   return [...pathTo(t, branch, parents).slice(0, -1), ...pathToEnd(t, branch, parents)];
 }
 
