@@ -106,7 +106,7 @@ async function rewindByPlanUnlocked(planner: CutPlanner, opts: RewindRequest & {
   const plan = planner(buf, path, opts.promptUuid ? { promptUuid: opts.promptUuid } : { n: opts.n ?? 1 });
   const warnings = [...plan.warnings];
   // The session's own folder only when it is on this machine: never create a folder we were not given.
-  const projectRoot = opts.projectRoot ?? (plan.cwd && (await stat(plan.cwd).catch(() => null))?.isDirectory() ? plan.cwd : null);
+  const projectRoot = opts.projectRoot ?? (await (await import('../project.js')).sessionJournalRoot(plan.cwd, opts.here)).root;
   const base = {
     mode: opts.mode,
     dryRun: !!opts.dryRun,

@@ -5,7 +5,7 @@ import { RewindError } from '../../errors.js';
 import { writeFileAtomic } from '../../io/atomic-write.js';
 import { fingerprintFile } from '../../io/fingerprint.js';
 import { inPlaceLocked } from '../../io/transcript-lock.js';
-import { ensureStore } from '../../project.js';
+import { ensureStore, sessionJournalRoot } from '../../project.js';
 import { timelineOfThread } from './rollout.js';
 import { homeOfRollout, readThread, type Thread } from './thread.js';
 import { uuidv7 } from './uuid7.js';
@@ -107,7 +107,7 @@ async function rewindRolloutUnlocked(req: RewindRequest & { now?: () => number }
   const sessionId = timeline.session.id;
   // The session's folder holds the journal only when it exists here: never create a stranger's path.
   const cwd = timeline.session.cwd;
-  const projectRoot = req.projectRoot ?? (cwd && (await stat(cwd).catch(() => null))?.isDirectory() ? cwd : null);
+  const projectRoot = req.projectRoot ?? (await sessionJournalRoot(cwd, req.here)).root;
   const warnings: string[] = [];
   const stamp = new Date(now());
   const newId = req.mode === 'fork' ? uuidv7(now()) : sessionId;
