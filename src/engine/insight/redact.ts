@@ -14,8 +14,11 @@ const Q = String.raw`(?:\\?["'])`;
 /** A line break, real or escaped in a JSON string. */
 const NL = String.raw`(?:\\r)?\\n|\r?\n`;
 
-/** Words a secret's name ends with (`PGPASSWORD`, `STRIPE_SECRET_KEY`, `clientSecret`, `_authToken`). */
-const SECRET_NAME = String.raw`[A-Za-z0-9_.-]*?(?:secret|token|passw(?:or)?d|pwd|passphrase|api[_-]?key|apikey|access[_-]?key|private[_-]?key|account[_-]?key|shared[_-]?access[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|session[_-]?key|auth|credentials?|sig)(?:[_-]?(?:key|base|value))?`;
+/**
+ * Words a secret's name ends with (`PGPASSWORD`, `STRIPE_SECRET_KEY`, `clientSecret`, `_authToken`).
+ * The prefix is bounded: unbounded, a long run of `a.b-c` would be tried from every word start (quadratic).
+ */
+const SECRET_NAME = String.raw`[A-Za-z0-9_.-]{0,64}?(?:secret|token|passw(?:or)?d|pwd|passphrase|api[_-]?key|apikey|access[_-]?key|private[_-]?key|account[_-]?key|shared[_-]?access[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|session[_-]?key|auth|credentials?|sig)(?:[_-]?(?:key|base|value))?`;
 
 const PRIVATE_KEY = new RegExp(
   // The BEGIN line, then base64 or header lines, then the END line if it is there (a key cut by a
@@ -58,7 +61,7 @@ export const SECRET_PATTERNS: ReadonlyArray<{ name: string; re: RegExp }> = [
   // An Authorization header (any scheme) or a bare `Bearer`/`Basic` credential: the scheme stays.
   { name: 'auth header', re: /\b((?:proxy-)?authorization\\?["']?\s*[:=]\s*\\?["']?(?:(?:bearer|basic|token|digest|bot|apikey|sso-key|negotiate)\s+)?)[^\s"'\\,;]{6,}/gi },
   { name: 'bearer token', re: /\b((?:Bearer|Basic)\s+)[A-Za-z0-9._~+/-]{16,}=*/g },
-  { name: 'password in URL', re: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@"'\\]*:)[^\s@/"'\\]+(@)/gi },
+  { name: 'password in URL', re: /\b([a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/@"'\\]*:)[^\s@/"'\\]+(@)/gi },
   { name: 'curl credentials', re: /((?:^|\s)(?:-u|--user)\s+\\?["']?[^\s:"'\\]+:)[^\s"'\\]+/g },
   {
     // NAME=value, "name": "value", name: value, `\"name\": \"value\"` (JSON inside a tool input).
