@@ -87,6 +87,15 @@ describe('rewind-app export', () => {
     expect(await readFile(transcript, 'utf8')).toBe(before);
   });
 
+  it.skipIf(process.platform === 'win32')('timeline never hangs on a FIFO named prices.json: built-in prices and one warning', async () => {
+    const h = await home();
+    const fifo = join(await tempDir(), 'prices.json');
+    execFileSync('mkfifo', [fifo]);
+    const r = await cli(['timeline', '2ea8980a'], { ...h.env, REWIND_PRICES: fifo });
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toMatch(/prices\.json was not read \(it is not a regular file\); using the built-in prices/);
+  });
+
   it('markdown of one branch to stdout; --no-redact says so', async () => {
     const h = await home();
     const r = await cli(['export', '2ea8980a', '--branch', '#2', '--format', 'md', '--no-redact'], h.env);
