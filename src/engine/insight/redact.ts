@@ -18,7 +18,7 @@ const NL = String.raw`(?:\\r)?\\n|\r?\n`;
  * Words a secret's name ends with (`PGPASSWORD`, `STRIPE_SECRET_KEY`, `clientSecret`, `_authToken`).
  * The prefix is bounded: unbounded, a long run of `a.b-c` would be tried from every word start (quadratic).
  */
-const SECRET_NAME = String.raw`[A-Za-z0-9_.-]{0,64}?(?:secret|token|passw(?:or)?d|pwd|passphrase|api[_-]?key|apikey|access[_-]?key|private[_-]?key|account[_-]?key|shared[_-]?access[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|session[_-]?key|auth|credentials?|sig)(?:[_-]?(?:key|base|value))?`;
+const SECRET_NAME = String.raw`[A-Za-z0-9_.-]{0,64}?(?:secret|token|passw(?:or)?d|pwd|passphrase|api[_-]?key|apikey|access[_-]?key|private[_-]?key|account[_-]?key|shared[_-]?access[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|session[_-]?key|auth|credentials?|sig|signature|[_-]key)(?:[_-]?(?:key|base|value))?`;
 
 const PRIVATE_KEY = new RegExp(
   // The BEGIN line, then base64 or header lines, then the END line if it is there (a key cut by a
@@ -57,11 +57,23 @@ export const SECRET_PATTERNS: ReadonlyArray<{ name: string; re: RegExp }> = [
   { name: 'age key', re: /\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b/g },
   { name: 'Postman key', re: /\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b/g },
   { name: 'New Relic key', re: /\bNRAK-[A-Z0-9]{27}\b/g },
+  { name: 'Discord webhook', re: /\bhttps:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/\d+\/[A-Za-z0-9_-]+/g },
+  { name: 'Discord bot token', re: /\b[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}\b/g },
+  { name: 'Mailchimp key', re: /\b[0-9a-f]{32}-us\d{1,2}\b/g },
+  { name: 'Square token', re: /\b(?:sq0(?:atp|csp)-[0-9A-Za-z_-]{22,43}|EAAA[A-Za-z0-9_-]{60})/g },
+  { name: 'Firebase key', re: /\bAAAA[A-Za-z0-9_-]{7}:[A-Za-z0-9_-]{100,}/g },
+  { name: 'Braintree token', re: /\baccess_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}/g },
+  { name: 'GitLab runner token', re: /\bGR1348941[A-Za-z0-9_-]{20,}/g },
   { name: 'JWT', re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
   // An Authorization header (any scheme) or a bare `Bearer`/`Basic` credential: the scheme stays.
   { name: 'auth header', re: /\b((?:proxy-)?authorization\\?["']?\s*[:=]\s*\\?["']?(?:(?:bearer|basic|token|digest|bot|apikey|sso-key|negotiate)\s+)?)[^\s"'\\,;]{6,}/gi },
   { name: 'bearer token', re: /\b((?:Bearer|Basic)\s+)[A-Za-z0-9._~+/-]{16,}=*/g },
   { name: 'password in URL', re: /\b([a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/@"'\\]*:)[^\s@/"'\\]+(@)/gi },
+  // A token as a URL's user (`https://<token>@host`, a Sentry DSN, a git remote with a token).
+  { name: 'token in URL', re: /\b([a-z][a-z0-9+.-]{0,31}:\/\/)[A-Za-z0-9_-]{20,}(@)/gi },
+  { name: 'cookie', re: /\b((?:set-)?cookie\\?["']?\s*:\s*\\?["']?)[^\s"'\\][^\n"\\]{5,}/gi },
+  // `--password x`, `--token=x`, `docker login -p x`, `.netrc`'s `password x`.
+  { name: 'command-line secret', re: /((?:^|\s)--(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|auth-token|access-token|private-key)(?:\s+|=)|\b(?:docker|podman|helm|oc|mysql)\b[^\n]*?\s-p\s*|\blogin\s+\S+\s+password\s+)(?!-)[^\s"'\\]{3,}/g },
   { name: 'curl credentials', re: /((?:^|\s)(?:-u|--user)\s+\\?["']?[^\s:"'\\]+:)[^\s"'\\]+/g },
   {
     // NAME=value, "name": "value", name: value, `\"name\": \"value\"` (JSON inside a tool input).
@@ -77,6 +89,12 @@ function plainValue(v: string): boolean {
   // `process.env.X`, `config.token`, `${VAR}`, `%VAR%`, `<your-key>`, `$VAR`, `*****`.
   if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(inner) || /^[$%<{*]/.test(inner) || /^x{3,}$/i.test(inner)) return true;
   return /^(?:string|number|boolean|bool|null|undefined|true|false|none|nil|str|int|bytes|required|optional|redacted|hidden|masked|secret|password|token|env|include|omit|same-origin)$/i.test(inner);
+}
+
+/** A name that is only `*_KEY` (`STORAGE_KEY`, `APP_KEY`): its value is a secret only when it looks like one (digits). */
+function weakName(assigned: string): boolean {
+  const name = assigned.replace(/\\?["']?\s*(?:=>|:=|[:=])[ \t]*$/, '').replace(/^\\?["']/, '');
+  return /[_-]key$/i.test(name) && !/secret|token|passw|pwd|api|access|private|account|signing|encryption|master|session|auth|cred/i.test(name);
 }
 
 export interface Redaction {
@@ -95,12 +113,12 @@ export function redact(text: string): Redaction {
       let kept = '';
       if (name === 'secret assignment') {
         // A call (`getPassword(`) is code, not a value.
-        if (m[3] || plainValue(m[2]!)) return m[0]!;
+        if (m[3] || plainValue(m[2]!) || (weakName(m[1]!) && !/\d.*\d/.test(m[2]!))) return m[0]!;
         kept = m[1]!;
-      } else if (name === 'auth header' || name === 'bearer token' || name === 'curl credentials') {
+      } else if (name === 'auth header' || name === 'bearer token' || name === 'curl credentials' || name === 'cookie' || name === 'command-line secret') {
         if (m[0]!.includes('[REDACTED')) return m[0]!;
         kept = m[1]!;
-      } else if (name === 'password in URL') {
+      } else if (name === 'password in URL' || name === 'token in URL') {
         found[name] = (found[name] ?? 0) + 1;
         return `${m[1]}${tag}${m[2]}`;
       }
