@@ -167,6 +167,10 @@ function corpus(): { text: string; secrets: string[] } {
     plant((s) => `AccountKey=${s};EndpointSuffix=core.windows.net`, randomBytes(64).toString('base64'));
     plant((s) => `//registry.npmjs.org/:_authToken=${s}`, r(36));
     plant((s) => `-----BEGIN PRIVATE KEY-----\n${s}\n`, randomBytes(120).toString('base64'));
+    plant((s) => `SENTRY_DSN=https://${s}@o1.ingest.sentry.io/5`, hex(32));
+    plant((s) => `Cookie: sid=${s}`, r(24));
+    plant((s) => `psql --password ${s}`, r(14));
+    plant((s) => `docker login -u ci -p ${s} ghcr.io`, r(20));
   }
   return { text: lines.join('\n'), secrets };
 }
