@@ -153,4 +153,23 @@ describe('a search index that cannot be read or written', () => {
     failWrites.code = null;
     expect(await searchOnce('kiwi')).toEqual({ hits: 2, notices: [] });
   });
+
+  it('a long-lived index that cannot write still compacts in memory, and finds every append', async () => {
+    await session('kiwi fruit');
+    const ix = await SearchIndex.open(cache);
+    await ix.refresh(sources);
+    failWrites.code = 'EROFS';
+    const [name] = (await readdir(join(root, 'projects', '-work-a'))).filter((n) => n.endsWith('.jsonl'));
+    const file = join(root, 'projects', '-work-a', name!);
+    const first = JSON.parse((await readFile(file, 'utf8')).trim()) as Record<string, unknown>;
+    for (let i = 0; i < 30; i++) {
+      await writeFile(file, `${JSON.stringify({ ...first, uuid: randomUUID(), parentUuid: first.uuid, message: { role: 'user', content: `kiwi number ${i}` } })}\n`, { flag: 'a' });
+      await ix.refreshFile(ADAPTERS.claude, root, file);
+    }
+    expect(ix.notices).toEqual([expect.stringMatching(/EROFS.*; reading the sessions directly$/)]);
+    expect(ix.search('kiwi').totalHits).toBe(31);
+    expect((ix as unknown as { segments: unknown[] }).segments.length).toBeLessThanOrEqual(13);
+    // Nothing on disk was removed: the next run (with a writable cache) starts from what was there.
+    expect(await idxNames()).toHaveLength(1);
+  });
 });

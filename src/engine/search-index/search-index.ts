@@ -514,7 +514,7 @@ export class SearchIndex {
    * ~77 MB, and an agent writing makes a segment per append); else everything goes into a new base.
    */
   private async compactIfNeeded(): Promise<void> {
-    if (this.segments.length <= MAX_SEGMENTS || this.readOnly) return;
+    if (this.segments.length <= MAX_SEGMENTS) return;
     const [base, ...deltas] = this.segments;
     const deltaBytes = deltas.reduce((a, d) => a + d.bytes, 0);
     if (base!.base && deltaBytes * 4 < base!.bytes) await this.mergeDeltas(base!, deltas);
@@ -540,15 +540,15 @@ export class SearchIndex {
     }
     const name = `seg-${this.nextStamp()}-${process.pid}-merged.idx`;
     const enc = encodeSegmentParts({ files, base: false });
-    // Not written: the old segments stay as they are (they still hold everything).
-    if (!(await this.persist(name, enc.parts))) return;
+    // Not written (a cache that cannot be): merged in memory, the files on disk stay as they are.
+    const wrote = await this.persist(name, enc.parts);
     this.segments = [base];
     this.views.clear();
     this.apply(base);
     this.adopt(enc.segment(name));
     for (const s of deltas) {
       closeSegment(s);
-      await unlink(join(this.dir, s.name)).catch(() => undefined);
+      if (wrote) await unlink(join(this.dir, s.name)).catch(() => undefined);
     }
   }
 
@@ -575,7 +575,7 @@ export class SearchIndex {
     const old = this.segments;
     const name = `seg-${this.nextStamp()}-${process.pid}-base.idx`;
     const enc = encodeSegmentParts({ files, base: true });
-    if (!(await this.persist(name, enc.parts))) return;
+    const wrote = await this.persist(name, enc.parts);
     this.segments = [];
     this.views.clear();
     const seg = enc.segment(name);
@@ -583,7 +583,7 @@ export class SearchIndex {
     this.apply(seg);
     for (const s of old) {
       closeSegment(s);
-      await unlink(join(this.dir, s.name)).catch(() => undefined);
+      if (wrote) await unlink(join(this.dir, s.name)).catch(() => undefined);
     }
   }
 
