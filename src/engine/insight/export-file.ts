@@ -1,7 +1,6 @@
 import { constants } from 'node:fs';
-import { link, lstat, open, realpath, stat, unlink } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
-import { isInside } from '../guard.js';
+import { link, lstat, open, stat, unlink } from 'node:fs/promises';
+import { isInside, realish as resolved } from '../guard.js';
 import { RewindError } from '../errors.js';
 import { tempPathFor, writeFileAtomic } from '../io/atomic-write.js';
 
@@ -12,22 +11,6 @@ export interface ExportTarget {
   roots: string[];
   /** The transcript being exported: never written over. */
   source?: string;
-}
-
-/** `p` with the symlinks of its nearest existing ancestor resolved (a link cannot lead into a root). */
-async function resolved(p: string): Promise<string> {
-  const tail: string[] = [];
-  let cur = resolve(p);
-  for (;;) {
-    try {
-      return join(await realpath(cur), ...tail.reverse());
-    } catch {
-      const parent = dirname(cur);
-      if (parent === cur) return resolve(p);
-      tail.push(basename(cur));
-      cur = parent;
-    }
-  }
 }
 
 const refuse = (out: string, why: string) => new RewindError('UNSAFE_PATH', `refusing to write the export to ${out}: ${why}; nothing was written`);
