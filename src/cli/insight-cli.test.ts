@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFile, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -68,6 +69,31 @@ describe('rewind-app export', () => {
     const again = await cli(['export', '2ea8980a', '--out', out], h.env);
     expect(again.code).toBe(2);
     expect(again.err).toMatch(/exists \(pass --force to replace it\)/);
+  });
+
+  it.skipIf(process.platform === 'win32')('--out refuses a FIFO and a live transcript even with --force; nothing is replaced', async () => {
+    const h = await home();
+    const fifo = join(await tempDir(), 'pipe.md');
+    execFileSync('mkfifo', [fifo]);
+    const r = await cli(['export', '2ea8980a', '--out', fifo, '--force'], h.env);
+    expect(r.code).toBe(1);
+    expect(r.err.trim().split('\n')).toEqual([expect.stringMatching(/refusing to write the export to .*pipe\.md: it is not a regular file/)]);
+    expect((await stat(fifo)).isFIFO()).toBe(true);
+    const transcript = inCopy(h.root, LINEAR);
+    const before = await readFile(transcript, 'utf8');
+    const t = await cli(['export', '2ea8980a', '--out', transcript, '--force'], h.env);
+    expect(t.code).toBe(1);
+    expect(t.err).toMatch(/inside an agent's folder/);
+    expect(await readFile(transcript, 'utf8')).toBe(before);
+  });
+
+  it.skipIf(process.platform === 'win32')('timeline never hangs on a FIFO named prices.json: built-in prices and one warning', async () => {
+    const h = await home();
+    const fifo = join(await tempDir(), 'prices.json');
+    execFileSync('mkfifo', [fifo]);
+    const r = await cli(['timeline', '2ea8980a'], { ...h.env, REWIND_PRICES: fifo });
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toMatch(/prices\.json was not read \(it is not a regular file\); using the built-in prices/);
   });
 
   it('markdown of one branch to stdout; --no-redact says so', async () => {

@@ -1,4 +1,5 @@
-import { appendFile, readFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { appendFile, mkdir, readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BRANCHED, copyClaudeHome, inCopy } from '../../test/fixtures.js';
@@ -59,5 +60,20 @@ describe('rewind-app search', () => {
       expect(s.promptCount, s.id).toBe(t.prompts.length);
       expect(s.livePromptCount, s.id).toBe(t.prompts.filter((p) => p.active).length);
     }
+  });
+
+  it.skipIf(process.platform === 'win32')('search and sessions never hang on a FIFO or stop on a link named *.idx: one line, then the index is rebuilt', async () => {
+    const h = await home();
+    const ix = join(h.env.REWIND_CACHE_DIR, 'index');
+    await mkdir(ix, { recursive: true });
+    execFileSync('mkfifo', [join(ix, 'seg-000000000000001-1-a.idx')]);
+    await symlink(join(ix, 'nowhere'), join(ix, 'seg-000000000000002-1-b.idx'));
+    const r = await cli(['search', 'VERSION', '--json'], h.env);
+    expect(r.code).toBe(0);
+    expect(r.err.trim().split('\n')).toEqual([expect.stringMatching(/^rewind-app: search index: seg-000000000000001-1-a\.idx is not a regular file; rebuilding it$/)]);
+    const again = await cli(['sessions', '--json'], h.env);
+    expect(again.code).toBe(0);
+    expect(again.err).toBe('');
+    expect(JSON.parse(again.out).sessions.length).toBeGreaterThan(0);
   });
 });

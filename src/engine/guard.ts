@@ -22,7 +22,7 @@ export function isInside(root: string, p: string): boolean {
 }
 
 /** Follows symlinks of the nearest existing ancestor, so a symlinked directory cannot lead outside. */
-async function realish(p: string): Promise<string> {
+export async function realish(p: string): Promise<string> {
   const tail: string[] = [];
   let cur = resolve(p);
   for (;;) {

@@ -1,5 +1,5 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { mkdir, realpath, stat, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 
 export const STORE_DIR = join('.agent', 'rewind');
 
@@ -32,4 +32,22 @@ export async function ensureStore(projectRoot: string): Promise<string> {
   const exists = await stat(gi).catch(() => null);
   if (!exists) await writeFile(gi, '*\n', { mode: 0o644 });
   return dir;
+}
+
+/**
+ * Where a rewind keeps its backup and journal when no project was given: the session's recorded
+ * folder, only when it exists here and is already a Rewind project (has `.agent/rewind/`) or the
+ * user works inside it (`here`, the CLI's folder: where `undo` will look). A transcript can name any
+ * folder as its cwd: one it merely names never gets `.agent/rewind/` created in it.
+ */
+export async function sessionJournalRoot(cwd: string | null, here?: string | null): Promise<{ root: string | null; why: string | null }> {
+  if (!cwd || !isAbsolute(cwd)) return { root: null, why: null };
+  if (!(await stat(cwd).catch(() => null))?.isDirectory()) return { root: null, why: `the session's folder ${cwd} no longer exists` };
+  if ((await stat(storeDir(cwd)).catch(() => null))?.isDirectory()) return { root: cwd, why: null };
+  if (here) {
+    const [c, h] = await Promise.all([realpath(cwd).catch(() => resolve(cwd)), realpath(resolve(here)).catch(() => resolve(here))]);
+    const rel = relative(c, h);
+    if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) return { root: cwd, why: null };
+  }
+  return { root: null, why: `the session's folder ${cwd} is not a Rewind project and you are not working in it` };
 }

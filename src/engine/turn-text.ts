@@ -2,7 +2,17 @@
 export const MAX_TURN_ITEMS = 400;
 const MAX_BODY = 8000;
 
-export const clip = (s: string): string => (s.length > MAX_BODY ? `${s.slice(0, MAX_BODY)}\n… (${s.length - MAX_BODY} more characters)` : s);
+/**
+ * A long body cut to MAX_BODY, never inside a token: a key or password cut in half would no longer
+ * match the export's redaction patterns. The cut goes back to the last space or punctuation of the
+ * last 1,000 characters (else it is at MAX_BODY).
+ */
+export const clip = (s: string): string => {
+  if (s.length <= MAX_BODY) return s;
+  const back = s.slice(MAX_BODY - 1000, MAX_BODY).search(/[\s"'`,;:{}()[\]<>|&][^\s"'`,;:{}()[\]<>|&]*$/);
+  const at = back === -1 ? MAX_BODY : MAX_BODY - 1000 + back + 1;
+  return `${s.slice(0, at)}\n… (${s.length - at} more characters)`;
+};
 
 /** The text of a content value: a string, or the `text` of each block of an array. */
 export function blocksText(content: unknown): string {

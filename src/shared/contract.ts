@@ -167,7 +167,8 @@ const TurnItemBaseSchema = z.object({
   images: z.array(TurnImageSchema).default([]),
 });
 
-const UiPrefs = z.object({ names: z.record(z.string(), z.string()), hiddenHooksNotice: z.array(z.string()) });
+/** `notice`: what was wrong with the prefs file (kept aside, or left as it is), to say once. */
+const UiPrefs = z.object({ names: z.record(z.string(), z.string()), hiddenHooksNotice: z.array(z.string()), notice: z.string().optional() });
 
 export const TurnItemSchema = TurnItemBaseSchema.extend({
   /** A subagent's run, from its own transcript: what it was asked and what it did, one level deep. */

@@ -63,6 +63,7 @@ export async function backCommand(args: BackArgs, io: CliIO): Promise<number> {
     mode: args.inPlace ? ('in-place' as const) : ('fork' as const),
     force: args.force,
     projectRoot: resolved.projectRoot,
+    here: io.cwd,
     agentRoot: args.claudeDir ?? null,
   };
   // With --both the code part is planned first: a conflict stops everything before any write.

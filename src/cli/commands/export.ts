@@ -1,10 +1,10 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { claudeConfigRoot } from '../../engine/agents/claude/paths.js';
+import { AGENT_PRIMARY, rootsFor } from '../../engine/agents/registry.js';
 import { RewindError } from '../../engine/errors.js';
 import { runExport } from '../../engine/insight/run.js';
 import { insightTimeline } from '../../engine/insight/session-input.js';
-import { writeFileAtomic } from '../../engine/io/atomic-write.js';
+import { checkExportTarget, writeExportFile, type ExportTarget } from '../../engine/insight/export-file.js';
 import { findPrompt } from './compare.js';
 import type { CliIO } from '../io.js';
 
@@ -22,7 +22,9 @@ export async function exportCommand(args: ExportArgs, io: CliIO): Promise<number
   const format = args.format ?? (args.out?.endsWith('.html') ? 'html' : 'md');
   if (format !== 'md' && format !== 'html') throw new RewindError('USAGE', `--format takes md or html (got "${format}")`);
   const out = args.out ? resolve(io.cwd, args.out) : null;
-  if (out && existsSync(out) && !args.force) throw new RewindError('USAGE', `${out} exists (pass --force to replace it)`);
+  const roots = rootsFor(io.env, { [AGENT_PRIMARY]: args.claudeDir }).map((r) => r.root);
+  // Refused before any work (and checked again as it is written): see writeExportFile.
+  if (out) await checkExportTarget(out, { force: args.force, roots });
   const { file, timeline, book, notice } = await insightTimeline(args.session, { cwd: io.cwd, env: io.env, claudeRoot: args.claudeDir ?? claudeConfigRoot(io.env) });
   if (notice) io.err(`warning: ${notice}`);
   let branch: string | undefined;
@@ -34,10 +36,8 @@ export async function exportCommand(args: ExportArgs, io: CliIO): Promise<number
   const r = await runExport({ file, timeline, book }, { branch, format, redact: args.redact });
   if (!out) io.out(r.content);
   else {
-    // User-only, like the transcript it comes from: it holds code and prompts.
-    await writeFileAtomic(out, async (fh) => {
-      await fh.writeFile(r.content);
-    }, { mode: 0o600 });
+    const target: ExportTarget = { force: args.force, roots, source: file };
+    await writeExportFile(out, r.content, target);
     io.out(`Exported ${r.prompts} prompts to ${out}`);
   }
   const total = Object.values(r.redacted).reduce((a, b) => a + b, 0);

@@ -163,8 +163,10 @@ export interface RewindRequest {
   mode: RewindMode;
   dryRun?: boolean;
   force?: boolean;
-  /** Where backups and the journal go; null: the session's own cwd. */
+  /** Where backups and the journal go; null: the session's own cwd, when project.ts `sessionJournalRoot` allows it. */
   projectRoot: string | null;
+  /** The folder the user works in (the CLI's cwd): the session's cwd may hold the journal when this is inside it. */
+  here?: string | null;
   /** The agent's root (`root()`), when the caller knows it better than the file's location. */
   agentRoot?: string | null;
   /** An in-place rewrite of a session written this recently is refused without `force`. */

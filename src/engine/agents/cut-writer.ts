@@ -1,4 +1,4 @@
-import { mkdir, open, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, unlink } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { RewindError } from '../errors.js';
 import { requireInside } from '../guard.js';
@@ -107,7 +107,7 @@ async function writeByPlan(planner: CutPlanner, opts: RewindRequest & { now?: ()
   const sessionId = writerSessionId(plan.sessionId, path);
   const warnings = [...plan.warnings];
   // The session's own folder only when it is on this machine: never create a folder we were not given.
-  const projectRoot = opts.projectRoot ?? (plan.cwd && (await stat(plan.cwd).catch(() => null))?.isDirectory() ? plan.cwd : null);
+  const projectRoot = opts.projectRoot ?? (await (await import('../project.js')).sessionJournalRoot(plan.cwd, opts.here)).root;
   const base = {
     mode: opts.mode,
     dryRun: !!opts.dryRun,

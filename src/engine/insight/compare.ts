@@ -1,3 +1,4 @@
+import { RewindError } from '../errors.js';
 import type { Timeline, TimelinePrompt } from '../../shared/session-schema.js';
 import { pathTo, pathToEnd, promptParents } from './prompt-tree.js';
 
@@ -37,7 +38,7 @@ const samePrompt = (x: TimelinePrompt, y: TimelinePrompt) => x.uuid === y.uuid |
 export function comparePrompts(ta: Timeline, aUuid: string, tb: Timeline, bUuid: string): PromptComparison {
   const pickA = ta.prompts.find((p) => p.uuid === aUuid);
   const pickB = tb.prompts.find((p) => p.uuid === bUuid);
-  if (!pickA || !pickB) throw new Error(`no prompt ${!pickA ? aUuid : bUuid} in ${!pickA ? ta.session.id : tb.session.id}`);
+  if (!pickA || !pickB) throw new RewindError('NOT_FOUND', `no prompt ${!pickA ? aUuid : bUuid} in ${!pickA ? ta.session.id : tb.session.id}`);
   const pa = promptParents(ta);
   const pb = pa && ta === tb ? pa : promptParents(tb);
   const upA = pathTo(ta, aUuid, pa);

@@ -1,7 +1,9 @@
+import { RewindError } from '../errors.js';
 import type { Timeline, TimelinePrompt } from '../../shared/session-schema.js';
 import { formatCost } from '../../shared/insight/cost.js';
 import { pathTo, pathToEnd, promptParents } from './prompt-tree.js';
-import { redact } from './redact.js';
+import { oneLine } from '../turn-text.js';
+import { redact, redactCut } from './redact.js';
 
 /** One item of a turn, as the turn reader gives it (the getTurn contract's items). */
 export interface ExportItem {
@@ -29,13 +31,15 @@ export interface ExportResult {
   /** Secrets replaced, by kind. */
   redacted: Record<string, number>;
   prompts: number;
+  /** The session's title as the export shows it (redacted when the export is). */
+  title: string;
 }
 
 /** The prompts an export holds, in the order it shows them. */
 export function exportedPrompts(t: Timeline, branch?: string): TimelinePrompt[] {
   if (!branch) return t.prompts;
   const parents = promptParents(t);
-  if (!t.prompts.some((p) => p.uuid === branch)) throw new Error(`no prompt ${branch} in this session`);
+  if (!t.prompts.some((p) => p.uuid === branch)) throw new RewindError('NOT_FOUND', `no prompt ${branch} in this session`);
   return [...pathTo(t, branch, parents).slice(0, -1), ...pathToEnd(t, branch, parents)];
 }
 
@@ -43,13 +47,23 @@ const label = (p: TimelinePrompt) => (p.number !== null ? `#${p.number}` : `○ 
 
 function scrubber(on: boolean) {
   const found: Record<string, number> = {};
-  const scrub = (s: string) => {
-    if (!on) return s;
-    const r = redact(s);
+  const apply = (r: { text: string; found: Record<string, number> }) => {
     for (const [k, n] of Object.entries(r.found)) found[k] = (found[k] ?? 0) + n;
     return r.text;
   };
-  return { scrub, found };
+  const scrub = (s: string) => (on ? apply(redact(s)) : s);
+  /** A text someone already cut (a title, a tool's one-line title): a secret's fragment before the `…` goes too. */
+  const scrubCut = (s: string) => (on ? apply(redactCut(s)) : s);
+  /** A prompt's heading: redacted whole, then cut (a cut first would leave a fragment no pattern matches). */
+  const heading = (text: string) => firstLine(scrub(text));
+  return { scrub, scrubCut, heading, found };
+}
+
+/** The session's title: when it is its first prompt cut to one line, made again from the redacted prompt. */
+function titleOf(t: Timeline, scrub: (s: string) => string, scrubCut: (s: string) => string): string {
+  const title = t.session.title;
+  const from = t.prompts.slice(0, 3).find((p) => oneLine(p.text, title.length) === title);
+  return from ? scrubCut(oneLine(scrub(from.text), title.length)) : scrubCut(title);
 }
 
 function redactionNote(found: Record<string, number>, on: boolean): string {
@@ -67,43 +81,46 @@ const fence = (s: string) => {
 /** Pure: the session (or one branch of it) as Markdown. */
 export function toMarkdown(input: ExportInput): ExportResult {
   const { timeline: t } = input;
-  const { scrub, found } = scrubber(input.redact);
+  const { scrub, scrubCut, heading, found } = scrubber(input.redact);
+  const md = escapeMarkdownHtml;
   const prompts = exportedPrompts(t, input.branch);
   const out: string[] = [];
-  out.push(`# ${scrub(t.session.title)}`, '');
-  out.push(`${input.agentName} · ${scrub(t.session.cwd ?? 'unknown folder')} · session \`${t.session.id}\`${input.branch ? ` · branch through ${label(prompts.find((p) => p.uuid === input.branch)!)}` : ''}`);
+  const title = titleOf(t, scrub, scrubCut);
+  out.push(`# ${md(title)}`, '');
+  out.push(`${input.agentName} · ${md(scrub(t.session.cwd ?? 'unknown folder'))} · session \`${t.session.id}\`${input.branch ? ` · branch through ${label(prompts.find((p) => p.uuid === input.branch)!)}` : ''}`);
   out.push(`${prompts.length} prompt${prompts.length === 1 ? '' : 's'}${t.cost ? ` · ${formatCost(t.cost.session)}` : ''} · exported ${input.exportedAt}`, '');
   for (const p of prompts) {
-    out.push(`## ${label(p)} ${scrub(firstLine(p.text))}${p.active ? '' : ' (abandoned branch)'}`, '');
-    out.push(scrub(p.text).split('\n').map((l) => `> ${l}`).join('\n'), '');
+    out.push(`## ${label(p)} ${md(heading(p.text))}${p.active ? '' : ' (abandoned branch)'}`, '');
+    out.push(md(scrub(p.text)).split('\n').map((l) => `> ${l}`).join('\n'), '');
     const meta = [p.timestamp, p.turn.model, t.cost?.prompts[p.uuid] ? formatCost(t.cost.prompts[p.uuid]!.turn) : null].filter(Boolean);
     if (meta.length) out.push(`_${meta.join(' · ')}_`, '');
     for (const it of input.turns.get(p.uuid) ?? []) {
-      if (it.kind === 'text') out.push(scrub(it.body), '');
-      else out.push(`<details><summary>${escapeHtml(scrub(itemTitle(it)))}</summary>`, '', fence(scrub(it.body)), '', '</details>', '');
+      if (it.kind === 'text') out.push(md(scrub(it.body)), '');
+      else out.push(`<details><summary>${escapeHtml(scrubCut(itemTitle(it)))}</summary>`, '', fence(scrub(it.body)), '', '</details>', '');
     }
   }
   out.push('---', '', `_${redactionNote(found, input.redact)}_`, '');
-  return { content: out.join('\n'), redacted: found, prompts: prompts.length };
+  return { content: out.join('\n'), redacted: found, prompts: prompts.length, title };
 }
 
 /** Pure: one self-contained HTML file (no external resource): the timeline, then each prompt's turn. */
 export function toHtml(input: ExportInput): ExportResult {
   const { timeline: t } = input;
-  const { scrub, found } = scrubber(input.redact);
+  const { scrub, scrubCut, heading, found } = scrubber(input.redact);
   const prompts = exportedPrompts(t, input.branch);
   const h = (s: string) => escapeHtml(scrub(s));
-  const nav = prompts.map((p) => `<li class="${p.active ? 'live' : 'dead'}"><a href="#p${p.index}"><span class="n">${escapeHtml(label(p))}</span> ${h(firstLine(p.text))}</a></li>`).join('\n');
+  const nav = prompts.map((p) => `<li class="${p.active ? 'live' : 'dead'}"><a href="#p${p.index}"><span class="n">${escapeHtml(label(p))}</span> ${escapeHtml(heading(p.text))}</a></li>`).join('\n');
   const sections = prompts
     .map((p) => {
       const items = (input.turns.get(p.uuid) ?? [])
-        .map((it) => (it.kind === 'text' ? `<div class="reply">${h(it.body)}</div>` : `<details class="${it.kind}${it.isError ? ' error' : ''}"><summary>${h(itemTitle(it))}</summary><pre>${h(it.body)}</pre></details>`))
+        .map((it) => (it.kind === 'text' ? `<div class="reply">${h(it.body)}</div>` : `<details class="${it.kind}${it.isError ? ' error' : ''}"><summary>${escapeHtml(scrubCut(itemTitle(it)))}</summary><pre>${h(it.body)}</pre></details>`))
         .join('\n');
       const cost = t.cost?.prompts[p.uuid] ? ` · ${escapeHtml(formatCost(t.cost.prompts[p.uuid]!.turn))}` : '';
       return `<section id="p${p.index}" class="${p.active ? 'live' : 'dead'}"><h2><span class="n">${escapeHtml(label(p))}</span>${p.active ? '' : ' <span class="tag">abandoned branch</span>'}</h2><div class="meta">${escapeHtml([p.timestamp, p.turn.model].filter(Boolean).join(' · '))}${cost}</div><blockquote>${h(p.text)}</blockquote>${items}</section>`;
     })
     .join('\n');
-  const title = h(t.session.title);
+  const plainTitle = titleOf(t, scrub, scrubCut);
+  const title = escapeHtml(plainTitle);
   const content = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
@@ -130,7 +147,7 @@ ${sections}
 <p class="note">${escapeHtml(redactionNote(found, input.redact))}</p>
 </body></html>
 `;
-  return { content, redacted: found, prompts: prompts.length };
+  return { content, redacted: found, prompts: prompts.length, title: plainTitle };
 }
 
 function itemTitle(it: ExportItem): string {
@@ -145,4 +162,31 @@ function firstLine(s: string): string {
 
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/**
+ * Markdown with the session's raw HTML made inert: Markdown renderers run `<img onerror>` and the
+ * like, so every `<` outside code becomes `&lt;`. Code (fenced blocks, `spans`) is shown as written
+ * by every renderer: left alone, so code keeps its `<` there.
+ */
+export function escapeMarkdownHtml(s: string): string {
+  const lines = s.split('\n');
+  const out: string[] = [];
+  let fence: string | null = null;
+  for (const line of lines) {
+    if (fence !== null) {
+      out.push(line);
+      if (new RegExp(`^ {0,3}${fence[0] === '`' ? '`' : '~'}{${fence.length},}\\s*$`).test(line)) fence = null;
+      continue;
+    }
+    const open = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (open) {
+      fence = open[1]!;
+      out.push(line);
+      continue;
+    }
+    // Outside a fence: code spans (a run of backticks to the same run) kept, `<` elsewhere escaped.
+    out.push(line.replace(/(`+)[\s\S]*?(?<!`)\1(?!`)|</g, (m) => (m === '<' ? '&lt;' : m)));
+  }
+  return out.join('\n');
 }

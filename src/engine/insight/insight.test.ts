@@ -9,6 +9,7 @@ import { comparePrompts, liveEnd } from './compare.js';
 import { compareCode, diffTrees } from './compare-code.js';
 import { costReport, formatCost } from '../../shared/insight/cost.js';
 import { toHtml, toMarkdown } from './export.js';
+import { clip, oneLine } from '../turn-text.js';
 import { loadPrices } from './load-prices.js';
 import { DEFAULT_PRICE_BOOK, priceOf, type PriceBook } from '../../shared/insight/prices.js';
 import { agentTreeBefore } from './session-input.js';
@@ -158,8 +159,8 @@ describe('export', () => {
     expect(r.content).not.toContain('WRITE d.txt branch two');
     expect(r.content).not.toContain('sk-ant-api03-ABCDEF');
     expect(r.content).not.toContain('abcdefghijklmnopqrstuvwxyz0123');
-    expect(r.redacted).toEqual({ 'Anthropic key': 1, 'bearer token': 4 });
-    expect(r.content).toContain('5 secrets redacted: 1 Anthropic key, 4 bearer token.');
+    expect(r.redacted).toEqual({ 'Anthropic key': 1, 'auth header': 4 });
+    expect(r.content).toContain('5 secrets redacted: 1 Anthropic key, 4 auth header.');
   });
 
   it('html: one self-contained file, everything escaped, tool calls collapsed', async () => {
@@ -171,5 +172,32 @@ describe('export', () => {
     expect(r.content).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(r.content.match(/<details class="tool-call">/g)).toHaveLength(t.prompts.length);
     expect(r.content).toContain('Secrets were NOT redacted');
+  });
+
+  it('redacts before any cut: the title, a heading at 100 characters, a body clipped at 8,000', async () => {
+    const t = await timelineOf(LINEAR);
+    const secret = 'Zq9vX2mW7pL4kR8tY1nB5cJ3hF6dG0sA';
+    // The secret straddles the title's 80 and the heading's 100 characters.
+    t.prompts[0]!.text = `${'set the deploy variables for the staging cluster then run it '.slice(0, 70)} PGPASSWORD=${secret} and go`;
+    t.session.title = oneLine(t.prompts[0]!.text, 80);
+    const long = `${'x '.repeat(3995)}ghp_${secret}0123 and more ${'y'.repeat(100)}`;
+    const tm = new Map(t.prompts.map((p) => [p.uuid, [{ kind: 'tool-result' as const, title: 'Result', body: clip(long) }, { kind: 'text' as const, title: 'Claude', body: 'ok' }]]));
+    for (const fmt of [toMarkdown, toHtml]) {
+      const r = fmt({ timeline: t, agentName: 'Claude Code', turns: tm, redact: true, exportedAt: 'T' });
+      for (let k = 4; k <= secret.length; k++) expect(r.content, `${fmt.name}: ${secret.slice(0, k)}`).not.toContain(secret.slice(0, k));
+      expect(r.title).not.toContain(secret.slice(0, 4));
+    }
+  });
+
+  it('markdown escapes the raw HTML of prompts and replies, and keeps code as written', async () => {
+    const t = await timelineOf(LINEAR);
+    t.prompts[0]!.text = 'look <img src=x onerror=alert(1)> here';
+    t.session.title = '<script>alert(2)</script>';
+    const tm = new Map(t.prompts.map((p) => [p.uuid, [{ kind: 'text' as const, title: 'Claude', body: 'reply <iframe src="javascript:alert(3)"></iframe> and `a<b` and\n```html\n<div>code</div>\n```' }]]));
+    const r = toMarkdown({ timeline: t, agentName: 'Claude Code', turns: tm, redact: false, exportedAt: 'T' });
+    expect(r.content).not.toMatch(/<img|<script|<iframe/);
+    expect(r.content).toContain('look &lt;img src=x onerror=alert(1)> here');
+    expect(r.content).toContain('`a<b`');
+    expect(r.content).toContain('```html\n<div>code</div>\n```');
   });
 });

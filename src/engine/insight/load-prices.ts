@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { readConfigFile } from '../io/config-file.js';
 import { DEFAULT_PRICE_BOOK, normalizeModel, type PriceBook } from '../../shared/insight/prices.js';
 
 const PriceSchema = z.object({
@@ -28,12 +28,11 @@ export function pricesPath(env: NodeJS.ProcessEnv = process.env): string {
  */
 export async function loadPrices(env: NodeJS.ProcessEnv = process.env): Promise<{ book: PriceBook; notice: string | null }> {
   const path = pricesPath(env);
-  let raw: string;
-  try {
-    raw = await readFile(path, 'utf8');
-  } catch {
-    return { book: DEFAULT_PRICE_BOOK, notice: null };
-  }
+  // Read only as a regular file of bounded size: a FIFO named prices.json must not hang a timeline.
+  const read = await readConfigFile(path);
+  if (read.kind === 'missing') return { book: DEFAULT_PRICE_BOOK, notice: null };
+  if (read.kind === 'refused') return { book: DEFAULT_PRICE_BOOK, notice: `${path} was not read (${read.why}); using the built-in prices` };
+  const raw = read.text;
   let parsed: z.infer<typeof FileSchema>;
   try {
     parsed = FileSchema.parse(JSON.parse(raw));
@@ -41,7 +40,8 @@ export async function loadPrices(env: NodeJS.ProcessEnv = process.env): Promise<
     const why = e instanceof z.ZodError ? (e.issues[0] ? `${e.issues[0].path.join('.')}: ${e.issues[0].message}` : 'invalid') : (e as Error).message;
     return { book: DEFAULT_PRICE_BOOK, notice: `${path} is not a valid price table (${why}); using the built-in prices` };
   }
-  const overrides: PriceBook['overrides'] = {};
+  // No prototype: a model named `constructor` or `__proto__` is a key like any other.
+  const overrides: PriceBook['overrides'] = Object.create(null) as PriceBook['overrides'];
   for (const [id, p] of Object.entries(parsed.models)) overrides[normalizeModel(id)] = { input: p.input, output: p.output, cacheRead: p.cacheRead ?? p.input, cacheWrite: p.cacheWrite ?? p.input };
   return { book: { ...DEFAULT_PRICE_BOOK, overrides, source: `${DEFAULT_PRICE_BOOK.source}, with ${path}` }, notice: null };
 }

@@ -47,6 +47,7 @@ export async function runExport(s: InsightSession, o: { branch?: string; format:
   const turns = await readTurns(s.file, s.timeline, prompts.map((p) => p.uuid));
   const input = { timeline: s.timeline, agentName: adapterFor(s.timeline.session.agent).displayName, branch: o.branch, turns, redact: o.redact, exportedAt: (o.now ?? new Date()).toISOString() };
   const r = o.format === 'html' ? toHtml(input) : toMarkdown(input);
-  const slug = s.timeline.session.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'session';
+  // From the title as exported: a redacted export's file name carries no secret either.
+  const slug = r.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'session';
   return { filename: `${slug}-${s.timeline.session.id.slice(0, 8)}.${o.format}`, mime: o.format === 'html' ? 'text/html' : 'text/markdown', content: r.content, prompts: r.prompts, redacted: r.redacted };
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { FileEnds } from '../agents/adapter.js';
 import type { PromptLines } from '../prompt-search.js';
 import { fold } from './fold.js';
@@ -183,10 +183,12 @@ export function scanSession(path: string, lines: PromptLines, prev: PreviousScan
     given = true;
     pool.push(store);
   };
-  const fd = openSync(path, 'r');
+  // Non-blocking: a FIFO put where a session was listed never hangs the index (no effect on a file).
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     // Synchronous: an index runs on the CLI or a worker thread, never the UI's thread.
     const st = fstatSync(fd);
+    if (!st.isFile()) throw new Error('not a regular file');
     if (!prev) {
       // A new file is read whole from its start: its ends come from the scan's own reads (no reads of their own).
       const keep: KeptEnds = { store, head: null, tail: null };

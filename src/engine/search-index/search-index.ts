@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { stat, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { AgentAdapter, SessionFile } from '../agents/adapter.js';
@@ -159,40 +159,93 @@ export class SearchIndex {
   private async load(retried = false, during?: (cold: boolean) => void): Promise<void> {
     // Synchronous reads (the index lives on the CLI or a worker thread): one call per segment file
     // instead of a promise per 512 KiB piece.
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    const names = readdirSync(this.dir)
-      .filter((n) => n.endsWith('.idx'))
-      .sort();
+    let names: string[];
+    try {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      names = readdirSync(this.dir)
+        .filter((n) => n.endsWith('.idx'))
+        .sort();
+    } catch (e) {
+      // No folder to keep it in (a read-only cache, a file in its place): every run reads the sessions.
+      this.cannotWrite(`cannot use ${this.dir} (${errText(e)})`);
+      during?.(true);
+      return;
+    }
+    // What is not a regular file is never opened (a FIFO would block): the index is dropped.
+    const special = names.find((n) => !isRegular(join(this.dir, n)));
+    if (special !== undefined) {
+      during?.(true);
+      return this.discard(`${special} is not a regular file`, names);
+    }
     const segs: Segment[] = [];
+    let failedName: string | undefined;
     try {
       // Each segment's big read runs off this thread: the caller may list the session files meanwhile.
       const reading = Promise.allSettled(names.map((n) => openSegmentAsync(n, join(this.dir, n))));
       during?.(names.length === 0);
       const opened = await reading;
       for (const o of opened) if (o.status === 'fulfilled') segs.push(o.value);
-      const failed = opened.find((o): o is PromiseRejectedResult => o.status === 'rejected');
-      if (failed) throw failed.reason;
-    } catch (e) {
-      // Another process compacted while we listed: its new base segment holds everything.
-      segs.forEach(closeSegment);
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT' && !retried) return this.load(true);
-      if (!(e instanceof CorruptIndexError)) throw e;
-      this.notices.push(`search index: ${e.message}; rebuilding it`);
-      await Promise.all(names.map((n) => unlink(join(this.dir, n)).catch(() => undefined)));
-      return;
-    }
-    let from = 0;
-    for (let i = segs.length - 1; i >= 0; i--)
-      if (segs[i]!.base) {
-        from = i;
-        break;
+      const failed = opened.findIndex((o) => o.status === 'rejected');
+      failedName = names[failed];
+      if (failed !== -1) throw (opened[failed] as PromiseRejectedResult).reason;
+      let from = 0;
+      for (let i = segs.length - 1; i >= 0; i--)
+        if (segs[i]!.base) {
+          from = i;
+          break;
+        }
+      for (const s of segs.slice(0, from)) {
+        closeSegment(s);
+        await unlink(join(this.dir, s.name)).catch(() => undefined);
       }
-    for (const s of segs.slice(0, from)) {
-      closeSegment(s);
-      await unlink(join(this.dir, s.name)).catch(() => undefined);
+      this.segments = segs.slice(from);
+      for (const s of this.segments) this.apply(s);
+    } catch (e) {
+      segs.forEach(closeSegment);
+      this.segments = [];
+      this.views.clear();
+      // Another process compacted while we listed: its new base segment holds everything.
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT' && !retried) return this.load(true);
+      // Any other failure (damage, permissions, a type no check foresaw) drops the index: one line.
+      this.discard(e instanceof CorruptIndexError ? e.message : `${failedName ?? 'a segment'} cannot be read (${errText(e)})`, names);
     }
-    this.segments = segs.slice(from);
-    for (const s of this.segments) this.apply(s);
+  }
+
+  /** The index cannot be written (or read): said once; from now on it is kept in memory only. */
+  private readOnly = false;
+
+  private cannotWrite(why: string): void {
+    if (!this.readOnly) this.notices.push(`search index: ${why}; reading the sessions directly`);
+    this.readOnly = true;
+  }
+
+  /**
+   * A damaged index: said in one line, its files removed and the index rebuilt; where they cannot be
+   * removed (a read-only cache), the sessions are read directly from now on.
+   */
+  private discard(why: string, names: string[]): void {
+    let stuck: unknown;
+    for (const n of names) {
+      try {
+        rmSync(join(this.dir, n), { recursive: true, force: true });
+      } catch (e) {
+        stuck ??= e;
+      }
+    }
+    if (stuck === undefined) this.notices.push(`search index: ${why}; rebuilding it`);
+    else this.cannotWrite(`${why}, and it cannot be removed (${errText(stuck)})`);
+  }
+
+  /** Writes a segment file; false when the index cannot be written (said once, kept in memory). */
+  private async persist(name: string, parts: Buffer[]): Promise<boolean> {
+    if (this.readOnly) return false;
+    try {
+      await writeCacheFileAtomic(join(this.dir, name), parts);
+      return true;
+    } catch (e) {
+      this.cannotWrite(`cannot write ${this.dir} (${errText(e)})`);
+      return false;
+    }
   }
 
   private apply(s: Segment): void {
@@ -326,7 +379,7 @@ export class SearchIndex {
     const shippable = work.map((_, i) => i).filter((i) => work[i]!.adapter.summarizeFile);
     const shipBytes = shippable.reduce((a, i) => a + work[i]!.job.file.size, 0);
     const threads = Math.min(opts.parallel?.threads ?? 1, shippable.length);
-    const parallel = opts.parallel && threads > 1 && opts.budgetMs === undefined && shipBytes >= (opts.parallel.minBytes ?? PARALLEL_BYTES);
+    const parallel = opts.parallel && !this.readOnly && threads > 1 && opts.budgetMs === undefined && shipBytes >= (opts.parallel.minBytes ?? PARALLEL_BYTES);
     // What this thread reads besides its share of a parallel build (every file without one), once.
     let restRun: Promise<void> | null = null;
     const runRest = () =>
@@ -443,7 +496,8 @@ export class SearchIndex {
   private async write(files: SegmentInput['files'], name = `seg-${this.nextStamp()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}.idx`, compact = true): Promise<void> {
     // Written from its parts (no 24 MB copy into one buffer), and used as made (no second checksum pass).
     const enc = encodeSegmentParts({ files, base: this.segments.length === 0 });
-    await writeCacheFileAtomic(join(this.dir, name), enc.parts);
+    // Not written (a full or read-only cache): it serves this run from memory all the same.
+    await this.persist(name, enc.parts);
     this.adopt(enc.segment(name));
     if (compact) await this.compactIfNeeded();
   }
@@ -486,14 +540,15 @@ export class SearchIndex {
     }
     const name = `seg-${this.nextStamp()}-${process.pid}-merged.idx`;
     const enc = encodeSegmentParts({ files, base: false });
-    await writeCacheFileAtomic(join(this.dir, name), enc.parts);
+    // Not written (a cache that cannot be): merged in memory, the files on disk stay as they are.
+    const wrote = await this.persist(name, enc.parts);
     this.segments = [base];
     this.views.clear();
     this.apply(base);
     this.adopt(enc.segment(name));
     for (const s of deltas) {
       closeSegment(s);
-      await unlink(join(this.dir, s.name)).catch(() => undefined);
+      if (wrote) await unlink(join(this.dir, s.name)).catch(() => undefined);
     }
   }
 
@@ -520,7 +575,7 @@ export class SearchIndex {
     const old = this.segments;
     const name = `seg-${this.nextStamp()}-${process.pid}-base.idx`;
     const enc = encodeSegmentParts({ files, base: true });
-    await writeCacheFileAtomic(join(this.dir, name), enc.parts);
+    const wrote = await this.persist(name, enc.parts);
     this.segments = [];
     this.views.clear();
     const seg = enc.segment(name);
@@ -528,7 +583,7 @@ export class SearchIndex {
     this.apply(seg);
     for (const s of old) {
       closeSegment(s);
-      await unlink(join(this.dir, s.name)).catch(() => undefined);
+      if (wrote) await unlink(join(this.dir, s.name)).catch(() => undefined);
     }
   }
 
@@ -550,24 +605,14 @@ export class SearchIndex {
     }
   }
 
-  /** A damaged index: said in one notice, then dropped. */
+  /** A damaged index met while reading: said in one notice, then every segment is forgotten and deleted. */
   private dropDamaged(e: CorruptIndexError): void {
-    this.notices.push(`search index: ${e.message}; rebuilding it`);
-    this.drop();
-  }
-
-  /** Forgets and deletes every segment. */
-  private drop(): void {
-    for (const s of this.segments) {
-      closeSegment(s);
-      try {
-        unlinkSync(join(this.dir, s.name));
-      } catch {
-        // Gone already (another process compacted): nothing to drop.
-      }
-    }
+    const names = this.segments.map((s) => s.name);
+    this.segments.forEach(closeSegment);
     this.segments = [];
     this.views.clear();
+    // Those only in memory (never written) are not in the folder: removing them is a no-op.
+    this.discard(e.message, names);
   }
 
   /** Every indexed session's list entry with its counts, newest first. */
@@ -673,6 +718,20 @@ async function listFiles(adapter: AgentAdapter, root: string): Promise<SessionFi
   } catch {
     return [];
   }
+}
+
+/** A path that is a regular file itself (not a link, a folder, a FIFO, a device). */
+function isRegular(path: string): boolean {
+  try {
+    return lstatSync(path).isFile();
+  } catch {
+    // Gone since the listing (another process compacted): the retry after the open sees it.
+    return true;
+  }
+}
+
+function errText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }
 
 /** The index of the user's sessions: `<cache dir>/index/`. */

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, read, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, read, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import type { SessionSummary } from '../../shared/session-schema.js';
 
@@ -295,7 +295,8 @@ function fromParts(name: string, header: Buffer, headerCrc: number, eager: Buffe
   } catch {
     throw new CorruptIndexError(`${name} has a damaged header`);
   }
-  if (h.version !== INDEX_VERSION) throw new CorruptIndexError(`${name} has another index version`);
+  if (h?.version !== INDEX_VERSION) throw new CorruptIndexError(`${name} has another index version`);
+  checkHeader(name, h);
   if (check && crc32(eager) !== h.eagerCrc) throw new CorruptIndexError(`${name} fails its checksum`);
   const n = h.promptCount;
   // Copies, so the tables are aligned whatever the header's length.
@@ -308,8 +309,72 @@ function fromParts(name: string, header: Buffer, headerCrc: number, eager: Buffe
   const promptFile = u32(at, n);
   at += n * 4;
   if (eager.length - at !== h.foldedBytes) throw new CorruptIndexError(`${name} is truncated or was cut`);
+  checkTables(name, h, foldStarts, textStarts, promptFile);
   const folded = eager.subarray(at, at + h.foldedBytes);
   return { name, base: h.base, files: h.files, promptCount: n, foldStarts, textStarts, promptFile, folded, lazy: lazy(h), textBytes: h.textBytes, metaBytes: h.metaBytes, bytes };
+}
+
+const count = (x: unknown): x is number => Number.isSafeInteger(x) && (x as number) >= 0;
+/** [start, length] inside `0..max`. */
+const range = (x: unknown, max: number): boolean => Array.isArray(x) && x.length === 2 && count(x[0]) && count(x[1]) && x[0] + x[1] <= max;
+const MODES = new Set(['full', 'append', 'delete']);
+
+function validRecord(f: FileRecord, h: Header): boolean {
+  const fp = f?.fp as Fingerprint | undefined;
+  return (
+    typeof f === 'object' &&
+    MODES.has(f.mode) &&
+    typeof f.path === 'string' &&
+    typeof f.agent === 'string' &&
+    typeof f.sessionId === 'string' &&
+    typeof fp === 'object' &&
+    fp !== null &&
+    count(fp.size) &&
+    Number.isFinite(fp.mtimeMs) &&
+    Number.isFinite(fp.ino) &&
+    typeof fp.head === 'string' &&
+    count(fp.headLen) &&
+    count(f.from) &&
+    count(f.indexedTo) &&
+    count(f.lineCount) &&
+    count(f.counts?.total) &&
+    count(f.counts?.live) &&
+    (f.cwd === null || typeof f.cwd === 'string') &&
+    range(f.summaryAt, h.summaryBytes) &&
+    range(f.meta, h.metaBytes) &&
+    range(f.prompts, h.promptCount)
+  );
+}
+
+/**
+ * Every field a reader uses has its type and stays inside the segment: a header with a valid
+ * checksum but wrong types (another writer's bug, a hand edit) is refused as damage, never met later
+ * as a TypeError in a search.
+ */
+function checkHeader(name: string, h: Header): void {
+  const lazyBytes = h.textBytes + h.metaBytes + h.summaryBytes;
+  const ok =
+    typeof h.base === 'boolean' &&
+    [h.promptCount, h.foldedBytes, h.textBytes, h.metaBytes, h.summaryBytes].every(count) &&
+    Number.isSafeInteger(h.eagerCrc) &&
+    Array.isArray(h.lazyCrcs) &&
+    h.lazyCrcs.length === Math.ceil(lazyBytes / BLOCK) &&
+    h.lazyCrcs.every((c) => Number.isSafeInteger(c)) &&
+    Array.isArray(h.files) &&
+    h.files.every((f) => validRecord(f, h));
+  if (!ok) throw new CorruptIndexError(`${name} has a damaged header`);
+}
+
+/** The prompt tables agree with the header: starts rise to the texts' ends, each prompt is its record's. */
+function checkTables(name: string, h: Header, foldStarts: Uint32Array, textStarts: Uint32Array, promptFile: Uint32Array): void {
+  const n = h.promptCount;
+  let ok = foldStarts[0] === 0 && textStarts[0] === 0 && foldStarts[n] === h.foldedBytes && textStarts[n] === h.textBytes;
+  for (let p = 0; ok && p < n; p++) ok = foldStarts[p]! < foldStarts[p + 1]! && textStarts[p]! <= textStarts[p + 1]!;
+  for (let i = 0; ok && i < h.files.length; i++) {
+    const [first, k] = h.files[i]!.prompts;
+    for (let p = first; ok && p < first + k; p++) ok = promptFile[p] === i;
+  }
+  if (!ok) throw new CorruptIndexError(`${name} has a damaged header`);
 }
 
 /** A segment in memory (as just written, or a whole file read): everything is checked now. */
@@ -344,9 +409,12 @@ interface SegmentFile {
 
 /** Opens a segment file and reads its lengths line, checked against its size (closed again if off). */
 function openHead(name: string, path: string): SegmentFile {
-  const fd = openSync(path, 'r');
+  // Never blocks on a FIFO put in its place (no effect on a regular file); what is not one is damage.
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
-    const size = fstatSync(fd).size;
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new CorruptIndexError(`${name} is not a regular file`);
+    const size = st.size;
     const head = Buffer.allocUnsafe(Math.min(size, 256));
     const got = readSync(fd, head, 0, head.length, 0);
     refuseForeign(name, head.subarray(0, got));
@@ -422,7 +490,26 @@ export function segmentFolded(s: Segment, p: number): string {
 export function fileSummary(s: Segment, fileIdx: number): SessionSummary | null {
   const [a, len] = s.files[fileIdx]!.summaryAt;
   const at = s.textBytes + s.metaBytes + a;
-  return len === 0 ? null : (JSON.parse(s.lazy.read(at, at + len).toString('utf8')) as SessionSummary);
+  if (len === 0) return null;
+  const sum = parseBlob(s, at, len) as SessionSummary;
+  if (typeof sum !== 'object' || sum === null || typeof sum.id !== 'string' || typeof sum.title !== 'string' || typeof sum.transcriptPath !== 'string') throw new CorruptIndexError(`${s.name} has a damaged summary`);
+  return sum;
+}
+
+/** A JSON blob of the lazy part (checked by block); one that does not parse is damage. */
+function parseBlob(s: Segment, at: number, len: number): unknown {
+  const text = s.lazy.read(at, at + len).toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new CorruptIndexError(`${s.name} has a damaged record`);
+  }
+}
+
+function checkMeta(s: Segment, m: FileMeta): FileMeta {
+  if (typeof m !== 'object' || m === null || !Array.isArray(m.prompts) || typeof m.recent !== 'object' || m.recent === null || !(m.leaf === null || typeof m.leaf === 'string'))
+    throw new CorruptIndexError(`${s.name} has a damaged record`);
+  return m;
 }
 
 /** One entry of a meta's `prompts` as `JSON.stringify` writes it: `["id",offset,"timestamp"|null]`. */
@@ -452,12 +539,16 @@ export function filePrompts(s: Segment, fileIdx: number, wanted: number[]): Map<
     }
     if (k > last) return out;
   }
-  const all = (JSON.parse(text) as FileMeta).prompts;
-  for (const k of wanted) if (all[k]) out.set(k, all[k]);
+  const all = fileMeta(s, fileIdx).prompts;
+  for (const k of wanted) {
+    const e = all[k];
+    if (!Array.isArray(e) || typeof e[0] !== 'string' || !count(e[1])) throw new CorruptIndexError(`${s.name} has a damaged record`);
+    out.set(k, e);
+  }
   return out;
 }
 
 export function fileMeta(s: Segment, fileIdx: number): FileMeta {
   const [a, len] = s.files[fileIdx]!.meta;
-  return JSON.parse(s.lazy.read(s.textBytes + a, s.textBytes + a + len).toString('utf8')) as FileMeta;
+  return checkMeta(s, parseBlob(s, s.textBytes + a, len) as FileMeta);
 }

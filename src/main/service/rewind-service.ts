@@ -3,12 +3,13 @@ import { loadPrices } from '../../engine/insight/load-prices.js';
 import { runCompare, runExport, type InsightSession } from '../../engine/insight/run.js';
 import { withCost } from '../../shared/insight/cost.js';
 import { readdir, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { SessionModel } from '../../engine/agents/claude/model.js';
 import { claudeRootFor } from '../../engine/agents/claude/paths.js';
 import type { RewindOutcome as RewindResult } from '../../engine/agents/adapter.js';
 import { materializeDemo } from '../../engine/demo.js';
 import { describeError, RewindError } from '../../engine/errors.js';
+import { insideAny } from '../../engine/guard.js';
 import { hookCommand, hooksStatus, installHooks, settingsPath, type Scope } from '../../engine/hooks/settings.js';
 import { resolveRestoreTarget, type RestorePreview, type RestoreSession, type RestoreTarget } from '../../engine/store/restore.js';
 import { restoreSessionOf } from '../../engine/store/restore-session.js';
@@ -379,7 +380,10 @@ export class RewindService {
   }
 
   private async transcriptOf(session: string): Promise<{ adapter: AgentAdapter; path: string }> {
-    const found = await findSessionAcross(session, this.roots());
+    const roots = this.roots();
+    const found = await findSessionAcross(session, roots);
+    // A door's caller reads sessions, not any file of the agents' shape: a path must be in a root.
+    if (!(await insideAny(roots.map((r) => r.root), resolve(found.path)))) throw new RewindError('UNSAFE_PATH', `refusing a session file outside the agents' folders: ${found.path}`);
     const known = this.agentOf.get(found.path);
     if (known) return { adapter: known, path: found.path };
     this.agentOf.set(found.path, found.adapter);

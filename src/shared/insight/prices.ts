@@ -60,7 +60,8 @@ export const DEFAULT_PRICE_BOOK: PriceBook = { overrides: {}, asOf: PRICES_AS_OF
 export function priceOf(model: string | null, book: PriceBook = DEFAULT_PRICE_BOOK): ModelPrice | null {
   if (!model) return null;
   const id = normalizeModel(model);
-  const own = book.overrides[id] ?? book.overrides[model];
+  // Own keys only: `constructor`, `toString` or `__proto__` as a model name must not find Object's members.
+  const own = Object.hasOwn(book.overrides, id) ? book.overrides[id] : Object.hasOwn(book.overrides, model) ? book.overrides[model] : undefined;
   if (own) return own;
   return PRICE_TABLE.find((r) => r.match.test(id))?.price ?? null;
 }

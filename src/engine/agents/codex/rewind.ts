@@ -8,6 +8,7 @@ import { fingerprintFile } from '../../io/fingerprint.js';
 import { inPlaceLocked } from '../../io/transcript-lock.js';
 import { backupPathFor, writerSessionId } from '../backup-path.js';
 import { carriedWarning, holdTranscript, replaceInPlace, unchangedSince, type HeldTranscript } from '../in-place-write.js';
+import { sessionJournalRoot } from '../../project.js';
 import { timelineOfThread } from './rollout.js';
 import { homeOfRollout, readThread, type Thread } from './thread.js';
 import { uuidv7 } from './uuid7.js';
@@ -117,7 +118,7 @@ async function rewriteRollout(req: RewindRequest & { now?: () => number }, held:
   const sessionId = writerSessionId(timeline.session.id, req.transcriptPath);
   // The session's folder holds the journal only when it exists here: never create a stranger's path.
   const cwd = timeline.session.cwd;
-  const projectRoot = req.projectRoot ?? (cwd && (await stat(cwd).catch(() => null))?.isDirectory() ? cwd : null);
+  const projectRoot = req.projectRoot ?? (await sessionJournalRoot(cwd, req.here)).root;
   const warnings: string[] = [];
   const stamp = new Date(now());
   const newId = req.mode === 'fork' ? uuidv7(now()) : sessionId;

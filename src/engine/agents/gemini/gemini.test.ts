@@ -126,11 +126,11 @@ describe('Gemini CLI sessions: rewind', () => {
     expect(await readFile(env.path)).toEqual(grown);
   });
 
-  it('without a project given, the backup and journal go to the folder projects.json names for the session', async () => {
+  it('without a project given, the backup and journal go to the folder projects.json names for the session when the user works in it', async () => {
     const env = await geminiHome();
     await writeFile(join(env.root, 'projects.json'), JSON.stringify({ projects: { [env.project]: 'linear' } }));
     const before = await readFile(env.path);
-    const r = await rewindGemini({ transcriptPath: env.path, n: 1, mode: 'in-place', projectRoot: null });
+    const r = await rewindGemini({ transcriptPath: env.path, n: 1, mode: 'in-place', projectRoot: null, here: env.project });
     expect(r.projectRoot).toBe(env.project);
     expect(r.backupPath!.startsWith(env.project)).toBe(true);
     await undoLatest(env.project, { agentRoots: [env.root] });

@@ -2,7 +2,8 @@ import type { PromptLines } from '../../prompt-search.js';
 import { qwenPromptText } from './parse.js';
 
 export const QWEN_PROMPTS: PromptLines = {
-  marker: Buffer.from('"type":"user"'),
+  // The value alone, whatever the spelling around it (`"type": "user"`, keys in any order): the parse decides.
+  marker: Buffer.from('"user"'),
   prompt: (v) => {
     const p = qwenPromptText(v);
     return p && typeof v.uuid === 'string' ? { uuid: v.uuid, text: p.text } : null;

@@ -1,5 +1,5 @@
 import type { RewindMode } from '../../adapter.js';
-import { open, stat, type FileHandle } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { RewindError } from '../../../errors.js';
 import { cleanStaleTemps, copyPrefixAtomic, writeFileAtomic } from '../../../io/atomic-write.js';
@@ -8,6 +8,7 @@ import { inPlaceLocked } from '../../../io/transcript-lock.js';
 import { copyRanges } from '../../../io/copy-ranges.js';
 import type { Fingerprint } from '../../../io/fingerprint.js';
 import { backupPathFor } from '../../backup-path.js';
+import { sessionJournalRoot } from '../../../project.js';
 import { linkFileHistory } from '../../file-history-links.js';
 import { claudeRootOfTranscript } from '../paths.js';
 import { keptRanges, planRewind, type RewindPlan } from './plan.js';
@@ -27,8 +28,10 @@ export interface RewindOptions {
   mode: RewindMode;
   dryRun?: boolean;
   force?: boolean;
-  /** Where backups and the journal go; null: the transcript's own cwd. */
+  /** Where backups and the journal go; null: the transcript's own cwd, when project.ts `sessionJournalRoot` allows it. */
   projectRoot: string | null;
+  /** The folder the user works in (the CLI's cwd). */
+  here?: string | null;
   /** Claude config root, for `file-history/`; null: two levels above the transcript. */
   claudeRoot?: string | null;
   /** An in-place rewrite of a file written this recently is refused without --force. */
@@ -118,9 +121,6 @@ function safeSessionId(fromScan: string | null | undefined, transcriptPath: stri
   return isSafeId(base) ? base : 'transcript';
 }
 
-async function isDir(p: string): Promise<boolean> {
-  return !!(await stat(p).catch(() => null))?.isDirectory();
-}
 
 async function rewindUnlocked(opts: RewindOptions): Promise<RewindResult> {
   const now = opts.now ?? Date.now;
@@ -138,12 +138,15 @@ async function rewindUnlocked(opts: RewindOptions): Promise<RewindResult> {
     const warnings: string[] = [];
     if (snap.plan.garbageLines > 0) warnings.push(`skipped ${snap.plan.garbageLines} unreadable line(s) in the transcript's tail`);
     const sessionId = safeSessionId(snap.scan.sessionId, opts.transcriptPath);
-    let projectRoot = opts.projectRoot ?? snap.scan.cwd;
-    // The cwd a transcript records may be gone: never create it to hold a journal.
-    if (projectRoot && !opts.projectRoot && !(await isDir(projectRoot))) {
-      if (opts.mode === 'in-place') throw new RewindError('USAGE', `the session's folder ${projectRoot} no longer exists: pass --project DIR for the backup`);
-      warnings.push(`the session's folder ${projectRoot} no longer exists: this fork is not in an undo journal (pass --project DIR)`);
-      projectRoot = null;
+    let projectRoot = opts.projectRoot;
+    // The cwd a transcript records may be gone, or be any folder: never create it, nor a journal in a stranger's folder.
+    if (!projectRoot && snap.scan.cwd) {
+      const j = await sessionJournalRoot(snap.scan.cwd, opts.here);
+      projectRoot = j.root;
+      if (!projectRoot && j.why) {
+        if (opts.mode === 'in-place') throw new RewindError('USAGE', `${j.why}: pass --project DIR for the backup`);
+        warnings.push(`${j.why}: this fork is not in an undo journal (pass --project DIR)`);
+      }
     }
     const base: Omit<RewindResult, 'forkSessionId' | 'forkPath' | 'backupPath' | 'journalId'> = {
       mode: opts.mode,
