@@ -285,3 +285,4 @@ describe('preview tokens', () => {
     expect(() => t.take(tok, 'preview_rewind', 'k')).toThrow(/from undo, not preview_rewind/);
   });
 });
+
