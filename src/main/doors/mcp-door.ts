@@ -2,7 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { resolve } from 'node:path';
 import type { z } from 'zod';
-import { adapterOfFile } from '../../engine/agents/registry.js';
+import { adapterOfFile, agentInfo } from '../../engine/agents/registry.js';
 import { describeError, RewindError, type ErrorCode } from '../../engine/errors.js';
 import { promptOfRef } from '../../engine/prompt-ref.js';
 import type { RequestOf, ResponseOf } from '../../shared/contract.js';
@@ -133,7 +133,9 @@ export function createMcpServer(service: RewindService, opts: McpDoorOptions): M
 
   const tools: { [K in McpToolName]: ToolSpec<K> } = {
     list_sessions: {
-      description: 'List AI coding agent sessions (Claude Code, Codex CLI, Factory Droid, Qwen Code, Gemini CLI), newest first.',
+      description: `List AI coding agent sessions (${agentInfo()
+        .map((a) => a.displayName)
+        .join(', ')}), newest first.`,
       annotations: { ...READ, title: 'List sessions' },
       run: async (i) => {
         const r = await call('listSessions', { project: i.project === undefined ? undefined : at(i.project) });
