@@ -20,6 +20,13 @@ export function callChain(text: string): CallStep[] | null {
 
 /** A step's arguments, `$name` filled in from the previous result (text `name: value` or JSON `"name":"value"`). */
 export function callArgs(step: CallStep, previous: string): Record<string, unknown> {
-  const json = step.json.replace(/\$([A-Za-z]+)/g, (all, name: string) => new RegExp(`\\b${name}"?\\s*:\\s*"?([^\\s",}]+)`).exec(previous)?.[1] ?? all);
+  const json = step.json.replace(/\$([A-Za-z]+)/g, (all, name: string) => new RegExp(`\\b${name}"?\\s*:\\s*"?([^\\s",}\\\\]+)`).exec(previous)?.[1] ?? all);
   return JSON.parse(json) as Record<string, unknown>;
+}
+
+/** An MCP tool under the name a CLI offers it: `mcp__server__tool`, `server__tool`, `mcp_server_tool` or `tool`. */
+export function offeredName(name: string, tools: Set<string>): string {
+  const m = /^mcp__(\w+?)__(\w+)$/.exec(name);
+  const candidates = m ? [name, `${m[1]}__${m[2]}`, `mcp_${m[1]}_${m[2]}`, m[2]!] : [name];
+  return candidates.find((c) => tools.has(c)) ?? name;
 }

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { callArgs, callChain, type CallStep } from '../call-script.js';
+import { callArgs, callChain, offeredName, type CallStep } from '../call-script.js';
 
 /**
  * A scripted OpenAI Chat Completions API on 127.0.0.1 (what Factory Droid's
@@ -74,13 +74,6 @@ function decide(req: ChatRequest): { text?: string; tool?: { name: string; args:
     }
   }
   return { text: `OK: ${text.replace(/\s+/g, ' ').slice(0, 40)}` };
-}
-
-/** An MCP tool under the name this CLI gives it: `mcp__server__tool`, `server__tool`, `mcp_server_tool` or `tool`. */
-function offeredName(name: string, tools: Set<string>): string {
-  const m = /^mcp__(\w+?)__(\w+)$/.exec(name);
-  const candidates = m ? [name, `${m[1]}__${m[2]}`, `mcp_${m[1]}_${m[2]}`, m[2]!] : [name];
-  return candidates.find((c) => tools.has(c)) ?? name;
 }
 
 function callOf(step: CallStep, previous: string, tools: Set<string>): { name: string; args: Record<string, unknown> } {

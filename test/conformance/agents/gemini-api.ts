@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { callArgs, callChain, offeredName } from '../call-script.js';
 import type { ModelApi } from './suite.js';
 
 /**
@@ -11,11 +12,11 @@ import type { ModelApi } from './suite.js';
  */
 
 type Part = Record<string, unknown>;
-interface Content {
+export interface Content {
   role?: string;
   parts?: Part[];
 }
-interface GenRequest {
+export interface GenRequest {
   contents?: Content[];
   tools?: { functionDeclarations?: { name?: string }[] }[];
 }
@@ -31,8 +32,10 @@ function decide(req: GenRequest): Part {
   const contents = req.contents ?? [];
   const last = contents[contents.length - 1];
   const tools = new Set((req.tools ?? []).flatMap((t) => (t.functionDeclarations ?? []).map((f) => f.name ?? '')));
-  if (last?.parts?.some((p) => p.functionResponse)) return { text: 'OK: [tool_result]' };
+  if (last?.parts?.some((p) => p.functionResponse)) return nextCall(contents, tools) ?? { text: 'OK: [tool_result]' };
   const text = words(last);
+  const chain = callChain(text);
+  if (chain) return { functionCall: { name: offeredName(chain[0]!.name, tools), args: callArgs(chain[0]!, '') } };
   const m = /(?:^|\s)(WRITE|BASH) (.+)$/s.exec(text);
   if (m && m[1] === 'WRITE' && tools.has('write_file')) {
     const [path, ...rest] = m[2]!.trim().split(' ');
@@ -40,6 +43,22 @@ function decide(req: GenRequest): Part {
   }
   if (m && m[1] === 'BASH' && tools.has('run_shell_command')) return { functionCall: { name: 'run_shell_command', args: { command: m[2]!.trim(), description: 'scripted' } } };
   return { text: `OK: ${text.replace(/\s+/g, ' ').slice(0, 40)}` };
+}
+
+/** The next call of the CALL script in the newest user words, after the previous call's response. */
+function nextCall(contents: Content[], tools: Set<string>): Part | null {
+  let start = contents.length - 1;
+  while (start >= 0 && !(contents[start]!.role !== 'model' && words(contents[start]))) start--;
+  if (start < 0) return null;
+  const chain = callChain(words(contents[start]));
+  if (!chain) return null;
+  const done = contents.slice(start).reduce((n, c) => n + (c.role === 'model' ? (c.parts ?? []).filter((p) => p.functionCall).length : 0), 0);
+  if (done >= chain.length) return null;
+  // Every string in the previous responses (the tool's text, or its structured content as JSON).
+  const strings = (v: unknown): string[] => (typeof v === 'string' ? [v] : v && typeof v === 'object' ? Object.values(v).flatMap(strings) : []);
+  const responses = (contents[contents.length - 1]!.parts ?? []).filter((p) => p.functionResponse);
+  const previous = [...strings(responses), JSON.stringify(responses)].join('\n');
+  return { functionCall: { name: offeredName(chain[done]!.name, tools), args: callArgs(chain[done]!, previous) } };
 }
 
 /** One line per content: `user: words`, `assistant: text`, `call: tool`, `tool: result`. */
@@ -62,7 +81,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function geminiModelApi(): Promise<ModelApi> {
+export async function geminiModelApi(): Promise<ModelApi & { chats: GenRequest[] }> {
   const chats: GenRequest[] = [];
   const server: Server = createServer((req, res: ServerResponse) => {
     void (async () => {
@@ -100,5 +119,5 @@ export async function geminiModelApi(): Promise<ModelApi> {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, histories: () => chats.map(geminiHistory), close: () => new Promise((r) => server.close(() => r())) };
+  return { url: `http://127.0.0.1:${port}`, chats, histories: () => chats.map(geminiHistory), close: () => new Promise((r) => server.close(() => r())) };
 }
