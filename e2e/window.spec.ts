@@ -1,4 +1,8 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { generateRewound } from '../bench/generate-rewound.js';
 import { openApp, serve, type Served } from './server.js';
 
 // The window's rough edges (issue 25): layout, scroll and keyboard, seen in Chromium.
@@ -42,3 +46,60 @@ for (const colorScheme of ['light', 'dark'] as const) {
     expect(pane.scroll).toBeLessThanOrEqual(pane.client);
   });
 }
+
+test.describe('a long session with many abandoned branches', () => {
+  let big: Served;
+  test.beforeEach(async () => {
+    const root = await mkdtemp(join(tmpdir(), 'rewind-e2e-window-'));
+    const dir = join(root, 'projects', '-home-dev-project');
+    await mkdir(dir, { recursive: true });
+    await generateRewound(join(dir, '00000000-0000-4000-8000-0000000e7ee1.jsonl'), { messages: 2_000, rewinds: 60 });
+    big = await serve({ claudeRoot: root });
+    cleanup = async () => {
+      await big.stop();
+      await rm(root, { recursive: true, force: true });
+    };
+  });
+  let cleanup = async () => {};
+  test.afterEach(async () => cleanup());
+
+  test('expanding a collapsed branch keeps the scroll; its lane leaves from the branch point; its controls are visible', async ({ page }) => {
+    await openApp(page, big);
+    await expect(page.locator('.prompt-row.selected')).toBeVisible({ timeout: 30_000 });
+    const list = page.locator('.rows');
+    // Somewhere in the middle, far from the end.
+    await list.evaluate((el) => (el.scrollTop = el.scrollHeight / 3));
+    const branch = page.locator('.collapsed-row').filter({ has: page.locator('.wg-expand') });
+    await expect.poll(() => branch.count()).toBeGreaterThan(0);
+    const inView = async (loc: ReturnType<Page['locator']>) => {
+      const lb = (await list.boundingBox())!;
+      const b = await loc.boundingBox();
+      return !!b && b.y >= lb.y && b.y + b.height <= lb.y + lb.height;
+    };
+    let target = branch.first();
+    for (let i = 0; i < (await branch.count()); i++) if (await inView(branch.nth(i))) target = branch.nth(i);
+    const key = (await target.getAttribute('data-key'))!;
+    const count = Number(/Abandoned branch · (\d+)/.exec((await target.textContent())!)![1]);
+    const before = await list.evaluate((el) => el.scrollTop);
+    await target.locator('.wg-expand').click();
+    await expect(page.locator(`[data-key="${key}"]`)).toHaveCount(0);
+    const id = key.slice('branch:'.length);
+    const first = page.locator(`#prompt-${id}`);
+    await expect(first).toBeVisible();
+    expect(await list.evaluate((el) => el.scrollTop)).toBe(before);
+    expect(await inView(first)).toBe(true);
+    // Its controls sit inside the row, not clipped.
+    for (const control of [first.locator('.wg-jump'), first.locator('.wg-expand')]) {
+      await expect(control).toBeVisible();
+      const meta = (await first.locator('.prompt-meta').boundingBox())!;
+      const b = (await control.boundingBox())!;
+      expect(b.x + b.width).toBeLessThanOrEqual(meta.x + meta.width + 0.5);
+    }
+    await expect(first.locator('.wg-expand')).toHaveText('▾ collapse');
+    // The dashed lane starts at the live prompt it left from: a curve out of that row's dot.
+    const from = Number(/from #(\d+)/.exec((await first.locator('.wg-jump').textContent())!)![1]);
+    const bpRow = page.locator('.prompt-row:not(.dead)').filter({ has: page.locator('.num', { hasText: new RegExp(`^${from}$`) }) });
+    await expect(bpRow.locator('svg path.lane.dead')).not.toHaveCount(0);
+    expect(count).toBeGreaterThan(0);
+  });
+});
