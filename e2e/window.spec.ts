@@ -1,9 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { generateRewound } from '../bench/generate-rewound.js';
-import { openApp, serve, type Served } from './server.js';
+import { CLI, openApp, serve, type Served } from './server.js';
 
 // The window's rough edges (issue 25): layout, scroll and keyboard, seen in Chromium.
 let s: Served;
@@ -102,4 +103,75 @@ test.describe('a long session with many abandoned branches', () => {
     await expect(bpRow.locator('svg path.lane.dead')).not.toHaveCount(0);
     expect(count).toBeGreaterThan(0);
   });
+});
+
+test('the filter counts what `rewind-app search` finds, and ↓ walks every match', async ({ page }) => {
+  await openApp(page, s);
+  const query = 'txt';
+  const found = JSON.parse(execFileSync(process.execPath, [CLI, 'search', query, '--json'], { env: s.env, encoding: 'utf8' })) as { totalHits: number; sessions: { count: number }[] };
+  // More matches in one session than the old three snippets per session.
+  expect(Math.max(...found.sessions.map((x) => x.count))).toBeGreaterThan(3);
+  await page.locator('#session-filter').fill(query);
+  await expect(page.locator('.wg-filter-count')).toHaveText(`${found.totalHits} prompts in ${found.sessions.length} sessions`);
+  // Every match is a row the keyboard reaches.
+  await page.keyboard.press('ArrowDown');
+  const seen = new Set<string>();
+  let last = '';
+  for (let i = 0; i < found.totalHits + found.sessions.length + 5; i++) {
+    const id = (await page.locator('.session-groups .wg-cursor').getAttribute('id')) ?? '';
+    if (id === last) break;
+    last = id;
+    if (await page.locator('.session-groups .wg-cursor.match').count()) seen.add(id);
+    await page.keyboard.press('ArrowDown');
+  }
+  expect(seen.size).toBe(found.totalHits);
+});
+
+test('the session list is one tab stop, arrows inside; F2 renames; Esc in the palette gives the focus back', async ({ page }) => {
+  await openApp(page, s);
+  await expect(page.locator('.session')).toHaveCount(3);
+  // Tab from the top of the page to the timeline: the list is passed in one stop.
+  await page.locator('body').focus();
+  const stops: string[] = [];
+  for (let i = 0; i < 30; i++) {
+    await page.keyboard.press('Tab');
+    const where = await page.evaluate(() => {
+      const a = document.activeElement as HTMLElement | null;
+      return a?.id === 'timeline-rows' ? 'timeline' : a?.closest('.session-groups') ? 'list' : (a?.getAttribute('aria-label') ?? a?.textContent ?? a?.tagName ?? '');
+    });
+    stops.push(where);
+    if (where === 'timeline') break;
+  }
+  expect(stops.at(-1)).toBe('timeline');
+  expect(stops.filter((x) => x === 'list')).toHaveLength(1);
+  expect(stops.length).toBeLessThan(10);
+  // Inside the list, arrows move between sessions.
+  await page.keyboard.press('Shift+Tab');
+  while (!(await page.evaluate(() => !!document.activeElement?.closest('.session-groups')))) await page.keyboard.press('Shift+Tab');
+  const before = await page.locator('.session.selected').getAttribute('data-project');
+  await page.keyboard.press('ArrowDown');
+  await expect(page.locator('.session.selected')).not.toHaveAttribute('data-project', before!);
+  await expect(page.locator('.session-groups')).toBeFocused();
+  // F2 renames the session under the ring; Esc leaves it and the focus stays in the list.
+  await page.keyboard.press('F2');
+  await expect(page.getByLabel('Session name (empty: its own title)')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.locator('.session-groups')).toBeFocused();
+  // The palette opened from the list and closed with Esc: the focus is back on the list.
+  await page.keyboard.press('Control+k');
+  await expect(page.getByRole('combobox')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog', { name: 'Command palette' })).toHaveCount(0);
+  await expect(page.locator('.session-groups')).toBeFocused();
+});
+
+test('the palette finds a session by its project folder', async ({ page }) => {
+  await openApp(page, s);
+  await page.keyboard.press('Control+k');
+  await page.keyboard.type('subagent');
+  const session = page.locator('.wg-palette-list li').filter({ hasText: 'Sessions' });
+  await expect(session).toHaveCount(1);
+  await expect(session).toContainText('SPAWN sub.txt');
+  await page.keyboard.type(' sub.txt');
+  await expect(session).toHaveCount(1);
 });

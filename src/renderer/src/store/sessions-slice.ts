@@ -18,8 +18,10 @@ export interface SessionsSlice {
   /** The sidebar lists only this agent's sessions; null: every agent's. */
   agentFilter: string | null;
   /** Prompts matching the filter, across all sessions (from the service). */
-  promptMatches: { transcriptPath: string; promptUuid: string; snippet: string; highlights?: [number, number][] }[];
+  promptMatches: { transcriptPath: string; promptUuid: string; snippet: string | null; highlights?: [number, number][] }[];
   promptMatchesTruncated: boolean;
+  /** What the search found in all: matching prompts and the sessions holding them (as `rewind-app search` counts). */
+  promptHits: { prompts: number; sessions: number };
   selectedSession: string | null;
   /** The sidebar row the keyboard is on (a session's path or a match key); null: the selected session. */
   sidebarCursor: string | null;
@@ -56,6 +58,7 @@ export const createSessionsSlice: StateCreator<Store, [], [], SessionsSlice> = (
   agentFilter: null,
   promptMatches: [],
   promptMatchesTruncated: false,
+  promptHits: { prompts: 0, sessions: 0 },
   selectedSession: null,
   sidebarCursor: null,
   pickSidebarItem: (key) => {
@@ -87,10 +90,12 @@ export const createSessionsSlice: StateCreator<Store, [], [], SessionsSlice> = (
   setFilter: (filter) => {
     set({ filter });
     if (searchTimer) clearTimeout(searchTimer);
-    if (filter.trim().length < 2) return set({ promptMatches: [], promptMatchesTruncated: false });
+    if (filter.trim().length < 2) return set({ promptMatches: [], promptMatchesTruncated: false, promptHits: { prompts: 0, sessions: 0 } });
     searchTimer = setTimeout(async () => {
       const r = await getApi().searchPrompts({ query: filter.trim() });
-      if (get().filter === filter) set({ promptMatches: r.ok ? r.value.matches : [], promptMatchesTruncated: r.ok && r.value.truncated });
+      if (get().filter !== filter) return;
+      if (!r.ok) return set({ promptMatches: [], promptMatchesTruncated: false, promptHits: { prompts: 0, sessions: 0 } });
+      set({ promptMatches: r.value.matches, promptMatchesTruncated: r.value.truncated, promptHits: { prompts: r.value.totalHits, sessions: r.value.sessions.length } });
     }, 200);
   },
   patchSession: (row) => {
