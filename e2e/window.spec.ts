@@ -175,3 +175,30 @@ test('the palette finds a session by its project folder', async ({ page }) => {
   await page.keyboard.type(' sub.txt');
   await expect(session).toHaveCount(1);
 });
+
+test('a sheet stays open when a selection or a press ends outside it; a click outside closes it', async ({ page }) => {
+  await openApp(page, s);
+  await page.locator('.session[data-project$="linear"]').click();
+  await page.locator('.prompt-row').filter({ hasText: 'EDIT notes.md alpha gamma' }).click();
+  await page.getByRole('button', { name: /^Fork here/ }).click();
+  const sheet = page.getByRole('dialog');
+  await expect(sheet).toBeVisible();
+  const box = (await sheet.boundingBox())!;
+  // A text selection dragged from inside the sheet out over the backdrop.
+  const title = (await sheet.locator('h2').first().boundingBox())!;
+  await page.mouse.move(title.x + title.width - 2, title.y + title.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x - 100, title.y + 40, { steps: 5 });
+  await page.mouse.up();
+  await expect(sheet).toBeVisible();
+  // A press on Cancel that slides off it onto the backdrop.
+  const cancel = (await sheet.getByRole('button', { name: 'Cancel' }).boundingBox())!;
+  await page.mouse.move(cancel.x + 5, cancel.y + 5);
+  await page.mouse.down();
+  await page.mouse.move(box.x - 50, cancel.y + 5, { steps: 5 });
+  await page.mouse.up();
+  await expect(sheet).toBeVisible();
+  // Down and up on the backdrop: closed.
+  await page.mouse.click(box.x - 100, box.y + 200);
+  await expect(sheet).toHaveCount(0);
+});

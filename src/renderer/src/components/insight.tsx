@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { useBackdropClose } from './backdrop.js';
 import type { CompareResult } from '../../../shared/contract.js';
 import { formatCost, formatTokens } from '../../../shared/insight/cost.js';
 import type { Cost } from '../../../shared/session-schema.js';
@@ -135,6 +136,7 @@ function SideColumn({ tag, side }: { tag: string; side: CompareResult['a'] }) {
 export function CompareSheet() {
   const c = useStore((s) => s.comparison);
   const close = useStore((s) => s.closeComparison);
+  const backdrop = useBackdropClose(close);
   const closeButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (c) closeButton.current?.focus();
@@ -151,7 +153,7 @@ export function CompareSheet() {
   const r = c.result;
   const code = r?.code;
   return (
-    <div className="sheet-backdrop" onClick={close}>
+    <div className="sheet-backdrop" {...backdrop}>
       <div className="sheet compare-sheet" role="dialog" aria-modal="true" aria-labelledby="compare-title" onClick={(e) => e.stopPropagation()}>
         <header className="sheet-header">
           <h2 id="compare-title">Compare two branches</h2>

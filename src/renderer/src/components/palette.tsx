@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { useBackdropClose } from './backdrop.js';
 import { firstLine } from '../format.js';
 import { ACTION_KEY } from '../shortcuts.js';
 import { ACTION_LABEL, type Action } from '../store/action-slice.js';
@@ -28,6 +29,7 @@ export function Palette() {
 
 function PaletteDialog({ initial }: { initial: string }) {
   const close = useStore((s) => s.closePalette);
+  const backdrop = useBackdropClose(close);
   const sessions = useStore((s) => s.sessions);
   const timeline = useStore((s) => s.timeline);
   const selected = useStore((s) => s.selectedPrompt);
@@ -90,8 +92,8 @@ function PaletteDialog({ initial }: { initial: string }) {
     if (it.group === 'Prompts' || it.id === 'goto' || it.id === 'first' || it.id === 'last' || it.id === 'bp' || it.id === 'back') focusTimeline();
   };
   return (
-    <div className="wg-palette-backdrop" onMouseDown={close}>
-      <div className="wg-palette" role="dialog" aria-label="Command palette" onMouseDown={(e) => e.stopPropagation()}>
+    <div className="wg-palette-backdrop" {...backdrop}>
+      <div className="wg-palette" role="dialog" aria-label="Command palette">
         <input
           ref={input}
           className="wg-palette-input"
