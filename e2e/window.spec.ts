@@ -202,3 +202,25 @@ test('a sheet stays open when a selection or a press ends outside it; a click ou
   await page.mouse.click(box.x - 100, box.y + 200);
   await expect(sheet).toHaveCount(0);
 });
+
+test('one event stream however many previews are opened; the page loads without a console error; frame-ancestors comes as a header', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  let streams = 0;
+  page.on('request', (r) => r.url().includes('/api/events') && streams++);
+  const first = page.waitForResponse((r) => r.request().resourceType() === 'document' && r.status() === 200);
+  await openApp(page, s);
+  expect((await first).headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+  await page.locator('.session[data-project$="linear"]').click();
+  await page.locator('.prompt-row').filter({ hasText: 'EDIT notes.md alpha gamma' }).click();
+  for (let i = 0; i < 3; i++) {
+    await page.getByRole('button', { name: /^Fork here/ }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  }
+  await page.getByRole('button', { name: /^Fork here/ }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  expect(streams).toBe(1);
+  expect(errors).toEqual([]);
+});
