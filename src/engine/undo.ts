@@ -22,6 +22,8 @@ export interface UndoResult {
   parts?: UndoableRecord[];
 }
 
+const shortId = (id: string) => id.slice(0, 8);
+
 async function moveAside(path: string, dir: string): Promise<string> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const target = join(dir, `${Date.now()}-${basename(path)}`);
@@ -86,8 +88,10 @@ async function undoRecord(projectRoot: string, r: UndoableRecord, opts: UndoOpti
         throw new RewindError('UNDO_MISMATCH', `fork ${r.forkSessionId} changed since it was created (resumed?): pass --force to remove it anyway (it is kept under .agent/rewind/undone/)`);
       }
     }
-    const summary = exists ? `Removed fork ${r.forkSessionId}` : `Fork ${r.forkSessionId} was already gone`;
-    if (opts.dryRun) return { dryRun: true, undone: r, summary: `Would remove fork ${r.forkSessionId}`, keptAt: null };
+    // In the user's words: the fork by its short id (as the sidebar and resume command show it), no paths.
+    const fork = shortId(r.forkSessionId);
+    const summary = exists ? `Removed fork ${fork} (kept aside in Rewind's store)` : `Fork ${fork} was already gone`;
+    if (opts.dryRun) return { dryRun: true, undone: r, summary: `Would remove fork ${fork}`, keptAt: null };
     let keptAt: string | null = null;
     if (exists) keptAt = await moveAside(r.forkPath, join(store, 'undone'));
     if (r.fileHistoryDir) {
@@ -113,7 +117,7 @@ async function undoRecord(projectRoot: string, r: UndoableRecord, opts: UndoOpti
         throw new RewindError('UNDO_MISMATCH', `transcript changed since the rewrite (the session went on): pass --force to put the backup back anyway (the current file is kept)`);
       }
     }
-    if (opts.dryRun) return { dryRun: true, undone: r, summary: `Would put back ${r.backupPath}`, keptAt: null };
+    if (opts.dryRun) return { dryRun: true, undone: r, summary: 'Would put back the transcript as it was before the rewrite', keptAt: null };
     // The same lock as an in-place rewrite: never two writers of one transcript.
     const { lockTranscript } = await import('./io/transcript-lock.js');
     const lock = await lockTranscript(r.transcript);
@@ -158,7 +162,7 @@ async function putBack(
     await old?.close();
   }
   await appendJournal(projectRoot, { kind: 'undo', id: randomUUID(), time: new Date(now()).toISOString(), undoes: r.id });
-  return { dryRun: false, undone: r, summary: `Put back the transcript from ${r.backupPath}`, keptAt };
+  return { dryRun: false, undone: r, summary: `Put back the transcript as it was before the rewrite${keptAt ? ' (the newer one is kept aside)' : ''}`, keptAt };
 }
 
 async function undoRestoreRecord(projectRoot: string, r: Extract<UndoableRecord, { kind: 'restore' }>, opts: UndoOptions, now: () => number): Promise<UndoResult> {
@@ -170,8 +174,8 @@ async function undoRestoreRecord(projectRoot: string, r: Extract<UndoableRecord,
   if (opts.dryRun && plan.conflicts > 0 && !opts.force) {
     throw new RewindError('CONFLICT', `files changed since the restore: ${plan.changes.filter((c) => c.conflict).map((c) => c.path).slice(0, 5).join(', ')} (pass --force to undo anyway)`);
   }
-  if (opts.dryRun) return { dryRun: true, undone: r, summary: `Would undo the restore of ${r.checkpointId}: ${plural(n, 'file')} change back`, keptAt: null };
+  if (opts.dryRun) return { dryRun: true, undone: r, summary: `Would undo the restore: ${plural(n, 'file')} change back`, keptAt: null };
   await appendJournal(projectRoot, record);
   await plan.finish?.();
-  return { dryRun: false, undone: r, summary: `Undid the restore of ${r.checkpointId}: ${plural(n, 'file')} put back`, keptAt: null };
+  return { dryRun: false, undone: r, summary: `Undid the restore: ${plural(n, 'file')} put back as they were`, keptAt: null };
 }
