@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -54,7 +54,8 @@ test.describe('a long session with many abandoned branches', () => {
     const root = await mkdtemp(join(tmpdir(), 'rewind-e2e-window-'));
     const dir = join(root, 'projects', '-home-dev-project');
     await mkdir(dir, { recursive: true });
-    await generateRewound(join(dir, '00000000-0000-4000-8000-0000000e7ee1.jsonl'), { messages: 2_000, rewinds: 60 });
+    file = join(dir, '00000000-0000-4000-8000-0000000e7ee1.jsonl');
+    await generateRewound(file, { messages: 2_000, rewinds: 60 });
     big = await serve({ claudeRoot: root });
     cleanup = async () => {
       await big.stop();
@@ -62,7 +63,43 @@ test.describe('a long session with many abandoned branches', () => {
     };
   });
   let cleanup = async () => {};
+  let file = '';
   test.afterEach(async () => cleanup());
+
+  /** The selected row's distance from the list's top and bottom edges. */
+  const clearance = (page: Page) =>
+    page.evaluate(() => {
+      const list = document.querySelector('.rows')!.getBoundingClientRect();
+      const row = document.querySelector('.prompt-row.selected')!.getBoundingClientRect();
+      return { above: row.top - list.top, below: list.bottom - row.bottom };
+    });
+
+  test('holding j keeps a margin below the selection; a prompt appended live comes fully into view', async ({ page }) => {
+    await openApp(page, big);
+    await expect(page.locator('.prompt-row.selected')).toBeVisible({ timeout: 30_000 });
+    await page.locator('.rows').focus();
+    await page.keyboard.press('Home');
+    for (let i = 0; i < 25; i++) await page.keyboard.press('j');
+    expect(await page.locator('.rows').evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+    // At least one row of what comes next stays in view under the selection.
+    expect((await clearance(page)).below).toBeGreaterThanOrEqual(56);
+    for (let i = 0; i < 10; i++) await page.keyboard.press('k');
+    expect((await clearance(page)).above).toBeGreaterThanOrEqual(56);
+    // Back at the bottom, a new prompt arrives: its whole row is on screen.
+    await page.keyboard.press('End');
+    const lines = (await readFile(file, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const user = lines.find((l) => l.type === 'user' && typeof (l.message as { content?: unknown }).content === 'string')!;
+    await appendFile(file, `${JSON.stringify({ ...user, uuid: '5e551010-0000-4000-8000-00000000ffff', parentUuid: lines.at(-1)!.uuid, timestamp: new Date().toISOString(), message: { role: 'user', content: 'a prompt typed just now' } })}\n`);
+    const fresh = page.locator('.prompt-row').filter({ hasText: 'a prompt typed just now' });
+    await expect(fresh).toBeVisible({ timeout: 15_000 });
+    await expect
+      .poll(async () => {
+        const list = (await page.locator('.rows').boundingBox())!;
+        const b = (await fresh.boundingBox())!;
+        return b.y + b.height <= list.y + list.height + 0.5 && b.y >= list.y;
+      })
+      .toBe(true);
+  });
 
   test('expanding a collapsed branch keeps the scroll; its lane leaves from the branch point; its controls are visible', async ({ page }) => {
     await openApp(page, big);
