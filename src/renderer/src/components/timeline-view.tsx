@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
-import { describeCounts, timelineCounts } from '../../../shared/session-counts.js';
+import { describeCounts, timelineCounts } from '../../../shared/counts-wording.js';
 import { plural } from '../format.js';
 import { takeTimelineFocus } from '../keyboard.js';
 import { useStore } from '../store/store.js';

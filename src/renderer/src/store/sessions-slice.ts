@@ -36,6 +36,18 @@ export interface SessionsSlice {
   patchSession: (s: SessionSummary) => void;
 }
 
+const listAndSettings = () => Promise.all([getApi().listSessions({}), getApi().getSettings({})]);
+let prefetched: ReturnType<typeof listAndSettings> | null = null;
+/** Asks for the list before the first render (main.tsx): the first loadSessions takes this answer. */
+export function prefetchSessions(): void {
+  prefetched ??= listAndSettings();
+}
+function takePrefetched(): ReturnType<typeof listAndSettings> | null {
+  const p = prefetched;
+  prefetched = null;
+  return p;
+}
+
 let searchTimer: ReturnType<typeof setTimeout> | null = null;
 /** A prompt to select once its session's timeline has loaded (a filter match in another session). */
 let pendingPrompt: string | null = null;
@@ -73,8 +85,7 @@ export const createSessionsSlice: StateCreator<Store, [], [], SessionsSlice> = (
     } else get().selectPrompt(m.promptUuid);
   },
   loadSessions: async () => {
-    const api = getApi();
-    const [r, s] = await Promise.all([api.listSessions({}), api.getSettings({})]);
+    const [r, s] = await (takePrefetched() ?? listAndSettings());
     if (!r.ok) return set({ sessionsError: r.error.message, sessionsLoaded: true });
     set({ sessions: r.value.sessions, agents: r.value.agents, claudeRoot: r.value.root, rootExists: r.value.exists, rootState: r.value.rootState, sessionsError: null, sessionsLoaded: true, demo: s.ok ? s.value.demo : false });
     const selected = get().selectedSession;
