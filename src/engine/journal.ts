@@ -64,6 +64,11 @@ export async function readJournal(projectRoot: string): Promise<JournalRecord[]>
   } catch {
     return [];
   }
+  return parseJournal(text);
+}
+
+/** A journal file's records, each validated; lines that do not parse are skipped. */
+export function parseJournal(text: string): JournalRecord[] {
   const out: JournalRecord[] = [];
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
