@@ -53,6 +53,7 @@ export function TimelineView() {
   // Only a new selection scrolls (a relayout keeps the rows where they are on screen).
   const scrolledTo = useRef<string | null>(null);
   useLayoutEffect(() => {
+    if (!selected) scrolledTo.current = null;
     const i = layout?.indexOf.get(selected ?? '');
     if (i === undefined || selected === scrolledTo.current) return;
     scrolledTo.current = selected;
