@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { SessionSummary } from '../shared/session-schema.js';
 import type { JournalRecord } from './journal.js';
@@ -29,7 +30,9 @@ export function annotateSessions(sessions: SessionSummary[], records: JournalRec
 /** The journals of every project the sessions belong to, read and applied. */
 export async function withJournals(sessions: SessionSummary[]): Promise<SessionSummary[]> {
   const cwds = [...new Set(sessions.map((s) => s.cwd).filter((c): c is string => !!c))];
-  const texts = (await Promise.all(cwds.map((cwd) => readFile(journalPath(cwd), 'utf8').catch(() => '')))).filter(Boolean);
+  // A stat per project first (a failed open through the promise API costs far more, per folder).
+  const paths = cwds.map(journalPath).filter((p) => existsSync(p));
+  const texts = (await Promise.all(paths.map((p) => readFile(p, 'utf8').catch(() => '')))).filter(Boolean);
   // Most projects have no journal: the schemas (zod, a large module to load) only when one has.
   if (texts.length === 0) return annotateSessions(sessions, []);
   const { parseJournal } = await import('./journal.js');
