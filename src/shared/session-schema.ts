@@ -173,6 +173,8 @@ export const TimelineSchema = z.object({
       byteOffset: z.number().int(),
       active: z.boolean(),
       afterPromptUuid: z.string().nullable(),
+      /** The model turns of a command before the first prompt (`/init`), which no prompt's turn counts. */
+      tokens: z.object({ input: z.number(), output: z.number(), cacheRead: z.number(), cacheWrite: z.number(), model: z.string().nullable() }).optional(),
     }),
   ),
   compactions: z.array(

@@ -191,3 +191,8 @@ export function revertedSummary(applied: { written: number; deleted: number } | 
 
 /** The three choices for a conflicted file, as the window labels them (the CLI's --take values). */
 export const TAKE_LABEL = { current: 'Keep the current file', before: 'Take the file before the prompt', markers: 'Write conflict markers' } as const;
+
+/** A code action as undo and redo name it: words, never a checkpoint or prompt id. */
+export function codeActionName(r: { kind: 'restore' | 'revert' }): string {
+  return r.kind === 'revert' ? "the revert of a prompt's changes" : 'the restore';
+}

@@ -1,4 +1,5 @@
 import { useEffect, useRef, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { useBackdropClose } from './backdrop.js';
 import type { CodePlan } from '../../../shared/contract.js';
 import { statementLines, windowError } from '../../../shared/wording.js';
 import { getApi } from '../api/client.js';
@@ -76,6 +77,7 @@ function useStaleWatch(session: string | null, open: boolean) {
 export function PreviewSheet() {
   const preview = useStore((s) => s.preview);
   const close = useStore((s) => s.closePreview);
+  const backdrop = useBackdropClose(close);
   const confirm = useStore((s) => s.confirm);
   const reviewAgain = useStore((s) => s.reviewAgain);
   const writing = useStore((s) => (s.preview ? actionEligibility(s, s.preview.action, s.preview.promptUuid).reason : null));
@@ -124,7 +126,7 @@ export function PreviewSheet() {
     else void confirm(a === 'force' || force);
   };
   return (
-    <div className="sheet-backdrop" onClick={close}>
+    <div className="sheet-backdrop" {...backdrop}>
       <div className="sheet" role="dialog" aria-modal="true" aria-labelledby="sheet-title" aria-describedby="sheet-statement" onClick={(e) => e.stopPropagation()} onKeyDown={trapTab}>
         <header className="sheet-header">
           <h2 id="sheet-title">{title}</h2>
