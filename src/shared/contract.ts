@@ -17,6 +17,8 @@ export const StatementSchema = z.object({
   keptEnd: StatedPromptSchema.nullable(),
   droppedLive: z.array(StatedPromptSchema),
   droppedBranch: z.array(StatedPromptSchema),
+  droppedOther: z.array(StatedPromptSchema).default([]),
+  keptAbandoned: z.number().int().default(0),
   handedBack: z.array(StatedPromptSchema),
   targetLive: z.boolean(),
   leftOutMessages: z.number().int(),

@@ -6,7 +6,7 @@ import { fingerprintFile } from '../io/fingerprint.js';
 import { inPlaceLocked } from '../io/transcript-lock.js';
 import type { RevertedPrompt, RewindOutcome, RewindRequest } from './adapter.js';
 import { backupPathFor, DEFAULT_LIVE_WINDOW_MS } from './claude/rewind/rewind.js';
-import type { RewindStatement } from './adapter.js';
+import type { RewindMode, RewindStatement } from './adapter.js';
 
 /** Which prompt to cut before: n back along the live path, or one prompt by id (any branch). */
 export interface CutTarget {
@@ -36,8 +36,8 @@ export interface CutPlan {
    * keeps its inode and every byte it had) instead of replacing the file.
    */
   append?: Buffer;
-  /** What the result keeps, leaves out and hands back, when the planner can say it. */
-  statement?: RewindStatement;
+  /** What the result keeps, leaves out and hands back, read off the bytes this plan writes in that mode. */
+  statementFor?: (mode: RewindMode) => RewindStatement;
   /** The agent keeps file backups in `<this>/file-history/<sessionId>/`: a fork gets them under its own id. */
   fileHistoryRoot?: string | null;
   warnings: string[];
@@ -105,6 +105,7 @@ async function rewindByPlanUnlocked(planner: CutPlanner, opts: RewindRequest & {
   const buf = await readSession(path);
   const plan = planner(buf, path, opts.promptUuid ? { promptUuid: opts.promptUuid } : { n: opts.n ?? 1 });
   const warnings = [...plan.warnings];
+  const statement = plan.statementFor?.(opts.mode);
   // The session's own folder only when it is on this machine: never create a folder we were not given.
   const projectRoot = opts.projectRoot ?? (plan.cwd && (await stat(plan.cwd).catch(() => null))?.isDirectory() ? plan.cwd : null);
   const base = {
@@ -119,7 +120,7 @@ async function rewindByPlanUnlocked(planner: CutPlanner, opts: RewindRequest & {
     projectRoot,
     bytesScanned: buf.length,
     warnings,
-    ...(plan.statement ? { statement: plan.statement } : {}),
+    ...(statement ? { statement } : {}),
   };
   if (opts.mode === 'in-place') {
     const age = now() - (await stat(path)).mtimeMs;
