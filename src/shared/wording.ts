@@ -133,6 +133,15 @@ export function statementLines(s: StatementWords): string[] {
   return out;
 }
 
+/**
+ * A Rewind checkpoint's marker, on hover: when it was taken, and whether it is the project before
+ * the prompt or (taken long after it: shared/checkpoint-time) the project as it was at that time.
+ */
+export function checkpointTitle(c: { id: string; later?: boolean }, when: string): string {
+  if (c.later) return `Rewind checkpoint ${c.id}, taken later: the project as it was at ${when}, not before this prompt`;
+  return `Rewind checkpoint ${c.id}, taken ${when}: the whole project before this prompt (Bash-made changes included)`;
+}
+
 /** The agent may still be writing the transcript: said the same way by the CLI and the window. */
 export function agentWritingSentence(secondsAgo: number | null): string {
   const when = secondsAgo === null ? 'moments ago' : `${Math.max(0, Math.round(secondsAgo))}s ago`;

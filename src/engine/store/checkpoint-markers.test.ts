@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import type { TimelinePrompt } from '../../shared/session-schema.js';
+import { checkpointTitle } from '../../shared/wording.js';
+import { promptMarkers } from './checkpoint-markers.js';
+import type { CheckpointSummary } from './manifest.js';
+
+const PATH = '/s/a.jsonl';
+const cp = (id: string, time: string, uuid: string): CheckpointSummary => ({ id, time, label: null, trigger: 'prompt', scan: 'full', transcript: { transcript_path: PATH, session_id: 's', agent: 'qwen', prompt_uuid: uuid, prompt_id: null, byte_offset_end: 1, prefix_sha256: '' }, files: 1, bytes: 1, changed: { added: [], modified: [], deleted: [] }, skipped: 0 });
+const prompt = (uuid: string, timestamp: string | null) => ({ uuid, promptId: null, timestamp, checkpoint: null }) as unknown as TimelinePrompt;
+
+describe('a checkpoint is "before this prompt" only by the prompt\'s own time', () => {
+  it('taken at the prompt: before it; taken two days later: marked later, and a checkpoint before it wins', () => {
+    const at = '2026-11-23T11:36:29.000Z';
+    const mark = promptMarkers([cp('c1', '2026-11-23T11:36:30.000Z', 'p1'), cp('late', '2026-11-25T19:00:00.000Z', 'p2'), cp('late2', '2026-11-25T19:00:00.000Z', 'p1')], PATH);
+    expect(mark(prompt('p1', at)).checkpoint).toEqual({ id: 'c1', scan: 'full', time: '2026-11-23T11:36:30.000Z' });
+    const late = mark(prompt('p2', at)).checkpoint!;
+    expect(late).toMatchObject({ id: 'late', later: true });
+    expect(checkpointTitle(late, 'Nov 25, 19:00')).toBe('Rewind checkpoint late, taken later: the project as it was at Nov 25, 19:00, not before this prompt');
+    expect(checkpointTitle(mark(prompt('p1', at)).checkpoint!, 'Nov 23, 11:36')).toContain('taken Nov 23, 11:36: the whole project before this prompt');
+    // A prompt without a time of its own: the checkpoint is taken at its word.
+    expect(mark(prompt('p2', null)).checkpoint).toEqual({ id: 'late', scan: 'full', time: '2026-11-25T19:00:00.000Z' });
+  });
+});
