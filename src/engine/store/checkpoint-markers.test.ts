@@ -21,3 +21,25 @@ describe('a checkpoint is "before this prompt" only by the prompt\'s own time', 
     expect(mark(prompt('p2', null)).checkpoint).toEqual({ id: 'late', scan: 'full', time: '2026-11-25T19:00:00.000Z' });
   });
 });
+
+describe('restore never takes a checkpoint taken long after its prompt as the code before it', () => {
+  it('checkpointForPrompt passes over one taken two days after the prompt, and takes one taken at it', async () => {
+    const { writeFile, rm } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const { tempDir } = await import('../../../test/fixtures.js');
+    const { takeCheckpoint } = await import('./checkpoint.js');
+    const { checkpointForPrompt } = await import('./restore.js');
+    const project = await tempDir('rewind-late-cp-');
+    try {
+      await writeFile(join(project, 'a.txt'), 'today\n');
+      const taken = Date.parse('2026-11-25T19:00:00.000Z');
+      const cursor = { transcript_path: PATH, session_id: 's', agent: 'qwen', prompt_uuid: 'p1', prompt_id: null, byte_offset_end: 1, prefix_sha256: '' };
+      const cp = await takeCheckpoint({ projectRoot: project, trigger: 'prompt', transcript: cursor, now: () => taken });
+      const session = (timestamp: string) => ({ transcriptPath: PATH, agent: 'qwen', prompts: [{ uuid: 'p1', promptId: null, active: true, timestamp }] });
+      expect(await checkpointForPrompt(project, 'p1', session('2026-11-23T11:36:29.000Z'))).toBeNull();
+      expect((await checkpointForPrompt(project, 'p1', session('2026-11-25T18:59:58.000Z')))?.id).toBe(cp.manifest.id);
+    } finally {
+      await rm(project, { recursive: true, force: true });
+    }
+  });
+});
