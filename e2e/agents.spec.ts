@@ -168,7 +168,7 @@ test('a Qwen in-place rewrite on an abandoned prompt names every prompt it takes
   const sheet = page.getByRole('dialog');
   const statement = sheet.locator('.statement');
   await expect(statement).toContainText("The session will end after #1 'WRITE a.txt version one'.");
-  await expect(statement).toContainText("Leaves out #2 (live) and 'WRITE b.txt bee' (after it on its abandoned branch).");
+  await expect(statement).toContainText("Leaves out #2 (live; it stays in the file as an abandoned branch) and 'WRITE b.txt bee' (after it on its abandoned branch).");
   await expect(statement).toContainText('Handed back to edit: 2 prompts, oldest first.');
   await sheet.getByRole('button', { name: /Rewrite: leave out 3 prompts/ }).click();
   const result = page.getByRole('status', { name: 'Result' });

@@ -19,6 +19,7 @@ export const StatementSchema = z.object({
   droppedBranch: z.array(StatedPromptSchema),
   droppedOther: z.array(StatedPromptSchema).default([]),
   keptAbandoned: z.number().int().default(0),
+  droppedLiveKept: z.number().int().optional(),
   handedBack: z.array(StatedPromptSchema),
   targetLive: z.boolean(),
   leftOutMessages: z.number().int(),

@@ -74,6 +74,8 @@ describe('rewind statement words', () => {
       'Handed back to edit: 2 prompts, oldest first.',
     ]);
     expect(droppedPrompts(s).map((x) => x.uuid)).toEqual(['a', 'b', 'x', 'y']);
+    // Live prompts an in-place rewrite keeps as an abandoned branch (Gemini's $rewindTo, Qwen) say so.
+    expect(statementLines({ ...s, droppedOther: [], keptAbandoned: 0, droppedLiveKept: 2 })[1]).toBe('Leaves out #3, #4 (live; they stay in the file as an abandoned branch).');
     // Many: the first and last three by text around a count (the window lists them all beneath).
     const many = Array.from({ length: 9 }, (_, i) => q(`m${i}`, null, `m${i}`));
     expect(statementLines({ ...s, droppedOther: many, keptAbandoned: 0 })[2]).toBe("Also removes from the file 9 prompts of other abandoned branches: 'm0', 'm1', 'm2', 3 more, 'm6', 'm7' and 'm8' (Undo brings them back).");

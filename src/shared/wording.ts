@@ -61,6 +61,8 @@ export interface StatementWords {
   droppedOther?: NamedPrompt[];
   /** Other abandoned branches' prompts an in-place rewrite keeps in the file. */
   keptAbandoned?: number;
+  /** Of the live prompts left out, those an in-place rewrite keeps in the file as an abandoned branch. */
+  droppedLiveKept?: number;
   handedBack: NamedPrompt[];
   targetLive: boolean;
 }
@@ -122,7 +124,9 @@ export function statementLines(s: StatementWords): string[] {
     out.push(`${subject} will end after ${namePrompt(s.keptEnd)}${where}.`);
   } else out.push(`${subject} will hold nothing before it.`);
   const parts: string[] = [];
-  if (s.droppedLive.length) parts.push(`${liveList(s.droppedLive)} (live)`);
+  const stay = s.droppedLiveKept ?? 0;
+  const where = stay === 0 ? '' : stay === s.droppedLive.length ? `; ${stay === 1 ? 'it stays' : 'they stay'} in the file as an abandoned branch` : `; ${stay} of them stay in the file as an abandoned branch`;
+  if (s.droppedLive.length) parts.push(`${liveList(s.droppedLive)} (live${where})`);
   if (s.droppedBranch.length) parts.push(`${textList(s.droppedBranch)} (after it on its abandoned branch)`);
   out.push(parts.length ? `Leaves out ${list(parts)}.` : 'Leaves out no live prompt.');
   const other = s.droppedOther ?? [];

@@ -180,6 +180,8 @@ export interface RewindStatement {
   droppedOther: StatedPrompt[];
   /** Prompts of other abandoned branches the in-place result still holds (0 for a fork). */
   keptAbandoned: number;
+  /** Of `droppedLive`, how many the in-place result still holds as an abandoned branch (Gemini's `$rewindTo`, Qwen's kept branches). */
+  droppedLiveKept?: number;
   /** The prompt(s) handed back to edit and send again, oldest first. */
   handedBack: StatedPrompt[];
   /** The target is on the live path. */

@@ -61,6 +61,7 @@ export function statementOfPlan(i: StatementInput): RewindStatement {
     droppedBranch: droppedBranch.map(state),
     droppedOther: droppedOther.map(state),
     keptAbandoned,
+    droppedLiveKept: i.mode === 'in-place' ? droppedLive.filter((p) => i.result.holds.has(p.uuid)).length : 0,
     handedBack: i.handedBack.map((u) => byUuid.get(u)).filter((p): p is PromptBefore => !!p).map(state),
     targetLive,
     leftOutMessages: i.leftOutMessages,
