@@ -214,6 +214,21 @@ describe.runIf(run)('conformance with the real Claude Code CLI', () => {
     expect(history).toContain('user: BASH echo bashmade > c.txt');
   });
 
+  it('why an in-place rewrite cannot keep a dead branch after the resume point: moved before the intended leaf, it is still what the CLI resumes', async () => {
+    const sc = s.branched!;
+    const t = toTimeline(await parseTranscriptFile(sc.transcript));
+    const d = t.prompts.find((p) => p.text === 'WRITE d.txt branch two')!;
+    const copy = await copySession(sc.transcript);
+    const lines = (await readFile(copy.path, 'utf8')).split('\n').filter(Boolean);
+    const uuidAt = (u: string | null) => lines.findIndex((l) => (JSON.parse(l) as { uuid?: string }).uuid === u);
+    const at = uuidAt(d.uuid);
+    const leafAt = uuidAt(d.parentUuid);
+    // The file ends on the intended leaf; the dead branch (newer) sits before it.
+    await writeFile(copy.path, `${[...lines.slice(0, leafAt), ...lines.slice(leafAt + 1, at), lines[leafAt]!].join('\n')}\n`);
+    const history = await resumedHistory(sc, copy.id);
+    expect(history).toContain('user: WRITE b.txt bee');
+  });
+
   it("Claude's own file rewind (--rewind-files) works in a fork", async () => {
     const sc = s.linear!;
     const r = rewindApp(['back', '1', '--json', '--transcript', (await copySession(sc.transcript)).path, '--project', sc.project]);
