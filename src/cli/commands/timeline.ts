@@ -60,7 +60,7 @@ export function renderTimeline(t: Timeline, env: NodeJS.ProcessEnv): string {
     const files = p.turn.filesTouched.length ? ` · ${plural(p.turn.filesTouched.length, 'file')}` : '';
     // ◆ ours (the whole project), else ◇ the agent's own (only the files it edited). Ours taken
     // long after the prompt is the project as it was then, not before it (shared/checkpoint-time).
-    const marker = p.checkpoint ? (p.checkpoint.later ? ` ◆ taken later (${p.checkpoint.time.slice(0, 16).replace("T", " ")})` : ' ◆') : p.nativeCheckpoint ? ' ◇' : '';
+    const marker = p.checkpoint ? (p.checkpoint.later ? ` ◆ taken later (${p.checkpoint.time.slice(0, 16).replace('T', ' ')})` : ' ◆') : p.nativeCheckpoint ? ' ◇' : '';
     const dead = p.active ? '' : '  (dead branch)';
     const c = t.cost?.prompts[p.uuid]?.turn;
     const cost = c && c.usd !== null ? ` · ${formatCost(c)}` : '';
