@@ -45,7 +45,7 @@ export function planQwenCut(buf: Buffer, path: string, target: CutTarget, now: D
       before,
       result: resultOf(qwenModel(mode === 'fork' ? forkBytes : inPlace)),
       target: cut.uuid,
-      onTargetBranch: (u) => pathTo(u, m.byUuid).has(cut.uuid),
+      onTargetBranch: (u) => cutSide.has(u),
       handedBack: reverted.map((r) => r.uuid),
       leftOutMessages: mode === 'fork' ? dropped : 0,
     });
@@ -71,7 +71,12 @@ export function planQwenCut(buf: Buffer, path: string, target: CutTarget, now: D
 /** The record `uuid` and every record below it in the tree. */
 function below(m: QwenModel, uuid: string): Set<string> {
   const children = new Map<string, string[]>();
-  for (const r of m.records) if (r.parentUuid) children.set(r.parentUuid, [...(children.get(r.parentUuid) ?? []), r.uuid]);
+  for (const r of m.records) {
+    if (!r.parentUuid) continue;
+    const list = children.get(r.parentUuid);
+    if (list) list.push(r.uuid);
+    else children.set(r.parentUuid, [r.uuid]);
+  }
   const out = new Set<string>([uuid]);
   const todo = [uuid];
   while (todo.length) for (const c of children.get(todo.pop()!) ?? []) if (!out.has(c)) todo.push((out.add(c), c));
