@@ -1,4 +1,5 @@
 import { RowCost } from './insight.js';
+import { checkpointTitle } from '../../../shared/wording.js';
 import { memo } from 'react';
 import { duration, firstLine, plural, tokens } from '../format.js';
 import type { Layout, Row } from '../rows.js';
@@ -136,7 +137,7 @@ export const TimelineRow = memo(function TimelineRow({ layout, index, row, selec
       </div>
       <div className="markers">
         {p.checkpoint && (
-          <span className="marker ours" title={`Rewind checkpoint ${p.checkpoint.id}: the whole project before this prompt (Bash-made changes included)`} aria-label="Rewind checkpoint">
+          <span className={`marker ours${p.checkpoint.later ? ' later' : ''}`} title={checkpointTitle(p.checkpoint, new Date(p.checkpoint.time).toLocaleString())} aria-label={p.checkpoint.later ? 'Rewind checkpoint taken later' : 'Rewind checkpoint'}>
             ◆
           </span>
         )}
