@@ -26,6 +26,8 @@ export default defineConfig({
     plugins: [react()],
     build: {
       outDir: resolve(import.meta.dirname, 'out/renderer'),
+      // A browser downloads and parses it on a first visit: minified (electron-vite leaves it as written).
+      minify: true,
       rollupOptions: { input: { index: resolve(import.meta.dirname, 'src/renderer/index.html') } },
     },
   },

@@ -567,6 +567,15 @@ if (want('ui')) {
   }
 }
 
+if (want('browser')) {
+  const { measureBrowserSpeed } = await import('./browser-speed.js');
+  const r = await measureBrowserSpeed(dir, ROOT, Number(process.env.BROWSER_RUNS ?? 7));
+  results.browser = r;
+  for (const [label, x] of [['idle', r.idle], ['beside two busy loops', r.twoBusyLoops]] as const)
+    console.log(`browser (${label}): first visit to ready ${x.readyMs} ms (best ${x.readyBestMs}; target < 1000); a 10,000-message session's text on screen ${x.sessionTextMs} ms after the click (best ${x.sessionTextBestMs}; target < 500); an empty page ${x.emptyPageMs} ms; medians of ${r.runs} fresh contexts`);
+  console.log(`browser: the server's very first visit (its index built from nothing) to ready ${r.firstVisitOfServerMs} ms; script fetched before ready ${r.scriptBeforeReadyKiB} KiB`);
+}
+
 if (want('restore-big')) {
   // A rewritten 20k-line file plus 300 files of 12 KB: restore must not diff what it writes.
   const { takeCheckpoint } = await import('../src/engine/store/checkpoint.js');

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { openApp, removeTempDirs, ROOT, serve, tempDir, type Served } from './server.js';
+import { listCheckpoints } from '../src/engine/store/manifest.js';
 
 test.afterAll(removeTempDirs);
 
@@ -157,6 +158,33 @@ test('Gemini from the window: a fork and an in-place rewind, each previewed, wit
   await expect(result).not.toContainText('Chat rewritten in place');
   await expect.poll(() => readFile(x.gemini)).toEqual(original);
   await expect(row(page, 'just chatting')).not.toHaveClass(/dead/);
+});
+
+test('a Qwen in-place rewrite on an abandoned prompt names every prompt it takes away; neither it nor its undo leaves a checkpoint under an old prompt', async ({ page }) => {
+  await openApp(page, s);
+  await sessionOf(page, 'Qwen', x.proj).click();
+  await row(page, 'WRITE a.txt version two').click();
+  await page.getByRole('button', { name: 'Rewrite here' }).click();
+  const sheet = page.getByRole('dialog');
+  const statement = sheet.locator('.statement');
+  await expect(statement).toContainText("The session will end after #1 'WRITE a.txt version one'.");
+  await expect(statement).toContainText("Leaves out #2 (live; it stays in the file as an abandoned branch) and 'WRITE b.txt bee' (after it on its abandoned branch).");
+  await expect(statement).toContainText('Handed back to edit: 2 prompts, oldest first.');
+  await sheet.getByRole('button', { name: /Rewrite: leave out 3 prompts/ }).click();
+  const result = page.getByRole('status', { name: 'Result' });
+  await expect(result).toContainText('Chat rewritten in place');
+  // What was named is what went: the target and its branch are out of the file; live #2 stays, abandoned.
+  await expect(row(page, 'WRITE b.txt bee')).toHaveCount(0);
+  await expect(row(page, 'WRITE a.txt version two')).toHaveCount(0);
+  await expect(row(page, 'WRITE d.txt after native rewind')).toHaveClass(/dead/);
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(row(page, 'WRITE b.txt bee')).toHaveCount(1);
+  await expect(row(page, 'WRITE d.txt after native rewind')).not.toHaveClass(/dead/);
+  // The rewrite made the project's store (its backup): the watcher now checkpoints new prompts, and
+  // the rewrite and the undo are not new prompts. Give it time to have looked.
+  await page.waitForTimeout(1500);
+  expect((await listCheckpoints(x.proj)).map((c) => [c.trigger, c.time, c.transcript?.prompt_uuid])).toEqual([]);
+  await expect(page.locator('.prompt-row .marker.ours')).toHaveCount(0);
 });
 
 test('Droid and Qwen from the window: a fork each, with the resume command, undone', async ({ page }) => {

@@ -203,7 +203,9 @@ test('a Codex CLI session: listed with its agent, read turn by turn, forked from
   await promptRows(page).filter({ hasText: 'BASH echo gamma-three' }).click();
   await page.getByRole('button', { name: 'Fork here' }).click();
   const sheet = page.getByRole('dialog');
-  await expect(sheet).toContainText('Left out of the new session: 2 prompts');
+  // Codex states the result as every agent does (it listed a bare count before).
+  await expect(sheet.locator('.statement')).toContainText("The new session will end after #2 'WRITE b.txt beta-two'.");
+  await expect(sheet.locator('.statement')).toContainText('Leaves out #3, #4 (live).');
   await sheet.getByRole('button', { name: /Fork before this prompt/ }).click();
   await expect(page.getByRole('status', { name: 'Result' })).toContainText('Fork created');
   await expect(page.getByLabel('Resume command', { exact: true })).toHaveText(/^codex resume [0-9a-f-]{36}$/);

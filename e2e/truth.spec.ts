@@ -31,12 +31,13 @@ test('a dead-branch rewrite: the preview names the live prompts it leaves out; f
   await page.getByRole('button', { name: 'Rewrite here' }).click();
   const sheet = page.getByRole('dialog');
   await expect(sheet.locator('.statement')).toContainText("The session will end after #2 'WRITE a.txt version two'.");
-  await expect(sheet.locator('.statement')).toContainText('Leaves out #3, #4 (live) and 1 prompt of an abandoned branch.');
+  await expect(sheet.locator('.statement')).toContainText("Leaves out #3, #4 (live) and 'WRITE b.txt bee' (after it on its abandoned branch).");
   await expect(sheet.locator('.statement')).toContainText("Handed back to edit: 'BASH echo bashmade > c.txt' (from an abandoned branch).");
   // Byte offsets and paths are in the details, not up front.
   await expect(sheet.locator('.sheet-details dl')).toBeHidden();
   await expect(sheet.getByRole('button', { name: 'Cancel' })).toBeFocused();
-  const confirm = sheet.getByRole('button', { name: /Rewrite: leave out 3 prompts/ });
+  // The target, its branch's other prompt and the two live ones: every prompt the result no longer holds.
+  const confirm = sheet.getByRole('button', { name: /Rewrite: leave out 4 prompts/ });
   await expect(confirm).toHaveAttribute('data-destructive', 'true');
   expect(await bg(page, '.sheet-footer .button.danger')).toBe('rgb(207, 34, 46)');
   await page.screenshot({ path: join(SHOTS, 'preview-dead-branch-light.png') });
@@ -53,6 +54,25 @@ test('a dead-branch rewrite: the preview names the live prompts it leaves out; f
   await page.keyboard.press('Escape');
   await expect(sheet).toHaveCount(0);
   await expect(row(page, 'BASH echo bashmade > c.txt')).toBeFocused();
+});
+
+test('a Claude in-place rewrite at live #3 names the abandoned branch it removes from the file, counts it on the button, and Undo brings it back', async ({ page }) => {
+  await openSession(page, 'branched');
+  await row(page, 'WRITE d.txt branch two').click();
+  await page.getByRole('button', { name: 'Rewrite here' }).click();
+  const sheet = page.getByRole('dialog');
+  const statement = sheet.locator('.statement');
+  await expect(statement).toContainText('Leaves out #3, #4 (live).');
+  await expect(statement).toContainText("Also removes from the file 2 prompts of other abandoned branches: 'BASH echo bashmade > c.txt' and 'WRITE b.txt bee' (Undo brings them back).");
+  await sheet.getByRole('button', { name: /Rewrite: leave out 4 prompts/ }).click();
+  const result = page.getByRole('status', { name: 'Result' });
+  await expect(result).toContainText('Chat rewritten in place');
+  await expect(row(page, 'BASH echo bashmade > c.txt')).toHaveCount(0);
+  await expect(row(page, 'WRITE b.txt bee')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(row(page, 'BASH echo bashmade > c.txt')).toHaveCount(1);
+  await expect(row(page, 'WRITE b.txt bee')).toHaveCount(1);
+  await expect(row(page, 'WRITE e.txt after branch')).toHaveCount(1);
 });
 
 test('the first prompt offers no fork or rewrite, and says why', async ({ page }) => {

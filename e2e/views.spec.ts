@@ -38,6 +38,10 @@ test('a restore preview: every file listed with A/M/D and +/- counts, all hunks 
   const transcript = await transcriptOf(s.claudeRoot, '2ea8980a');
   const lines = (await readFile(transcript, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { type?: string; promptId?: string; message?: { content?: unknown } });
   const last = lines.find((l) => l.type === 'user' && l.message?.content === 'WRITE b.txt bee')!;
+  // That prompt is sent now (a checkpoint counts as "before this prompt" only near the prompt's own time).
+  const from = lines.indexOf(last);
+  const now = new Date().toISOString();
+  await writeFile(transcript, lines.map((l, i) => `${JSON.stringify(i >= from && 'timestamp' in l ? { ...l, timestamp: now } : l)}\n`).join(''));
   // The project as it was before the last prompt, checkpointed by our hook as Claude Code would call it.
   await mkdir(join(project, 'src'), { recursive: true });
   await writeFile(join(project, 'src', 'app.ts'), APP_BEFORE);

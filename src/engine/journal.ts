@@ -1,6 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { journalPath } from './journal-append.js';
+import { activeUndos } from './journal-undos.js';
+
+export { activeUndos };
 
 const FingerprintSchema = z.object({ size: z.number(), head: z.string(), tail: z.string() });
 /** Records of one user action (a fork and its code restore) share a group: one undo reverts them all. */
@@ -106,6 +109,11 @@ export async function readJournal(projectRoot: string): Promise<JournalRecord[]>
   } catch {
     return [];
   }
+  return parseJournal(text);
+}
+
+/** A journal file's records, each validated; lines that do not parse are skipped. */
+export function parseJournal(text: string): JournalRecord[] {
   const out: JournalRecord[] = [];
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
@@ -124,11 +132,6 @@ export type UndoRecord = Extract<JournalRecord, { kind: 'undo' }>;
 
 export const isUndoable = (r: JournalRecord): r is UndoableRecord => r.kind === 'fork' || r.kind === 'in-place' || r.kind === 'restore' || r.kind === 'revert';
 
-/** Undo records a later redo has not cancelled: the ones that count. */
-export function activeUndos(records: JournalRecord[]): UndoRecord[] {
-  const redone = new Set(records.flatMap((r) => (r.kind === 'redo' ? [r.redoes] : [])));
-  return records.filter((r): r is UndoRecord => r.kind === 'undo' && !redone.has(r.id));
-}
 
 /** Ids of the actions that are undone now (an undo a redo cancelled does not count). */
 export function undoneIds(records: JournalRecord[]): Set<string> {

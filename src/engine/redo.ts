@@ -6,7 +6,7 @@ import { fingerprintFile, sameFingerprint } from './io/fingerprint.js';
 import { activeUndos, appendJournal, readJournal, type UndoableRecord, type UndoRecord } from './journal.js';
 import { validateRecord } from './journal-guard.js';
 import { rootsFor } from './agents/registry.js';
-import { plural } from '../shared/wording.js';
+import { codeActionName, plural } from '../shared/wording.js';
 import type { TreeState } from './store/tree-state.js';
 
 export interface RedoOptions {
@@ -138,7 +138,7 @@ async function redoOne(projectRoot: string, u: UndoRecord, r: UndoableRecord, op
   const plan = planRestore({ target: preTree, current, expected: postTree, coverage: new Set(touchedBetween(preTree, postTree)), leaveAlone: new Set(pre.skipped.map((s) => s.path)) });
   const conflicts = plan.changes.filter((c) => c.conflict).map((c) => c.path);
   if (conflicts.length && !opts.force) throw new RewindError('CONFLICT', `files changed since the undo: ${conflicts.slice(0, 5).join(', ')} (pass --force to redo anyway)`);
-  const what = r.kind === 'revert' ? `the revert of prompt ${r.promptId}` : `the restore of ${r.checkpointId}`;
+  const what = codeActionName(r);
   if (opts.dryRun) return `Would redo ${what}: ${plural(plan.changes.length, 'file')} change`;
   const objects = objectStore(projectRoot);
   const keepDirs = new Set(pre.entries.filter((e) => e[1] === 'd').map((e) => e[0]));

@@ -1,5 +1,9 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type { SessionSummary } from '../shared/session-schema.js';
-import { activeUndos, readJournal, type JournalRecord } from './journal.js';
+import type { JournalRecord } from './journal.js';
+import { journalPath } from './journal-append.js';
+import { activeUndos } from './journal-undos.js';
 
 /**
  * What the pure journal says of listed sessions: which were forked from which, and which files are
@@ -28,7 +32,12 @@ export function annotateSessions(sessions: SessionSummary[], records: JournalRec
 
 /** The journals of every project the sessions belong to, read and applied. */
 export async function withJournals(sessions: SessionSummary[]): Promise<SessionSummary[]> {
-  const records: JournalRecord[] = [];
-  for (const cwd of new Set(sessions.map((s) => s.cwd).filter((c): c is string => !!c))) records.push(...(await readJournal(cwd).catch(() => [])));
-  return annotateSessions(sessions, records);
+  const cwds = [...new Set(sessions.map((s) => s.cwd).filter((c): c is string => !!c))];
+  // A stat per project first (a failed open through the promise API costs far more, per folder).
+  const paths = cwds.map(journalPath).filter((p) => existsSync(p));
+  const texts = (await Promise.all(paths.map((p) => readFile(p, 'utf8').catch(() => '')))).filter(Boolean);
+  // Most projects have no journal: the schemas (zod, a large module to load) only when one has.
+  if (texts.length === 0) return annotateSessions(sessions, []);
+  const { parseJournal } = await import('./journal.js');
+  return annotateSessions(sessions, texts.flatMap(parseJournal));
 }

@@ -10,7 +10,7 @@ import { ensureStore } from './project.js';
 import { removeFileHistoryDir } from './agents/file-history-links.js';
 import { beforeUndoPathFor } from './agents/backup-path.js';
 import { rootsFor } from './agents/registry.js';
-import { plural } from '../shared/wording.js';
+import { codeActionName, plural } from '../shared/wording.js';
 import type { TreeState } from './store/tree-state.js';
 
 export interface UndoResult {
@@ -23,6 +23,8 @@ export interface UndoResult {
   /** Every record this undo reverted (more than one for a fork + code restore), newest first. */
   parts?: UndoableRecord[];
 }
+
+const shortId = (id: string) => id.slice(0, 8);
 
 async function moveAside(path: string, dir: string): Promise<string> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -123,8 +125,10 @@ async function undoRecord(projectRoot: string, r: UndoableRecord, opts: UndoOpti
         throw new RewindError('UNDO_MISMATCH', `fork ${r.forkSessionId} changed since it was created (resumed?): pass --force to remove it anyway (it is kept under .agent/rewind/undone/)`);
       }
     }
-    const summary = exists ? `Removed fork ${r.forkSessionId}` : `Fork ${r.forkSessionId} was already gone`;
-    if (opts.dryRun) return { dryRun: true, undone: r, summary: `Would remove fork ${r.forkSessionId}`, keptAt: null };
+    // In the user's words: the fork by its short id (as the sidebar and resume command show it), no paths.
+    const fork = shortId(r.forkSessionId);
+    const summary = exists ? `Removed fork ${fork} (kept aside in Rewind's store)` : `Fork ${fork} was already gone`;
+    if (opts.dryRun) return { dryRun: true, undone: r, summary: `Would remove fork ${fork}`, keptAt: null };
     let keptAt: string | null = null;
     if (exists) keptAt = await moveAside(r.forkPath, join(store, 'undone'));
     if (r.fileHistoryDir) {
@@ -150,7 +154,7 @@ async function undoRecord(projectRoot: string, r: UndoableRecord, opts: UndoOpti
         throw new RewindError('UNDO_MISMATCH', `transcript changed since the rewrite (the session went on): pass --force to put the backup back anyway (the current file is kept)`);
       }
     }
-    if (opts.dryRun) return { dryRun: true, undone: r, summary: `Would put back ${r.backupPath}`, keptAt: null };
+    if (opts.dryRun) return { dryRun: true, undone: r, summary: 'Would put back the transcript as it was before the rewrite', keptAt: null };
     // The same lock as an in-place rewrite: never two writers of one transcript.
     const { lockTranscript } = await import('./io/transcript-lock.js');
     const lock = await lockTranscript(r.transcript);
@@ -207,7 +211,7 @@ async function putBack(
   }
   const left = await fingerprintFile(r.transcript);
   await appendJournal(projectRoot, { kind: 'undo', id: randomUUID(), ...groupOf(r), time: new Date(now()).toISOString(), undoes: r.id, keptAt: redoCopy, left });
-  return { dryRun: false, undone: r, summary: `Put back the transcript from ${r.backupPath}`, keptAt };
+  return { dryRun: false, undone: r, summary: `Put back the transcript as it was before the rewrite${keptAt ? ' (the newer one is kept aside)' : ''}`, keptAt };
 }
 
 async function undoRestoreRecord(projectRoot: string, r: Extract<UndoableRecord, { kind: 'restore' | 'revert' }>, opts: UndoOptions, now: () => number): Promise<UndoResult> {
@@ -215,7 +219,7 @@ async function undoRestoreRecord(projectRoot: string, r: Extract<UndoableRecord,
   const record: UndoRecord = { kind: 'undo', id: randomUUID(), ...groupOf(r), time: new Date(now()).toISOString(), undoes: r.id };
   // A revert touches only its own paths, and so does its undo; so does the undo of an older restore.
   const scoped = r.kind === 'revert' || !!opts.scoped;
-  const what = r.kind === 'revert' ? `the revert of prompt ${r.promptId}` : `the restore of ${r.checkpointId}`;
+  const what = codeActionName(r);
   const plan = await undoRestore(projectRoot, r, { dryRun: opts.dryRun, force: opts.force, now, undoRecord: record, scoped, current: opts.dryRun ? opts.treeNow : undefined });
   const n = plan.changes.length;
   // A dry run says what would stop the real undo (a part of a group is checked this way first).
@@ -225,5 +229,5 @@ async function undoRestoreRecord(projectRoot: string, r: Extract<UndoableRecord,
   if (opts.dryRun) return { dryRun: true, undone: r, summary: `Would undo ${what}: ${plural(n, 'file')} change back`, keptAt: null };
   await appendJournal(projectRoot, record);
   await plan.finish?.();
-  return { dryRun: false, undone: r, summary: `Undid ${what}: ${plural(n, 'file')} put back`, keptAt: null };
+  return { dryRun: false, undone: r, summary: `Undid ${what}: ${plural(n, 'file')} put back as they were`, keptAt: null };
 }

@@ -17,6 +17,9 @@ export const StatementSchema = z.object({
   keptEnd: StatedPromptSchema.nullable(),
   droppedLive: z.array(StatedPromptSchema),
   droppedBranch: z.array(StatedPromptSchema),
+  droppedOther: z.array(StatedPromptSchema).default([]),
+  keptAbandoned: z.number().int().default(0),
+  droppedLiveKept: z.number().int().optional(),
   handedBack: z.array(StatedPromptSchema),
   targetLive: z.boolean(),
   leftOutMessages: z.number().int(),
@@ -274,8 +277,8 @@ export const CONTRACT = {
       })
       .strict(),
     response: z.object({
-      /** The newest few matching prompts of each session, with a one-line snippet and the matched ranges in it ([start, end), UTF-16). */
-      matches: z.array(z.object({ transcriptPath: z.string(), sessionId: z.string(), promptUuid: z.string(), snippet: z.string(), highlights: z.array(z.tuple([z.number().int(), z.number().int()])).default([]) })),
+      /** Every matching prompt (at most 5,000), newest sessions first, with a one-line snippet (null past the first thousand) and the matched ranges in it ([start, end), UTF-16). */
+      matches: z.array(z.object({ transcriptPath: z.string(), sessionId: z.string(), promptUuid: z.string(), snippet: z.string().nullable(), highlights: z.array(z.tuple([z.number().int(), z.number().int()])).default([]) })),
       /** Every matching session, newest first, with all its matching prompts. */
       sessions: z.array(z.object({ transcriptPath: z.string(), sessionId: z.string(), count: z.number().int(), promptUuids: z.array(z.string()) })).default([]),
       totalHits: z.number().int().default(0),

@@ -109,7 +109,8 @@ export const TimelinePromptSchema = z.object({
   turn: TurnSchema,
   nativeCheckpoint: NativeCheckpointSchema.nullable(),
   /** Rewind's own checkpoint taken right before this prompt (filled in by the app's service). */
-  checkpoint: z.object({ id: z.string(), scan: z.enum(['full', 'touched']), time: z.string() }).nullable(),
+  /** `later`: taken long after the prompt's own time (shared/checkpoint-time): the project as it was then, not before the prompt. */
+  checkpoint: z.object({ id: z.string(), scan: z.enum(['full', 'touched']), time: z.string(), later: z.boolean().optional() }).nullable(),
 });
 export type TimelinePrompt = z.infer<typeof TimelinePromptSchema>;
 
@@ -173,6 +174,8 @@ export const TimelineSchema = z.object({
       byteOffset: z.number().int(),
       active: z.boolean(),
       afterPromptUuid: z.string().nullable(),
+      /** The model turns of a command before the first prompt (`/init`), which no prompt's turn counts. */
+      tokens: z.object({ input: z.number(), output: z.number(), cacheRead: z.number(), cacheWrite: z.number(), model: z.string().nullable() }).optional(),
     }),
   ),
   compactions: z.array(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bytes, fileChangeSummary, historyTitle, listed, namePrompt, plural, restoredSummary, revertedSummary, statementLines, undoableText, untouchedSentence, windowError } from './wording.js';
+import { bytes, droppedPrompts, fileChangeSummary, historyTitle, listed, namePrompt, plural, restoredSummary, revertedSummary, statementLines, undoableText, untouchedSentence, windowError } from './wording.js';
 
 describe('wording', () => {
   it('plural', () => {
@@ -53,6 +53,32 @@ describe('rewind statement words', () => {
   it('nothing before it, and long runs of live prompts summarized', () => {
     const lines = statementLines({ mode: 'fork', keptEnd: null, droppedLive: [1, 2, 3, 4, 5, 6, 7, 8].map((n) => p(n, `p${n}`)), droppedBranch: [], handedBack: [p(1, 'p1')], targetLive: true });
     expect(lines).toEqual(['The new session will hold nothing before it.', 'Leaves out #1, #2, 4 more, #7, #8 (live).', "Handed back to edit: #1 'p1'."]);
+  });
+  it('abandoned prompts an in-place rewrite removes are named by their text; kept ones are counted; the button counts every prompt once', () => {
+    const q = (uuid: string, number: number | null, text: string) => ({ uuid, number, text, images: 0, live: number !== null });
+    const s = {
+      mode: 'in-place' as const,
+      keptEnd: q('k', 2, 'two'),
+      droppedLive: [q('a', 3, 'three'), q('b', 4, 'four')],
+      droppedBranch: [],
+      droppedOther: [q('x', null, 'BASH echo bashmade > c.txt'), q('y', null, 'WRITE b.txt bee')],
+      keptAbandoned: 3,
+      handedBack: [q('a', 3, 'three'), q('b', 4, 'four')],
+      targetLive: true,
+    };
+    expect(statementLines(s)).toEqual([
+      "The session will end after #2 'two'.",
+      'Leaves out #3, #4 (live).',
+      "Also removes from the file 2 prompts of other abandoned branches: 'BASH echo bashmade > c.txt' and 'WRITE b.txt bee' (Undo brings them back).",
+      'Keeps 3 prompts of other abandoned branches in the file.',
+      'Handed back to edit: 2 prompts, oldest first.',
+    ]);
+    expect(droppedPrompts(s).map((x) => x.uuid)).toEqual(['a', 'b', 'x', 'y']);
+    // Live prompts an in-place rewrite keeps as an abandoned branch (Gemini's $rewindTo, Qwen) say so.
+    expect(statementLines({ ...s, droppedOther: [], keptAbandoned: 0, droppedLiveKept: 2 })[1]).toBe('Leaves out #3, #4 (live; they stay in the file as an abandoned branch).');
+    // Many: the first and last three by text around a count (the window lists them all beneath).
+    const many = Array.from({ length: 9 }, (_, i) => q(`m${i}`, null, `m${i}`));
+    expect(statementLines({ ...s, droppedOther: many, keptAbandoned: 0 })[2]).toBe("Also removes from the file 9 prompts of other abandoned branches: 'm0', 'm1', 'm2', 3 more, 'm6', 'm7' and 'm8' (Undo brings them back).");
   });
   it('an image-only prompt is named by its images', () => {
     expect(namePrompt({ number: 3, text: '', images: 2, live: true })).toBe('#3 [2 images]');

@@ -44,6 +44,7 @@ export function restoredSummary(applied: { written: number; deleted: number }): 
 
 /** A prompt as a statement names it (the engine's StatedPrompt has this shape). */
 export interface NamedPrompt {
+  uuid?: string;
   text: string;
   images: number;
   number: number | null;
@@ -56,8 +57,36 @@ export interface StatementWords {
   keptEnd: NamedPrompt | null;
   droppedLive: NamedPrompt[];
   droppedBranch: NamedPrompt[];
+  /** Other abandoned branches' prompts an in-place rewrite removes from the file (absent: none). */
+  droppedOther?: NamedPrompt[];
+  /** Other abandoned branches' prompts an in-place rewrite keeps in the file. */
+  keptAbandoned?: number;
+  /** Of the live prompts left out, those an in-place rewrite keeps in the file as an abandoned branch. */
+  droppedLiveKept?: number;
   handedBack: NamedPrompt[];
   targetLive: boolean;
+}
+
+/**
+ * Every prompt the result no longer holds, once each: live, the target's branch, other abandoned
+ * branches, and the prompt(s) handed back. What the confirm button counts.
+ */
+export function droppedPrompts(s: StatementWords): NamedPrompt[] {
+  const out: NamedPrompt[] = [];
+  const seen = new Set<string>();
+  for (const p of [...s.droppedLive, ...s.handedBack, ...s.droppedBranch, ...(s.droppedOther ?? [])]) {
+    const key = p.uuid ?? `${p.number}:${p.text}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(p);
+  }
+  return out;
+}
+
+/** Abandoned prompts by their text: every one up to 6, else the first and last 3 around a count. */
+function textList(ps: NamedPrompt[]): string {
+  const named = ps.length > 6 ? [...ps.slice(0, 3).map((p) => namePrompt(p, 40)), `${ps.length - 6} more`, ...ps.slice(-3).map((p) => namePrompt(p, 40))] : ps.map((p) => namePrompt(p, 40));
+  return list(named);
 }
 
 export function clip(text: string, max = 60): string {
@@ -95,12 +124,26 @@ export function statementLines(s: StatementWords): string[] {
     out.push(`${subject} will end after ${namePrompt(s.keptEnd)}${where}.`);
   } else out.push(`${subject} will hold nothing before it.`);
   const parts: string[] = [];
-  if (s.droppedLive.length) parts.push(`${liveList(s.droppedLive)} (live)`);
-  if (s.droppedBranch.length) parts.push(`${plural(s.droppedBranch.length, 'prompt')} of an abandoned branch`);
+  const stay = s.droppedLiveKept ?? 0;
+  const where = stay === 0 ? '' : stay === s.droppedLive.length ? `; ${stay === 1 ? 'it stays' : 'they stay'} in the file as an abandoned branch` : `; ${stay} of them stay in the file as an abandoned branch`;
+  if (s.droppedLive.length) parts.push(`${liveList(s.droppedLive)} (live${where})`);
+  if (s.droppedBranch.length) parts.push(`${textList(s.droppedBranch)} (after it on its abandoned branch)`);
   out.push(parts.length ? `Leaves out ${list(parts)}.` : 'Leaves out no live prompt.');
+  const other = s.droppedOther ?? [];
+  if (other.length) out.push(`Also removes from the file ${plural(other.length, 'prompt')} of other abandoned branches: ${textList(other)} (Undo brings ${other.length === 1 ? 'it' : 'them'} back).`);
+  if (s.keptAbandoned) out.push(`Keeps ${plural(s.keptAbandoned, 'prompt')} of other abandoned branches in the file.`);
   if (s.handedBack.length === 1) out.push(`Handed back to edit: ${namePrompt(s.handedBack[0]!)}${s.handedBack[0]!.live ? '' : ' (from an abandoned branch)'}.`);
   else if (s.handedBack.length > 1) out.push(`Handed back to edit: ${plural(s.handedBack.length, 'prompt')}, oldest first.`);
   return out;
+}
+
+/**
+ * A Rewind checkpoint's marker, on hover: when it was taken, and whether it is the project before
+ * the prompt or (taken long after it: shared/checkpoint-time) the project as it was at that time.
+ */
+export function checkpointTitle(c: { id: string; later?: boolean }, when: string): string {
+  if (c.later) return `Rewind checkpoint ${c.id}, taken later: the project as it was at ${when}, not before this prompt`;
+  return `Rewind checkpoint ${c.id}, taken ${when}: the whole project before this prompt (Bash-made changes included)`;
 }
 
 /** The agent may still be writing the transcript: said the same way by the CLI and the window. */
@@ -191,3 +234,8 @@ export function revertedSummary(applied: { written: number; deleted: number } | 
 
 /** The three choices for a conflicted file, as the window labels them (the CLI's --take values). */
 export const TAKE_LABEL = { current: 'Keep the current file', before: 'Take the file before the prompt', markers: 'Write conflict markers' } as const;
+
+/** A code action as undo and redo name it: words, never a checkpoint or prompt id. */
+export function codeActionName(r: { kind: 'restore' | 'revert' }): string {
+  return r.kind === 'revert' ? "the revert of a prompt's changes" : 'the restore';
+}

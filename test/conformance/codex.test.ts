@@ -76,6 +76,26 @@ async function probe(r: Recorded, id: string): Promise<{ prompts: string[]; thre
   return { prompts: own ?? [], threadId: res.threadId };
 }
 
+interface Said {
+  keptEnd: { text: string } | null;
+  droppedLive: { text: string }[];
+  droppedBranch: { text: string }[];
+  droppedOther: { text: string }[];
+  handedBack: { text: string }[];
+}
+
+/**
+ * The statement against the resume and the file: (a) its live list is what the model no longer
+ * gets, (b) its kept end is the last prompt it gets, (c) every prompt the written rollout lost is named.
+ */
+function statementHolds(said: Said, got: string[], all: string[], held: string[], what: string): void {
+  const sent = got.filter((t) => all.includes(t));
+  expect(said.droppedLive.map((p) => p.text), `${what} (a)`).toEqual(all.filter((t) => !sent.includes(t)));
+  expect(said.keptEnd?.text ?? null, `${what} (b)`).toBe(sent[sent.length - 1] ?? null);
+  const named = new Set([...said.droppedLive, ...said.droppedBranch, ...said.droppedOther, ...said.handedBack].map((p) => p.text));
+  for (const t of all) if (!held.includes(t)) expect(named.has(t), `${what} (c) "${t}"`).toBe(true);
+}
+
 function back(r: Recorded, args: string[]) {
   return rewindApp(['back', ...args, '--transcript', r.rollout, '--project', r.cwd], { CODEX_HOME: r.env.home, HOME: r.env.home });
 }
@@ -103,11 +123,14 @@ describe.runIf(run)('conformance with the real Codex CLI 0.169.0', () => {
   it('fork at every turn: resumed, the model gets exactly the kept prompts and the turn lands under the fork', async () => {
     const original = await readFile(linear.rollout);
     for (let n = 1; n <= LINEAR.length; n++) {
-      const r = back(linear, [String(n)]);
+      const r = back(linear, [String(n), '--json']);
       expect(r.code, r.stderr).toBe(0);
-      const id = /^Fork created: (\S+)$/m.exec(r.stdout)![1]!;
-      expect(r.stderr).toContain(`Resume it with: codex resume ${id}`);
+      const out = JSON.parse(r.stdout) as { forkSessionId: string; forkPath: string; resumeCommand: string; statement: Said };
+      const id = out.forkSessionId;
+      expect(out.resumeCommand).toBe(`codex resume ${id}`);
+      const held = (await parseRollout(out.forkPath)).prompts.map((p) => p.text);
       const seen = await probe(linear, id);
+      statementHolds(out.statement, seen.prompts, LINEAR, held, `back ${n}`);
       expect(seen.prompts, `back ${n}`).toEqual([...LINEAR.slice(0, LINEAR.length - n), 'probe']);
       expect(seen.threadId).toBe(id);
       const fork = await parseRollout((await findCodexSession(id, linear.env.home))!);
@@ -120,10 +143,13 @@ describe.runIf(run)('conformance with the real Codex CLI 0.169.0', () => {
     for (const n of [1, 3]) {
       const r = await record(`in-place-${n}`, LINEAR);
       const before = await readFile(r.rollout);
-      const res = back(r, [String(n), '--in-place']);
+      const res = back(r, [String(n), '--in-place', '--json']);
       expect(res.code, res.stderr).toBe(0);
-      expect(res.stdout).toMatch(/^Backup: /m);
+      const out = JSON.parse(res.stdout) as { backupPath: string; statement: Said };
+      expect(out.backupPath).toBeTruthy();
+      const held = (await parseRollout(r.rollout)).prompts.map((p) => p.text);
       const seen = await probe(r, r.threadId);
+      statementHolds(out.statement, seen.prompts, LINEAR, held, `back ${n} --in-place`);
       expect(seen.prompts, `back ${n} --in-place`).toEqual([...LINEAR.slice(0, LINEAR.length - n), 'probe']);
       expect(seen.threadId).toBe(r.threadId);
       expect((await parseRollout(r.rollout)).prompts.map((p) => p.text)).toEqual([...LINEAR.slice(0, LINEAR.length - n), 'probe']);

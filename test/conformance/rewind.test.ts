@@ -1,4 +1,4 @@
-import { open, readFile, writeFile } from 'node:fs/promises';
+import { open, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTranscriptFile } from '../../src/engine/agents/claude/parse-transcript.js';
@@ -143,6 +143,37 @@ describe.runIf(run)('conformance with the real Claude Code CLI', () => {
     });
   });
 
+  describe('in place, every prompt: the statement is what the real CLI resumes and names all the file loses', () => {
+    it.each(['linear', 'branched', 'subagent'])('%s: back --to each prompt --in-place', async (name) => {
+      const sc = s[name]!;
+      const t = toTimeline(await parseTranscriptFile(sc.transcript));
+      const live = t.prompts.filter((p) => p.active);
+      const known = new Set(t.prompts.map((p) => p.text));
+      const project = await tempDir('rewind-conf-inplace-all-');
+      for (const target of t.prompts) {
+        if (target.uuid === live[0]!.uuid) continue;
+        const copy = await copySession(sc.transcript);
+        const r = rewindApp(['back', '--to', target.uuid, '--in-place', '--json', '--transcript', copy.path, '--project', project]);
+        expect(r.code, r.stderr).toBe(0);
+        const said = (JSON.parse(r.stdout) as { statement: { keptEnd: { text: string } | null; droppedLive: { uuid: string }[]; droppedBranch: { uuid: string }[]; droppedOther: { uuid: string }[]; handedBack: { uuid: string }[] } }).statement;
+        const what = `${name}: --to ${target.number ?? 'dead'} "${target.text}" --in-place`;
+        // (c) every prompt the written file no longer holds is named (read back with the full parser).
+        const held = new Set(toTimeline(await parseTranscriptFile(copy.path)).prompts.map((p) => p.uuid));
+        const named = new Set([...said.droppedLive, ...said.droppedBranch, ...said.droppedOther, ...said.handedBack].map((p) => p.uuid));
+        expect(t.prompts.filter((p) => !held.has(p.uuid) && !named.has(p.uuid)).map((p) => p.text), what).toEqual([]);
+        const history = await resumedHistory(sc, copy.id);
+        const received = history.filter((l) => l.startsWith('user: ') && known.has(l.slice(6))).map((l) => l.slice(6));
+        const compaction = Math.max(-1, ...t.compactions.filter((c) => c.active && c.byteOffset < target.byteOffset).map((c) => c.byteOffset));
+        // (a) the live prompts named are the ones the resume no longer sends (a kept compaction stands in for those before it).
+        expect(said.droppedLive.map((p) => p.uuid), what).toEqual(live.filter((p) => !received.includes(p.text) && p.byteOffset > compaction).map((p) => p.uuid));
+        // (b) the kept end is the last prompt it sends (or, all of it under a compaction, a prompt before it).
+        if (received.length) expect(said.keptEnd?.text, what).toBe(received[received.length - 1]);
+        else expect(t.prompts.find((p) => p.text === said.keptEnd?.text)!.byteOffset, what).toBeLessThan(compaction);
+      }
+      await rm(project, { recursive: true, force: true });
+    });
+  });
+
   describe('in-place rewrites resume the same way, and undo puts the original back', () => {
     it.each([
       ['linear', 2],
@@ -181,6 +212,21 @@ describe.runIf(run)('conformance with the real Claude Code CLI', () => {
     const history = await resumedHistory(sc, copy.id);
     expect(history).not.toEqual(expectedBefore(sc, 2));
     expect(history).toContain('user: BASH echo bashmade > c.txt');
+  });
+
+  it('why an in-place rewrite cannot keep a dead branch after the resume point: moved before the intended leaf, it is still what the CLI resumes', async () => {
+    const sc = s.branched!;
+    const t = toTimeline(await parseTranscriptFile(sc.transcript));
+    const d = t.prompts.find((p) => p.text === 'WRITE d.txt branch two')!;
+    const copy = await copySession(sc.transcript);
+    const lines = (await readFile(copy.path, 'utf8')).split('\n').filter(Boolean);
+    const uuidAt = (u: string | null) => lines.findIndex((l) => (JSON.parse(l) as { uuid?: string }).uuid === u);
+    const at = uuidAt(d.uuid);
+    const leafAt = uuidAt(d.parentUuid);
+    // The file ends on the intended leaf; the dead branch (newer) sits before it.
+    await writeFile(copy.path, `${[...lines.slice(0, leafAt), ...lines.slice(leafAt + 1, at), lines[leafAt]!].join('\n')}\n`);
+    const history = await resumedHistory(sc, copy.id);
+    expect(history).toContain('user: WRITE b.txt bee');
   });
 
   it("Claude's own file rewind (--rewind-files) works in a fork", async () => {

@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, mkdtemp, readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,6 +93,28 @@ describe.skipIf(process.platform !== 'linux')('remote hosts in the window (servi
     expect(t.prompts.length).toBeGreaterThan(2);
     const turn = ok(await call('getTurn', { session: remoteRef('box', transcript), promptUuid: t.prompts[1]!.uuid }));
     expect(turn.text).toMatch(/version two/);
+  });
+
+  it('follows the host live: a prompt the agent appends there reaches the window as an event on the remote ref', async () => {
+    const ref = remoteRef('box', transcript);
+    const before = ok(await call('getTimeline', { session: ref }));
+    const lines = (await readFile(transcript, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const prompt = lines.find((l) => l.type === 'user' && (l.message as { content?: unknown }).content === 'WRITE a.txt version one')!;
+    const last = [...lines].reverse().find((l) => typeof l.uuid === 'string')!;
+    const appended = { ...prompt, uuid: '11111111-2222-4333-8444-555555555555', parentUuid: last.uuid, promptId: '11111111-2222-4333-8444-666666666666', timestamp: new Date().toISOString(), message: { role: 'user', content: 'LIVE prompt written on the host' } };
+    const seen = events.length;
+    await appendFile(transcript, `${JSON.stringify(appended)}\n`);
+    await until('the host\'s watcher to tell the window', () => events.slice(seen).some((e) => (e.type === 'timelineChanged' && e.session === ref) || (e.type === 'sessionUpdated' && e.session.transcriptPath === ref)), 30_000);
+    const after = ok(await call('getTimeline', { session: ref }));
+    expect(after.prompts.length).toBe(before.prompts.length + 1);
+    expect(after.prompts.at(-1)!.text).toBe('LIVE prompt written on the host');
+    const updated = events.slice(seen).find((e) => e.type === 'sessionUpdated');
+    if (updated?.type === 'sessionUpdated') expect(updated.session.host).toBe('box');
+    // Back as it was for the tests after this one (its mtime old again: not live).
+    await writeFile(transcript, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const past = new Date(Date.now() - 3600_000);
+    await utimes(transcript, past, past);
+    await until('the host to read it back', async () => ok(await call('getTimeline', { session: ref })).prompts.length === before.prompts.length, 30_000);
   });
 
   it('forks on the host with a preview, shows the resume command for that host, and undoes there', async () => {

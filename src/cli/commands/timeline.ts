@@ -58,8 +58,9 @@ export function renderTimeline(t: Timeline, env: NodeJS.ProcessEnv): string {
     const num = p.active ? String(p.number).padStart(3) : '   ';
     const tools = p.turn.toolCalls.length ? ` · ${plural(p.turn.toolCalls.length, 'tool')}` : '';
     const files = p.turn.filesTouched.length ? ` · ${plural(p.turn.filesTouched.length, 'file')}` : '';
-    // ◆ ours (the whole project), else ◇ the agent's own (only the files it edited).
-    const marker = p.checkpoint ? ' ◆' : p.nativeCheckpoint ? ' ◇' : '';
+    // ◆ ours (the whole project), else ◇ the agent's own (only the files it edited). Ours taken
+    // long after the prompt is the project as it was then, not before it (shared/checkpoint-time).
+    const marker = p.checkpoint ? (p.checkpoint.later ? ` ◆ taken later (${p.checkpoint.time.slice(0, 16).replace('T', ' ')})` : ' ◆') : p.nativeCheckpoint ? ' ◇' : '';
     const dead = p.active ? '' : '  (dead branch)';
     const c = t.cost?.prompts[p.uuid]?.turn;
     const cost = c && c.usd !== null ? ` · ${formatCost(c)}` : '';

@@ -203,6 +203,16 @@ export interface RewindStatement {
   droppedLive: StatedPrompt[];
   /** The target was on an abandoned branch: the prompts after it on that branch, also gone (the target excluded). */
   droppedBranch: StatedPrompt[];
+  /**
+   * Prompts of other abandoned branches an in-place rewrite removes from the file (its resume
+   * would otherwise land on them, or they lie after the cut), oldest first; undo brings them back.
+   * Always empty for a fork: the original keeps them.
+   */
+  droppedOther: StatedPrompt[];
+  /** Prompts of other abandoned branches the in-place result still holds (0 for a fork). */
+  keptAbandoned: number;
+  /** Of `droppedLive`, how many the in-place result still holds as an abandoned branch (Gemini's `$rewindTo`, Qwen's kept branches). */
+  droppedLiveKept?: number;
   /** The prompt(s) handed back to edit and send again, oldest first. */
   handedBack: StatedPrompt[];
   /** The target is on the live path. */

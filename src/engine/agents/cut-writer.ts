@@ -10,7 +10,7 @@ import type { RevertedPrompt, RewindOutcome, RewindRequest } from './adapter.js'
 import { backupPathFor, writerSessionId } from './backup-path.js';
 import { DEFAULT_LIVE_WINDOW_MS } from './claude/rewind/rewind.js';
 import { carriedWarning, heldBytes, holdTranscript, replaceInPlace, unchangedSince, type HeldTranscript } from './in-place-write.js';
-import type { RewindStatement } from './adapter.js';
+import type { RewindMode, RewindStatement } from './adapter.js';
 
 /** Which prompt to cut before: n back along the live path, or one prompt by id (any branch). */
 export interface CutTarget {
@@ -40,8 +40,8 @@ export interface CutPlan {
    * keeps its inode and every byte it had) instead of replacing the file.
    */
   append?: Buffer;
-  /** What the result keeps, leaves out and hands back, when the planner can say it. */
-  statement?: RewindStatement;
+  /** What the result keeps, leaves out and hands back, read off the bytes this plan writes in that mode. */
+  statementFor?: (mode: RewindMode) => RewindStatement;
   /** The agent keeps file backups in `<this>/file-history/<sessionId>/`: a fork gets them under its own id. */
   fileHistoryRoot?: string | null;
   warnings: string[];
@@ -106,6 +106,7 @@ async function writeByPlan(planner: CutPlanner, opts: RewindRequest & { now?: ()
   // The id inside the file names the backup and the fork's file history: an id, or nothing is written.
   const sessionId = writerSessionId(plan.sessionId, path);
   const warnings = [...plan.warnings];
+  const statement = plan.statementFor?.(opts.mode);
   // The session's own folder only when it is on this machine: never create a folder we were not given.
   const projectRoot = opts.projectRoot ?? (await (await import('../project.js')).sessionJournalRoot(plan.cwd, opts.here)).root;
   const base = {
@@ -120,7 +121,7 @@ async function writeByPlan(planner: CutPlanner, opts: RewindRequest & { now?: ()
     projectRoot,
     bytesScanned: buf.length,
     warnings,
-    ...(plan.statement ? { statement: plan.statement } : {}),
+    ...(statement ? { statement } : {}),
   };
   if (opts.mode === 'in-place') {
     const age = now() - (await held.fh.stat()).mtimeMs;

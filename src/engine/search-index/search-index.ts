@@ -115,6 +115,8 @@ export interface SearchOptions {
   limit?: number;
   /** Snippets per session (the rest come as ids only). */
   snippets?: number;
+  /** Snippets in all, newest sessions first (the window asks for every match's, up to this many). */
+  snippetBudget?: number;
 }
 
 /**
@@ -668,6 +670,7 @@ export class SearchIndex {
     const sessions = [...bySession.values()].sort((a, b) => b.v.rec.fp.mtimeMs - a.v.rec.fp.mtimeMs || a.v.rec.path.localeCompare(b.v.rec.path));
     const limit = opts.limit ?? Number.POSITIVE_INFINITY;
     const snippets = opts.snippets ?? 3;
+    let budget = opts.snippetBudget ?? Number.POSITIVE_INFINITY;
     for (const { v, hits } of sessions) {
       result.totalHits += hits.length;
       if (result.sessions.length >= limit) {
@@ -701,7 +704,7 @@ export class SearchIndex {
         lastActivity: new Date(v.rec.fp.mtimeMs).toISOString(),
         count: hits.length,
         prompts: prompts.map((h, i) => {
-          const hl = i < snippets ? highlight(segmentText(h.seg, h.p), terms) : null;
+          const hl = i < snippets && budget-- > 0 ? highlight(segmentText(h.seg, h.p), terms) : null;
           return { promptUuid: h.uuid, offset: h.offset, timestamp: h.ts, snippet: hl?.snippet ?? null, highlights: hl?.highlights ?? [] };
         }),
       });

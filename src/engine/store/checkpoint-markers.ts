@@ -1,22 +1,33 @@
 import type { Timeline, TimelinePrompt } from '../../shared/session-schema.js';
 import { listCheckpoints, type CheckpointSummary } from './manifest.js';
+import { takenLater } from '../../shared/checkpoint-time.js';
 
 type Marker = NonNullable<TimelinePrompt['checkpoint']>;
 
 /**
- * Our checkpoints that were taken right before a prompt of this transcript (by the prompt hook),
- * found by the prompt's uuid or by Claude's `promptId`, which the hook sees before the uuid exists.
+ * Our checkpoints that were taken right before a prompt of this transcript (by the prompt hook or
+ * the window's watcher), found by the prompt's uuid or by Claude's `promptId`, which the hook sees
+ * before the uuid exists. A checkpoint taken long after the prompt's own time is marked `later`
+ * (the project as it was then); one taken before it wins over it.
  */
 export function promptMarkers(checkpoints: CheckpointSummary[], transcriptPath: string): (p: TimelinePrompt) => TimelinePrompt {
-  const byKey = new Map<string, Marker>();
+  const byKey = new Map<string, Marker[]>();
+  const add = (k: string, v: Marker) => byKey.set(k, [...(byKey.get(k) ?? []), v]);
   for (const c of checkpoints) {
     const t = c.transcript;
     if (c.trigger !== 'prompt' || !t || t.transcript_path !== transcriptPath) continue;
     const v = { id: c.id, scan: c.scan, time: c.time };
-    if (t.prompt_uuid) byKey.set(t.prompt_uuid, v);
-    if (t.prompt_id) byKey.set(`pid:${t.prompt_id}`, v);
+    if (t.prompt_uuid) add(t.prompt_uuid, v);
+    if (t.prompt_id) add(`pid:${t.prompt_id}`, v);
   }
-  return (p) => ({ ...p, checkpoint: byKey.get(p.uuid) ?? (p.promptId ? byKey.get(`pid:${p.promptId}`) : undefined) ?? null });
+  return (p) => {
+    const all = [...(byKey.get(p.uuid) ?? []), ...(p.promptId ? (byKey.get(`pid:${p.promptId}`) ?? []) : [])];
+    if (all.length === 0) return { ...p, checkpoint: null };
+    // The newest taken before the prompt; else the earliest taken later, marked so.
+    const before = all.filter((m) => !takenLater(p.timestamp, m.time));
+    const pick = before.length ? before[before.length - 1]! : { ...[...all].sort((x, y) => x.time.localeCompare(y.time))[0]!, later: true };
+    return { ...p, checkpoint: pick };
+  };
 }
 
 /** The marker function for a timeline, from its project's store (none when the store cannot be read). */

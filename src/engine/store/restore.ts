@@ -1,4 +1,5 @@
 import { RewindError } from '../errors.js';
+import { takenLater } from '../../shared/checkpoint-time.js';
 import type { CodeBefore } from '../agents/adapter.js';
 import { readAgentWrites } from './agent-writes.js';
 import { objectStore, takeCheckpoint } from './checkpoint.js';
@@ -42,7 +43,8 @@ export interface RestoreSession {
   transcriptPath: string;
   /** The adapter id. */
   agent: string;
-  prompts: { uuid: string; promptId: string | null; active: boolean }[];
+  /** `timestamp`: the prompt's own time, when known (a checkpoint taken long after it is not its code). */
+  prompts: { uuid: string; promptId: string | null; active: boolean; timestamp?: string | null }[];
 }
 
 export interface ResolveOptions {
@@ -64,8 +66,9 @@ const isPromptRef = (ref: string, session: RestoreSession | null | undefined) =>
 
 /** Our checkpoint taken right before a prompt: tied by prompt uuid, or by the hook's prompt_id. */
 export async function checkpointForPrompt(projectRoot: string, promptUuid: string, session: RestoreSession | null): Promise<Manifest | null> {
-  const promptId = session?.prompts.find((p) => p.uuid === promptUuid)?.promptId ?? null;
-  return newestReadable(projectRoot, (c) => c.trigger === 'prompt' && !!c.transcript && (c.transcript.prompt_uuid === promptUuid || (!!promptId && c.transcript.prompt_id === promptId)));
+  const prompt = session?.prompts.find((p) => p.uuid === promptUuid);
+  const promptId = prompt?.promptId ?? null;
+  return newestReadable(projectRoot, (c) => c.trigger === 'prompt' && !!c.transcript && (c.transcript.prompt_uuid === promptUuid || (!!promptId && c.transcript.prompt_id === promptId)) && !takenLater(prompt?.timestamp ?? null, c.time));
 }
 
 /**

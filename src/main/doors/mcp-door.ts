@@ -150,12 +150,14 @@ export function createMcpServer(service: RewindService, opts: McpDoorOptions): M
       annotations: { ...READ, title: 'Search prompts' },
       run: async (i) => {
         const r = await call('searchPrompts', { ...i, project: i.project === undefined ? undefined : at(i.project) });
+        // At most MAX_ITEMS prompts in the answer (the sessions list says how many each has).
+        const matches = r.matches.slice(0, MAX_ITEMS);
         const bySession = new Map<string, string[]>();
-        for (const m of r.matches) bySession.set(m.sessionId, [...(bySession.get(m.sessionId) ?? []), `  prompt ${m.promptUuid}: ${clip(m.snippet, 160)}`]);
+        for (const m of matches) bySession.set(m.sessionId, [...(bySession.get(m.sessionId) ?? []), `  prompt ${m.promptUuid}${m.snippet === null ? '' : `: ${clip(m.snippet, 160)}`}`]);
         const lines = r.sessions.map((s) => [`session ${s.sessionId} (${plural(s.count, 'match')}) ${s.transcriptPath}`, ...(bySession.get(s.sessionId) ?? [])].join('\n'));
         const head = r.totalHits ? `${plural(r.totalHits, 'prompt')} match ${JSON.stringify(i.query)} in ${plural(r.sessions.length, 'session')}:` : `No prompt matches ${JSON.stringify(i.query)}.`;
         const tail = r.notSearched.length ? [`Not searched: ${r.notSearched.map((n) => `${n.path} (${n.reason})`).join('; ')}`] : [];
-        return { text: [head, ...lines, ...tail].join('\n'), data: r };
+        return { text: [head, ...lines, ...tail].join('\n'), data: { ...r, matches, truncated: r.truncated || r.matches.length > matches.length } };
       },
     },
     timeline: {

@@ -64,6 +64,10 @@ export interface ServiceOptions {
 /** How long a list or a search may spend indexing before it answers with what it has (and says what is left). */
 const LIST_BUDGET_MS = 600;
 const SEARCH_BUDGET_MS = 1500;
+/** Snippets the filter gets in all: every match of a usual query, a bounded read for a common word. */
+const WINDOW_SNIPPETS = 1000;
+/** Matches the filter lists at most (a two-letter query can hit every prompt of a big history); the count stays exact. */
+const WINDOW_MATCHES = 5000;
 /** With `deferWatch`, the watcher starts this long after start when no list was asked for first. */
 const WATCH_LATER_MS = 1000;
 
@@ -639,10 +643,11 @@ export class RewindService {
     },
     searchPrompts: async (req) => {
       await this.indexSettled();
-      const { result, pending } = await this.runner.run('indexSearch', { ...this.indexRoots(), query: req.query, opts: { limit: req.limit, agent: req.agent, project: req.project }, budgetMs: SEARCH_BUDGET_MS, refresh: !this.indexCurrent });
+      const { result, pending } = await this.runner.run('indexSearch', { ...this.indexRoots(), query: req.query, opts: { limit: req.limit, agent: req.agent, project: req.project, snippets: WINDOW_SNIPPETS, snippetBudget: WINDOW_SNIPPETS }, budgetMs: SEARCH_BUDGET_MS, refresh: !this.indexCurrent });
       if (pending > 0) this.indexLater();
       else this.indexCurrent = !!this.watcher;
-      const matches = result.sessions.flatMap((s) => s.prompts.filter((p) => p.snippet !== null).map((p) => ({ transcriptPath: s.transcriptPath, sessionId: s.sessionId, promptUuid: p.promptUuid, snippet: p.snippet!, highlights: p.highlights })));
+      // Every matching prompt up to a bound (the filter walks them all); past the snippet budget without a snippet.
+      const matches = result.sessions.flatMap((s) => s.prompts.map((p) => ({ transcriptPath: s.transcriptPath, sessionId: s.sessionId, promptUuid: p.promptUuid, snippet: p.snippet, highlights: p.highlights }))).slice(0, WINDOW_MATCHES);
       return {
         matches,
         sessions: result.sessions.map((s) => ({ transcriptPath: s.transcriptPath, sessionId: s.sessionId, count: s.count, promptUuids: s.prompts.map((p) => p.promptUuid) })),

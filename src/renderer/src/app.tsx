@@ -1,18 +1,34 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { getApi } from './api/client.js';
 import { EmptyState } from './components/empty-state.js';
-import { CompareSheet } from './components/insight.js';
-import { PreviewSheet } from './components/preview-sheet.js';
-import { HistoryPanel } from './components/history-panel.js';
-import { RevertSheet } from './components/revert-sheet.js';
 import { PromptDetail } from './components/prompt-detail.js';
 import { ResultBar } from './components/result-bar.js';
 import { Sidebar } from './components/sidebar.js';
 import { TimelineView } from './components/timeline-view.js';
 import { useKeyboard } from './keyboard.js';
+// Small, and typed into the moment it opens: in the first chunk.
 import { Palette } from './components/palette.js';
 import { useOpenSessionLabel } from './components/use-session-label.js';
 import { useStore } from './store/store.js';
+
+// Not on the first screen: their own chunks, fetched once the list is shown (or when first asked for).
+const PreviewSheet = lazy(() => import('./components/preview-sheet.js').then((m) => ({ default: m.PreviewSheet })));
+const CompareSheet = lazy(() => import('./components/compare-sheet.js').then((m) => ({ default: m.CompareSheet })));
+const RevertSheet = lazy(() => import('./components/revert-sheet.js').then((m) => ({ default: m.RevertSheet })));
+const HistoryPanel = lazy(() => import('./components/history-panel.js').then((m) => ({ default: m.HistoryPanel })));
+
+/** True once the first screen is up and the browser is idle: the deferred parts mount then. */
+function useAfterFirstScreen(ready: boolean): boolean {
+  const [after, setAfter] = useState(false);
+  useEffect(() => {
+    if (!ready || after) return;
+    const idle = window.requestIdleCallback ?? ((f: () => void) => setTimeout(f, 200));
+    const cancel = window.cancelIdleCallback ?? clearTimeout;
+    const id = idle(() => setAfter(true), { timeout: 1500 });
+    return () => cancel(id as number);
+  }, [ready, after]);
+  return after;
+}
 
 function useLiveEvents() {
   useEffect(() => {
@@ -101,6 +117,11 @@ export function App() {
     if (!narrow) closeDrawers();
   }, [narrow]);
   const drawer = narrow && (sidebarOpen || detailsOpen);
+  const later = useAfterFirstScreen(loaded);
+  const previewOpen = useStore((s) => s.preview !== null);
+  const compareOpen = useStore((s) => s.comparison !== null);
+  const revertOpen = useStore((s) => s.revert !== null);
+  const historyOpen = useStore((s) => s.history !== null);
   // An opened drawer takes the focus (Esc or the backdrop closes it).
   useEffect(() => {
     if (narrow && detailsOpen) document.querySelector<HTMLElement>('.detail-slot')?.focus();
@@ -138,10 +159,12 @@ export function App() {
       )}
       {drawer && <button type="button" className="drawer-backdrop" aria-label="Close" tabIndex={-1} onClick={closeDrawers} />}
       <ResultBar />
-      <PreviewSheet />
-      <RevertSheet />
-      <HistoryPanel />
-      <CompareSheet />
+      <Suspense fallback={null}>
+        {(later || previewOpen) && <PreviewSheet />}
+        {(later || compareOpen) && <CompareSheet />}
+        {(later || revertOpen) && <RevertSheet />}
+        {(later || historyOpen) && <HistoryPanel />}
+      </Suspense>
       <Palette />
     </div>
   );

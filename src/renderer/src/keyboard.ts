@@ -113,6 +113,12 @@ export function useKeyboard(): void {
           focusTimeline();
           return;
         }
+        if (key === 'F2') {
+          // The ✎ of the row the ring is on (the row's buttons are not tab stops).
+          e.preventDefault();
+          document.querySelector<HTMLButtonElement>('.session-groups .wg-cursor .rename-button')?.click();
+          return;
+        }
       }
       if (target?.tagName === 'BUTTON' && (key === 'Enter' || key === ' ')) return; // a button does its own thing
       const sel = s.selectedPrompt;

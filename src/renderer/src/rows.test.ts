@@ -17,7 +17,13 @@ function timelineOf(spec: string): Timeline {
       turn: { assistantMessages: 0, toolCalls: [], filesTouched: [], inputTokens: 0, outputTokens: 0, durationMs: null, messageCount: 1 }, nativeCheckpoint: null, checkpoint: null,
     };
   });
-  const branches = [...lanes.keys()].map((c) => ({ forkPoint: `fork-${c}`, afterPromptUuid: 'p0', liveChild: null, deadRoots: [] }));
+  // Each branch left from the live prompt before its first prompt.
+  const after = (c: string) => {
+    const first = spec.indexOf(c);
+    const live = spec.lastIndexOf('-', first);
+    return live === -1 ? null : `p${live}`;
+  };
+  const branches = [...lanes.keys()].map((c) => ({ forkPoint: `fork-${c}`, afterPromptUuid: after(c), liveChild: null, deadRoots: [] }));
   return {
     session: { id: 's', agent: 'claude', title: 't', cwd: null, transcriptPath: '/t.jsonl', version: null, gitBranch: null, sizeBytes: 0, firstTimestamp: null, lastTimestamp: null, readOnly: null },
     prompts, commands: [], compactions: [], branches, subagents: [], activeLeaf: null,
@@ -35,12 +41,30 @@ describe('layoutRows', () => {
     const l = layoutRows(timelineOf('-ab-ab-'), opts());
     expect(l.rows.map((r) => (r.kind === 'prompt' ? r.lane : -1))).toEqual([0, 1, 2, 0, 1, 2, 0]);
     expect(l.lanes).toBe(3);
-    expect([...l.starts]).toEqual([0, 2, 4, 0, 0, 0, 0]);
-    // lane 1 (bit 2) runs from row 1 down to row 4; lane 2 (bit 4) from row 2 to row 5.
-    expect([...l.bottom].map((b) => b & 6)).toEqual([0, 2, 6, 6, 4, 0, 0]);
-    expect([...l.top].map((b) => b & 6)).toEqual([0, 0, 2, 6, 6, 4, 0]);
+    // Both leave from #1 (row 0): a curve from its dot into each lane.
+    expect([...l.leaves]).toEqual([6, 0, 0, 0, 0, 0, 0]);
+    expect([...l.starts]).toEqual([0, 0, 0, 0, 0, 0, 0]);
+    // lane 1 (bit 2) runs from row 0 down to row 4; lane 2 (bit 4) from row 0 to row 5.
+    expect([...l.bottom].map((b) => b & 6)).toEqual([0, 6, 6, 6, 4, 0, 0]);
+    expect([...l.top].map((b) => b & 6)).toEqual([0, 6, 6, 6, 6, 4, 0]);
     expect(l.top[0]).toBe(0);
     expect(l.bottom[6]).toBe(0);
+  });
+
+  it('draws a branch from the live prompt it left from, even rows above its own first row', () => {
+    // b left from #1 (row 0) too, but its prompts come after a's in the file.
+    const t = timelineOf('-aab-');
+    t.branches[1]!.afterPromptUuid = 'p0';
+    const l = layoutRows(t, opts());
+    expect(l.rows.map((r) => (r.kind === 'prompt' ? r.lane : -1))).toEqual([0, 1, 1, 2, 0]);
+    expect(l.leaves[0]).toBe(2 | 4);
+    // b's lane (bit 4) passes rows 1 and 2 on its way to its dot in row 3.
+    expect([...l.top].map((b) => b & 4)).toEqual([0, 4, 4, 4, 0]);
+    expect([...l.bottom].map((b) => b & 4)).toEqual([0, 4, 4, 0, 0]);
+    // A branch before the first prompt has no branch point: it starts at its own row.
+    const before = layoutRows(timelineOf('a-'), opts());
+    expect(before.starts[0]).toBe(2);
+    expect(before.leaves[0]).toBe(0);
   });
 
   it('folds branches past the width cap into one "+n branches" row, and opens it on demand', () => {

@@ -50,8 +50,10 @@ export interface Layout {
   /** Per row, a bit per lane: the lane's line runs through the row's upper / lower half. */
   top: Uint32Array;
   bottom: Uint32Array;
-  /** Per row, a bit per lane: a branch leaves the live line here (a curve into its lane). */
+  /** Per row, a bit per lane: a branch with no drawn branch point starts here (a curve from the live line above into its dot). */
   starts: Uint32Array;
+  /** Per row, a bit per lane: a branch leaves this live prompt (a curve from its dot down into the branch's lane). */
+  leaves: Uint32Array;
   branches: Map<string, BranchInfo>;
   /** Branch of each abandoned prompt. */
   branchOf: Map<string, string>;
@@ -115,14 +117,22 @@ export function layoutRows(t: Timeline, opts: LayoutOptions = DEFAULT_LAYOUT): L
   }
 
   // Pass 2: lanes by interval colouring; past the cap, a branch is folded (unless its fold is open).
-  const order = [...span.entries()].sort((a, b) => a[1].first - b[1].first);
+  // A branch's lane is taken from the live prompt it left from (drawn from there), not from its own first row.
+  const seqIndex = new Map<string, number>();
+  seq.forEach((r, i) => r.kind === 'prompt' && seqIndex.set(r.key, i));
+  const occupiedFrom = (id: string, first: number) => {
+    const bp = branches.get(id)!.branchPoint;
+    const at = bp ? seqIndex.get(bp) : undefined;
+    return at !== undefined && at < first ? at : first;
+  };
+  const order = [...span.entries()].map(([id, s]) => [id, { ...s, from: occupiedFrom(id, s.first) }] as const).sort((a, b) => a[1].from - b[1].from || a[1].first - b[1].first);
   const laneEnds: number[] = []; // laneEnds[lane] = last row of the branch holding it (-1 free); lane 0 is live
   const folds = new Map<string, { at: number; until: number; branches: string[] }>();
   let openFold: string | null = null;
   for (const [id, s] of order) {
     const b = branches.get(id)!;
     let lane = 1;
-    while (lane < laneEnds.length && laneEnds[lane]! >= s.first) lane++;
+    while (lane < laneEnds.length && laneEnds[lane]! >= s.from) lane++;
     if (lane >= maxLanes) {
       // Branches past the cap that overlap form one fold, named by its first branch.
       const current: { until: number } | null = openFold ? folds.get(openFold)! : null;
@@ -160,6 +170,7 @@ export function layoutRows(t: Timeline, opts: LayoutOptions = DEFAULT_LAYOUT): L
   const top = new Uint32Array(n);
   const bottom = new Uint32Array(n);
   const starts = new Uint32Array(n);
+  const leaves = new Uint32Array(n);
   const indexOf = new Map<string, number>();
   const spans = new Map<string, { first: number; last: number }>();
   rows.forEach((r, i) => {
@@ -176,13 +187,22 @@ export function layoutRows(t: Timeline, opts: LayoutOptions = DEFAULT_LAYOUT): L
   for (const [id, s] of spans) {
     const bit = 1 << branches.get(id)!.lane;
     lanes = Math.max(lanes, branches.get(id)!.lane + 1);
-    starts[s.first]! |= bit;
+    const bp = branches.get(id)!.branchPoint;
+    const from = bp ? indexOf.get(bp) : undefined;
+    if (from !== undefined && from < s.first) {
+      // From the branch point's dot down the branch's lane to its first row.
+      leaves[from]! |= bit;
+      for (let i = from + 1; i <= s.first; i++) {
+        top[i]! |= bit;
+        if (i < s.first) bottom[i]! |= bit;
+      }
+    } else starts[s.first]! |= bit;
     for (let i = s.first; i <= s.last; i++) {
       if (i > s.first) top[i]! |= bit;
       if (i < s.last) bottom[i]! |= bit;
     }
   }
-  return { rows, lanes, top, bottom, starts, branches, branchOf, indexOf, collapsedByDefault };
+  return { rows, lanes, top, bottom, starts, leaves, branches, branchOf, indexOf, collapsedByDefault };
 }
 
 /** Row keys the keyboard moves through: prompts, collapsed branches and folds (not markers). */

@@ -4,7 +4,8 @@ import type { SessionSummary } from '../../shared/session-schema.js';
 export interface PromptMatch {
   transcriptPath: string;
   promptUuid: string;
-  snippet: string;
+  /** Null past the service's snippet budget (a very common word): listed, walkable, without its text. */
+  snippet: string | null;
 }
 
 export type SidebarItem =

@@ -19,7 +19,7 @@ function add(a: Acc, b: Acc): Acc {
 }
 
 /** One turn: its input counts cache reads and writes too; each part is billed at its own price. */
-function turnAcc(t: Turn, book: PriceBook): Acc {
+function turnAcc(t: Pick<Turn, 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'model'>, book: PriceBook): Acc {
   const cacheRead = t.cacheReadTokens ?? 0;
   const cacheWrite = t.cacheWriteTokens ?? 0;
   const plain = Math.max(0, t.inputTokens - cacheRead - cacheWrite);
@@ -61,6 +61,24 @@ export function costReport(t: Timeline, book: PriceBook): CostReport {
     subtree.set(u, (children.get(u) ?? []).reduce((s, c) => add(s, subtree.get(c) ?? zero()), own.get(u)!));
   }
   const sum = (ps: TimelinePrompt[]) => ps.reduce((s, p) => add(s, own.get(p.uuid)!), zero());
+  // Turns no prompt holds: a command's before the first prompt (`/init`).
+  const commandAcc = (active: boolean) =>
+    t.commands.reduce((s, c) => {
+      if (!c.tokens || (active && !c.active)) return s;
+      const a = turnAcc({ inputTokens: c.tokens.input, outputTokens: c.tokens.output, cacheReadTokens: c.tokens.cacheRead, cacheWriteTokens: c.tokens.cacheWrite, model: c.tokens.model }, book);
+      if (a.unpriced && c.tokens.model) unpriced.add(c.tokens.model);
+      return add(s, a);
+    }, zero());
+  let session = add(sum(t.prompts), commandAcc(false));
+  let live = add(sum(t.prompts.filter((p) => p.active)), commandAcc(true));
+  // An agent that keeps the session's total (Droid's settings file) and not each turn's: that total.
+  const kept = t.session.tokens;
+  if (kept && kept.input + kept.output > session.input + session.output + session.cacheRead + session.cacheWrite) {
+    const a = turnAcc({ inputTokens: kept.input, outputTokens: kept.output, cacheReadTokens: 0, cacheWriteTokens: 0, model: t.session.model ?? null }, book);
+    if (a.unpriced && t.session.model) unpriced.add(t.session.model);
+    session = a;
+    if (!t.prompts.some((p) => !p.active)) live = a;
+  }
   const lanes = new Map<number, TimelinePrompt[]>();
   for (const p of t.prompts) if (!p.active) lanes.set(p.lane, [...(lanes.get(p.lane) ?? []), p]);
   const prompts: CostReport['prompts'] = {};
@@ -69,8 +87,8 @@ export function costReport(t: Timeline, book: PriceBook): CostReport {
     currency: 'USD',
     pricesAsOf: book.asOf,
     pricesSource: book.source,
-    session: toCost(sum(t.prompts)),
-    live: toCost(sum(t.prompts.filter((p) => p.active))),
+    session: toCost(session),
+    live: toCost(live),
     deadBranches: [...lanes].sort(([a], [b]) => a - b).map(([lane, ps]) => ({ root: ps[0]!.uuid, lane, prompts: ps.length, cost: toCost(sum(ps)) })),
     prompts,
     unpricedModels: [...unpriced].sort(),

@@ -52,6 +52,27 @@ export function agentConformance(a: AgentUnderTest): void {
 
   const before = (h: string[], prompt: string) => h.slice(0, h.lastIndexOf(`user: ${prompt}`));
 
+  interface Said {
+    keptEnd: { text: string } | null;
+    droppedLive: { text: string }[];
+    droppedBranch: { text: string }[];
+    droppedOther: { text: string }[];
+    handedBack: { text: string }[];
+  }
+  /**
+   * The statement against the real CLI and the file: (a) its live list is what the resume no longer
+   * sends, (b) its kept end is the last prompt the resume sends, (c) every prompt the written file
+   * no longer holds (read back with the adapter's timeline) is named.
+   */
+  async function statementHolds(said: Said, sent: string[], file: string, beforeTexts: string[], liveBefore: string[], what: string): Promise<void> {
+    const received = sent.filter((l) => l.startsWith('user: ')).map((l) => l.slice(6)).filter((t) => beforeTexts.includes(t));
+    expect(said.droppedLive.map((p) => p.text), `${what}: (a) the live prompts named are the ones no longer sent`).toEqual(liveBefore.filter((t) => !received.includes(t)));
+    expect(said.keptEnd?.text ?? null, `${what}: (b) the kept end is the last prompt sent`).toBe(received[received.length - 1] ?? null);
+    const after = new Set((await a.adapter.timeline(file)).prompts.map((p) => p.text));
+    const named = new Set([...said.droppedLive, ...said.droppedBranch, ...said.droppedOther, ...said.handedBack].map((p) => p.text));
+    for (const t of beforeTexts) if (!after.has(t)) expect(named.has(t), `${what}: (c) "${t}" left the file and is named`).toBe(true);
+  }
+
   describe(`conformance with the real ${a.name} CLI`, () => {
     beforeAll(async () => {
       ensureCliBuilt();
@@ -87,7 +108,7 @@ export function agentConformance(a: AgentUnderTest): void {
         const original = await readFile(path);
         const r = rewindApp(['back', String(n), '--transcript', path, '--project', project, '--json'], a.env(home, api));
         expect(r.code, r.stderr).toBe(0);
-        const out = JSON.parse(r.stdout) as { forkSessionId: string; prompts: { text: string }[]; resumeCommand: string };
+        const out = JSON.parse(r.stdout) as { forkSessionId: string; forkPath: string; prompts: { text: string }[]; resumeCommand: string; statement: Said };
         expect(out.prompts.map((p) => p.text)).toEqual(a.prompts.slice(a.prompts.length - n));
         expect(out.resumeCommand).toBe(a.adapter.resumeCommand(out.forkSessionId));
         const cut = a.prompts[a.prompts.length - n]!;
@@ -98,6 +119,7 @@ export function agentConformance(a: AgentUnderTest): void {
         expect(resumed.id).toBe(out.forkSessionId);
         expect(before(resumed.history, next)).toEqual(expected);
         expect(await readFile(path)).toEqual(original);
+        await statementHolds(out.statement, before(resumed.history, next), out.forkPath, a.prompts, a.prompts, `back ${n} (fork)`);
       });
     }
 
@@ -111,13 +133,23 @@ export function agentConformance(a: AgentUnderTest): void {
         const past = new Date(Date.now() - 60_000);
         await utimes(copy.forkPath, past, past);
         const original = await readFile(copy.forkPath);
+        const kept = (await a.adapter.timeline(copy.forkPath)).prompts.map((p) => p.text);
         const r = rewindApp(['back', String(n), '--in-place', '--transcript', copy.forkPath, '--project', project, '--json'], a.env(home, api));
         expect(r.code, r.stderr).toBe(0);
+        const said = (JSON.parse(r.stdout) as { statement: Said }).statement;
+        // Read the written file before the resume appends to it.
+        const written = await a.adapter.timeline(copy.forkPath);
         const k = a.prompts.length - 1 - n;
         const expected = before(firstSent[k]!, a.prompts[k]!);
         const next = `NEXT after in-place ${n}`;
         const resumed = await send(copy.forkSessionId, next);
         expect(before(resumed.history, next)).toEqual(expected);
+        const received = before(resumed.history, next).filter((l) => l.startsWith('user: ')).map((l) => l.slice(6)).filter((t) => kept.includes(t));
+        expect(said.droppedLive.map((p) => p.text), `back ${n} --in-place: (a)`).toEqual(kept.filter((t) => !received.includes(t)));
+        expect(said.keptEnd?.text ?? null, `back ${n} --in-place: (b)`).toBe(received[received.length - 1] ?? null);
+        const held = new Set(written.prompts.map((p) => p.text));
+        const named = new Set([...said.droppedLive, ...said.droppedBranch, ...said.droppedOther, ...said.handedBack].map((p) => p.text));
+        for (const t of kept) if (!held.has(t)) expect(named.has(t), `back ${n} --in-place: (c) "${t}"`).toBe(true);
         // The resume wrote to the rewritten file: undo refuses without --force, then puts the backup back.
         expect(rewindApp(['undo', '--project', project], a.env(home, api)).code).toBe(1);
         const u = rewindApp(['undo', '--force', '--project', project], a.env(home, api));

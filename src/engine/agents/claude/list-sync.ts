@@ -1,5 +1,5 @@
 import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import type { SessionFile } from '../adapter.js';
 
 /**
@@ -26,7 +26,8 @@ export function listSessionFilesSync(root: string): SessionFile[] {
     }
     for (const name of names) {
       if (!name.endsWith('.jsonl') || name.startsWith('agent-')) continue;
-      const p = join(dir, name);
+      // A plain file name under a joined folder: no path.join per file (thousands of them).
+      const p = dir + sep + name;
       const st = statSync(p, { throwIfNoEntry: false });
       if (!st?.isFile()) continue;
       out.push({ path: p, sessionId: name.slice(0, -'.jsonl'.length), size: st.size, mtimeMs: st.mtimeMs });

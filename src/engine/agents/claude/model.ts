@@ -65,6 +65,11 @@ export interface CommandNode {
   offset: number;
   /** The prompt whose turn the command happened in (null before the first prompt). */
   afterPromptUuid: string | null;
+  /**
+   * Before the first prompt (an `/init` session): the model turns it started, which no prompt's
+   * turn holds. Later commands' turns are counted in their prompt's turn.
+   */
+  tokens?: { input: number; output: number; cacheRead: number; cacheWrite: number; model: string | null };
 }
 
 export interface CompactionNode {

@@ -281,6 +281,19 @@ export class SessionBuilder {
     const apiId = str(message.id);
     const firstOfResponse = !apiId || !this.seenApiMessageIds.has(apiId);
     if (apiId) this.seenApiMessageIds.add(apiId);
+    // Before any prompt, under a command (`/init`): its tokens are the command's, or no cost counts them.
+    const cmd = !owner && firstOfResponse ? this.commands.at(-1) : undefined;
+    if (cmd && cmd.afterPromptUuid === null && isObject(message.usage)) {
+      const usage = message.usage;
+      const n = (k: string) => (typeof usage[k] === 'number' ? (usage[k] as number) : 0);
+      const t = (cmd.tokens ??= { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, model: null });
+      t.input += n('input_tokens') + n('cache_creation_input_tokens') + n('cache_read_input_tokens');
+      t.output += n('output_tokens');
+      t.cacheRead += n('cache_read_input_tokens');
+      t.cacheWrite += n('cache_creation_input_tokens');
+      const model = str(message.model);
+      if (model && model !== '<synthetic>') t.model = model;
+    }
     if (turn && firstOfResponse) {
       turn.assistantMessages++;
       const usage = isObject(message.usage) ? message.usage : undefined;

@@ -123,7 +123,7 @@ function sessionDoc(model: SessionModel): Timeline['session'] {
 }
 
 function commandDoc(model: SessionModel, c: CommandNode): Timeline['commands'][number] {
-  return { uuid: c.uuid, name: c.name, args: c.args, timestamp: c.timestamp, byteOffset: c.offset, active: model.active.has(c.uuid), afterPromptUuid: c.afterPromptUuid };
+  return { uuid: c.uuid, name: c.name, args: c.args, timestamp: c.timestamp, byteOffset: c.offset, active: model.active.has(c.uuid), afterPromptUuid: c.afterPromptUuid, ...(c.tokens ? { tokens: { ...c.tokens } } : {}) };
 }
 
 function compactionDoc(model: SessionModel, c: CompactionNode): Timeline['compactions'][number] {
@@ -173,6 +173,17 @@ export function extendTimeline(prev: Timeline, cursor: TimelineCursor, step: Mod
     prompts.push(promptDoc(model, p, i, ++live, 0, null, promptAbove(model, p.parentUuid, known)));
     upserts.push(prompts[i]!);
   }
+  // Before the first prompt a command's tokens grow with its turns (`/init`): its document too.
+  let commandTurns = false;
+  if (from.prompts === 0) {
+    for (let i = 0; i < from.commands; i++) {
+      const c = model.commands[i]!;
+      if (c.tokens && c.tokens.input + c.tokens.output !== (prev.commands[i]!.tokens ? prev.commands[i]!.tokens!.input + prev.commands[i]!.tokens!.output : 0)) {
+        prev.commands[i] = commandDoc(model, c);
+        commandTurns = true;
+      }
+    }
+  }
   for (let i = from.commands; i < model.commands.length; i++) prev.commands.push(commandDoc(model, model.commands[i]!));
   for (let i = from.compactions; i < model.compactions.length; i++) prev.compactions.push(compactionDoc(model, model.compactions[i]!));
   const timeline: Timeline = {
@@ -185,7 +196,7 @@ export function extendTimeline(prev: Timeline, cursor: TimelineCursor, step: Mod
     issues: model.issues,
   };
   const leafPrompt = model.activeLeaf === oldLeaf ? cursor.leafPrompt : promptAbove(model, model.activeLeaf, known);
-  const structural = model.commands.length > from.commands || model.compactions.length > from.compactions;
+  const structural = commandTurns || model.commands.length > from.commands || model.compactions.length > from.compactions;
   return { timeline, upserts, cursor: { leafPrompt }, structural };
 }
 

@@ -10,6 +10,7 @@ import { backupPathFor, writerSessionId } from '../backup-path.js';
 import { carriedWarning, holdTranscript, replaceInPlace, unchangedSince, type HeldTranscript } from '../in-place-write.js';
 import { sessionJournalRoot } from '../../project.js';
 import { timelineOfThread } from './rollout.js';
+import { promptsOfTimeline, statementOfPlan } from '../statement-of-plan.js';
 import { homeOfRollout, readThread, type Thread } from './thread.js';
 import { uuidv7 } from './uuid7.js';
 
@@ -136,6 +137,17 @@ async function rewriteRollout(req: RewindRequest & { now?: () => number }, held:
     projectRoot,
     bytesScanned: thread.chain.length === 1 ? thread.size : resultSize,
     warnings,
+    // A thread is one line of turns: the result holds exactly the prompts before the cut, in order
+    // (both modes), and a resume sends those.
+    statement: statementOfPlan({
+      mode: req.mode,
+      before: promptsOfTimeline(prompts),
+      result: { holds: new Set(prompts.slice(0, at).map((p) => p.uuid)), live: prompts.slice(0, at).map((p) => p.uuid) },
+      target: prompts[at]!.uuid,
+      onTargetBranch: () => false,
+      handedBack: reverted.map((p) => p.uuid),
+      leftOutMessages: 0,
+    }),
   };
 
   if (req.mode === 'in-place') {

@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path';
 import { RewindError } from '../../errors.js';
 import { pickTarget, rewindByPlan, type CutPlan, type CutTarget } from '../cut-writer.js';
+import { promptsOfTimeline, resultOfTimeline, statementOfPlan } from '../statement-of-plan.js';
 
 type RewindOpts = Parameters<typeof rewindByPlan>[1];
 import { parseDroidBuffer } from './parse.js';
@@ -20,19 +21,32 @@ export function planDroidCut(buf: Buffer, path: string, target: CutTarget): CutP
   const reverted = p.prompts.filter((x) => x.byteOffset >= boundary);
   const kept = buf.subarray(0, boundary);
   const head = startLine.value!;
+  const fork = (newId: string) => {
+    // Only the id changes: Droid names the session by it; everything else stays byte for byte.
+    const start = Buffer.from(JSON.stringify({ ...head, id: newId }));
+    const bytes = Buffer.concat([kept.subarray(0, startLine.offset), start, kept.subarray(startLine.offset + startLine.length)]);
+    return { path: join(dirname(path), `${newId}.jsonl`), bytes };
+  };
+  const before = promptsOfTimeline(p.prompts);
   return {
     sessionId: p.head.id,
     cwd: p.head.cwd,
     prompts: reverted.map((x) => ({ uuid: x.uuid, text: x.text, images: x.images, timestamp: x.timestamp, offset: x.byteOffset })),
     boundaryOffset: boundary,
     droppedMessages: 0,
-    fork(newId) {
-      // Only the id changes: Droid names the session by it; everything else stays byte for byte.
-      const start = Buffer.from(JSON.stringify({ ...head, id: newId }));
-      const bytes = Buffer.concat([kept.subarray(0, startLine.offset), start, kept.subarray(startLine.offset + startLine.length)]);
-      return { path: join(dirname(path), `${newId}.jsonl`), bytes };
-    },
+    fork,
     inPlace: Buffer.from(kept),
+    // Droid replays the file in order: what the cut bytes hold is what a resume sends.
+    statementFor: (mode) =>
+      statementOfPlan({
+        mode,
+        before,
+        result: resultOfTimeline(parseDroidBuffer(mode === 'fork' ? fork(p.head!.id!).bytes : kept).prompts),
+        target: cut.uuid,
+        onTargetBranch: () => false,
+        handedBack: reverted.map((x) => x.uuid),
+        leftOutMessages: 0,
+      }),
     warnings: p.issues.length ? [`skipped ${p.issues.length} unreadable line(s)`] : [],
   };
 }

@@ -1,7 +1,8 @@
 import { dirname, join } from 'node:path';
 import { RewindError } from '../../errors.js';
-import type { RewindStatement, StatedPrompt } from '../adapter.js';
 import { pickTarget, rewindByPlan, type CutPlan, type CutTarget } from '../cut-writer.js';
+import { promptsOfTimeline, resultOfTimeline, statementOfPlan } from '../statement-of-plan.js';
+import { geminiTimeline } from './parse.js';
 import { str } from '../jsonl.js';
 import { geminiPromptText, replayGemini, type GeminiMessage } from './replay.js';
 
@@ -38,41 +39,43 @@ export function planGeminiCut(buf: Buffer, path: string, target: CutTarget, now:
   const sep = buf.length > 0 && buf[buf.length - 1] !== 0x0a ? '\n' : '';
   const meta = r.meta;
   const rewindLine = Buffer.from(`${sep}${JSON.stringify({ $rewindTo: cut.id })}\n`);
-  const stated = (m: GeminiMessage): StatedPrompt => {
-    const p = geminiPromptText(m.record)!;
-    return { uuid: m.id, text: p.text, images: p.images, timestamp: str(m.record.timestamp), number: live.findIndex((x) => x.id === m.id) + 1, live: true };
+  const fork = (newId: string) => {
+    // The lines before the prompt first appeared replay to what Gemini held when it was sent;
+    // a prompt first seen inside a `$set` list has no such cut: the whole file, then a `$rewindTo`.
+    const first = r.seen.get(cut.id)!.line;
+    const cutAt = first.value && !('$set' in first.value) ? first.offset : null;
+    const body = cutAt !== null ? buf.subarray(0, cutAt).toString('utf8') : `${buf.toString('utf8')}${rewindLine.toString('utf8')}`;
+    // Every header and `$set` names the session: all of them take the new id. The fork is a
+    // session made now: the CLI's retention ages it from this moment, not from the original's.
+    const text = body.split(`"sessionId":"${meta.sessionId!}"`).join(`"sessionId":"${newId}"`);
+    const sep2 = text.length > 0 && !text.endsWith('\n') ? '\n' : '';
+    const stamp = `${sep2}${JSON.stringify({ $set: { lastUpdated: now.toISOString() } })}\n`;
+    return { path: join(dirname(path), geminiFileName(newId, now)), bytes: Buffer.from(text + stamp) };
   };
-  const keptEnd = live.filter((m) => r.messages.findIndex((x) => x.id === m.id) < at).pop();
-  const dropped = reverted.map(stated);
+  const inPlace = Buffer.concat([buf, rewindLine]);
+  const before = promptsOfTimeline(geminiTimeline(buf, path).prompts);
   return {
     sessionId: meta.sessionId!,
     cwd: null,
     prompts: reverted.map((m) => ({ uuid: m.id, ...geminiPromptText(m.record)!, timestamp: str(m.record.timestamp), offset: m.line.offset })),
     boundaryOffset: cut.line.offset,
     droppedMessages: 0,
-    fork(newId) {
-      // The lines before the prompt first appeared replay to what Gemini held when it was sent;
-      // a prompt first seen inside a `$set` list has no such cut: the whole file, then a `$rewindTo`.
-      const first = r.seen.get(cut.id)!.line;
-      const cutAt = first.value && !('$set' in first.value) ? first.offset : null;
-      const body = cutAt !== null ? buf.subarray(0, cutAt).toString('utf8') : `${buf.toString('utf8')}${rewindLine.toString('utf8')}`;
-      // Every header and `$set` names the session: all of them take the new id. The fork is a
-      // session made now: the CLI's retention ages it from this moment, not from the original's.
-      const text = body.split(`"sessionId":"${meta.sessionId!}"`).join(`"sessionId":"${newId}"`);
-      const sep2 = text.length > 0 && !text.endsWith('\n') ? '\n' : '';
-      const stamp = `${sep2}${JSON.stringify({ $set: { lastUpdated: now.toISOString() } })}\n`;
-      return { path: join(dirname(path), geminiFileName(newId, now)), bytes: Buffer.from(text + stamp) };
-    },
-    inPlace: Buffer.concat([buf, rewindLine]),
+    fork,
+    inPlace,
     append: rewindLine,
-    statement: statementOf(keptEnd ? stated(keptEnd) : null, dropped),
+    // Read off the replay of what is written: a fork's cut, or the file with its `$rewindTo`.
+    statementFor: (mode) =>
+      statementOfPlan({
+        mode,
+        before,
+        result: resultOfTimeline(geminiTimeline(mode === 'fork' ? fork(meta.sessionId!).bytes : inPlace, path).prompts),
+        target: cut.id,
+        onTargetBranch: () => false,
+        handedBack: reverted.map((m) => m.id),
+        leftOutMessages: 0,
+      }),
     warnings: r.issues.length ? [`skipped ${r.issues.length} unreadable line(s)`] : [],
   };
-}
-
-/** Only live prompts can be cut (above), so nothing of an abandoned branch is involved. `mode` is set by rewindGemini. */
-function statementOf(keptEnd: StatedPrompt | null, dropped: StatedPrompt[]): RewindStatement {
-  return { mode: 'fork', keptEnd, droppedLive: dropped, droppedBranch: [], handedBack: dropped, targetLive: true, leftOutMessages: 0 };
 }
 
 /** Holds nothing the CLI would resume (no prompt, no model reply): its session cleanup deletes such a file. */
@@ -105,5 +108,5 @@ export async function rewindGemini(opts: RewindOpts): ReturnType<typeof rewindBy
   const out = await rewindByPlan((buf, path, target) => ({ ...planGeminiCut(buf, path, target), cwd }), opts);
   const doomed = await doomedSiblings(opts.transcriptPath, out.sessionId);
   if (doomed.length > 0 && opts.mode === 'in-place') out.warnings.push(`Gemini CLI will delete this session at its next start that is not a resume of it (${doomed.join(', ')} beside it holds no conversation, and its session cleanup deletes every file under that id): resume it next, or set general.sessionRetention.enabled to false`);
-  return out.statement ? { ...out, statement: { ...out.statement, mode: opts.mode } } : out;
+  return out;
 }

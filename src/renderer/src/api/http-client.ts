@@ -15,16 +15,31 @@ export function createHttpClient(base = ''): RewindApi {
       }
     };
   }
+  // One event stream for the page, however many listeners (the app, an open preview): opened with
+  // the first listener, closed with the last.
+  const listeners = new Set<(e: RewindEvent) => void>();
+  let es: EventSource | null = null;
   api.onEvent = (listener: (e: RewindEvent) => void) => {
-    const es = new EventSource(`${base}/api/events`);
-    es.onmessage = (m) => {
-      try {
-        listener(JSON.parse(m.data as string) as RewindEvent);
-      } catch {
-        // ignore a broken event
+    listeners.add(listener);
+    if (!es) {
+      es = new EventSource(`${base}/api/events`);
+      es.onmessage = (m) => {
+        let e: RewindEvent;
+        try {
+          e = JSON.parse(m.data as string) as RewindEvent;
+        } catch {
+          return; // ignore a broken event
+        }
+        for (const l of [...listeners]) l(e);
+      };
+    }
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0 && es) {
+        es.close();
+        es = null;
       }
     };
-    return () => es.close();
   };
   return api as RewindApi;
 }

@@ -5,6 +5,17 @@ import { capHunks, parseFilePatch, splitRows } from './patch.js';
 const patch = (a: string, b: string) => createTwoFilesPatch('a/x.ts', 'b/x.ts', a, b, '', '', { context: 1 });
 
 describe('file patch', () => {
+  it('a created file reads @@ -0,0 +1,N @@, a deleted one @@ -1,N +0,0 @@, as git writes them', () => {
+    const created = parseFilePatch(createTwoFilesPatch('/dev/null', 'b/x.ts', '', 'one\ntwo\n', '', '', { context: 3 }));
+    expect(created.hunks.map((h) => h.header)).toEqual(['@@ -0,0 +1,2 @@']);
+    expect(created.hunks[0]!.lines.map((l) => l.newNo)).toEqual([1, 2]);
+    const deleted = parseFilePatch(createTwoFilesPatch('a/x.ts', '/dev/null', 'one\n', '', '', '', { context: 3 }));
+    expect(deleted.hunks.map((h) => h.header)).toEqual(['@@ -1,1 +0,0 @@']);
+    // An insertion after line 2 of a file that had lines: -2,0 (the line before it).
+    const inserted = parseFilePatch(createTwoFilesPatch('a/x.ts', 'b/x.ts', 'a\nb\n', 'a\nb\nc\n', '', '', { context: 0 }));
+    expect(inserted.hunks.map((h) => h.header)).toEqual(['@@ -2,0 +3,1 @@']);
+  });
+
   it('numbers each side, counts +/- and keeps every hunk', () => {
     const before = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`);
     const after = [...before];

@@ -40,7 +40,10 @@ export function parseFilePatch(patch: string): ParsedPatch {
       } else if (sign === '\\') lines.push({ kind: 'note', text: raw, oldNo: null, newNo: null });
       else lines.push({ kind: 'ctx', text, oldNo: o++, newNo: n++ });
     }
-    return { header: `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`, lines };
+    // jsdiff reads an empty side's start one past the line before it (`-0,0` as oldStart 1): written back as the patch had it.
+    const oldStart = h.oldLines === 0 ? h.oldStart - 1 : h.oldStart;
+    const newStart = h.newLines === 0 ? h.newStart - 1 : h.newStart;
+    return { header: `@@ -${oldStart},${h.oldLines} +${newStart},${h.newLines} @@`, lines };
   });
   return { hunks, added, removed };
 }

@@ -9,6 +9,18 @@ const ACTIONS: { action: Action; hint: string; primary?: boolean }[] = [
   { action: 'fork-restore', hint: 'Both: a new session, and the files as they were' },
 ];
 
+/** Actions off for the same reason, together: each reason said once, naming every action it turns off. */
+export function reasonGroups(states: { action: Action; reason: string | null | undefined }[]): { actions: Action[]; reason: string }[] {
+  const groups: { actions: Action[]; reason: string }[] = [];
+  for (const { action, reason } of states) {
+    if (!reason) continue;
+    const g = groups.find((x) => x.reason === reason);
+    if (g) g.actions.push(action);
+    else groups.push({ actions: [action], reason });
+  }
+  return groups;
+}
+
 /** The four ways back from a prompt, each on or off for this prompt before any click, with the reason. */
 export function ActionButtons({ uuid, disabled }: { uuid: string; disabled: boolean }) {
   const openPreview = useStore((s) => s.openPreview);
@@ -17,7 +29,8 @@ export function ActionButtons({ uuid, disabled }: { uuid: string; disabled: bool
   const selectedSession = useStore((s) => s.selectedSession);
   const agents = useStore((s) => s.agents);
   const states = ACTIONS.map((a) => actionEligibility({ timeline, sessions, selectedSession, agents }, a.action, uuid));
-  const anyReason = states.some((e) => e.reason);
+  const groups = reasonGroups(states.map((e, i) => ({ action: ACTIONS[i]!.action, reason: e.reason })));
+  const anyReason = groups.length > 0;
   return (
     <>
       <div className="actions" role="group" aria-label="Go back to this prompt">
@@ -31,7 +44,7 @@ export function ActionButtons({ uuid, disabled }: { uuid: string; disabled: bool
               className={`button${a.primary ? ' primary' : ''}`}
               title={e.reason ?? `${a.hint} (${ACTION_KEY[a.action]}${a.action === 'fork' ? ' or Enter' : ''})`}
               aria-keyshortcuts={ACTION_KEY[a.action]}
-              aria-describedby={e.reason ? `why-${a.action}` : undefined}
+              aria-describedby={e.reason ? `why-${groups.find((g) => g.actions.includes(a.action))!.actions[0]}` : undefined}
               disabled={off}
               data-action={a.action}
               onClick={() => void openPreview(a.action, uuid)}
@@ -43,13 +56,11 @@ export function ActionButtons({ uuid, disabled }: { uuid: string; disabled: bool
       </div>
       {!disabled && anyReason && (
         <ul className="action-reasons small muted" aria-label="Why some actions are off">
-          {ACTIONS.map((a, i) =>
-            states[i]!.reason ? (
-              <li key={a.action} id={`why-${a.action}`}>
-                <strong>{ACTION_LABEL[a.action]}</strong>: {states[i]!.reason}
-              </li>
-            ) : null,
-          )}
+          {groups.map((g) => (
+            <li key={g.actions[0]} id={`why-${g.actions[0]}`}>
+              <strong>{g.actions.map((a) => ACTION_LABEL[a]).join(', ')}</strong>: {g.reason}
+            </li>
+          ))}
         </ul>
       )}
     </>

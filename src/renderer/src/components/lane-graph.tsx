@@ -10,6 +10,7 @@ export function LaneGraph({ layout, index, row, height }: { layout: Layout; inde
   const top = layout.top[index] ?? 0;
   const bottom = layout.bottom[index] ?? 0;
   const starts = layout.starts[index] ?? 0;
+  const leaves = layout.leaves[index] ?? 0;
   const parts = [];
   for (let lane = 0; lane < layout.lanes; lane++) {
     const bit = 1 << lane;
@@ -17,6 +18,7 @@ export function LaneGraph({ layout, index, row, height }: { layout: Layout; inde
     if (top & bit && bottom & bit) parts.push(<line key={`l${lane}`} x1={x(lane)} x2={x(lane)} y1={0} y2={height} className={cls} />);
     else if (top & bit) parts.push(<line key={`t${lane}`} x1={x(lane)} x2={x(lane)} y1={0} y2={mid} className={cls} />);
     else if (bottom & bit) parts.push(<line key={`b${lane}`} x1={x(lane)} x2={x(lane)} y1={mid} y2={height} className={cls} />);
+    if (lane > 0 && leaves & bit) parts.push(<path key={`v${lane}`} d={`M ${x(0)} ${mid} C ${x(0)} ${height}, ${x(lane)} ${mid}, ${x(lane)} ${height}`} className="lane dead" fill="none" />);
     if (lane > 0 && starts & bit) parts.push(<path key={`s${lane}`} d={`M ${x(0)} 0 C ${x(0)} ${mid}, ${x(lane)} 0, ${x(lane)} ${mid}`} className="lane dead" fill="none" />);
   }
   let dot;

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { useBackdropClose } from './backdrop.js';
 import { firstLine } from '../format.js';
 import { ACTION_KEY } from '../shortcuts.js';
 import { ACTION_LABEL, type Action } from '../store/action-slice.js';
@@ -12,6 +13,8 @@ interface Item {
   group: 'Actions' | 'Prompts' | 'Sessions';
   label: string;
   hint?: string;
+  /** More words it is found by (a session: its project's folder and name). */
+  also?: string;
   run: () => void;
 }
 
@@ -26,13 +29,22 @@ export function Palette() {
 
 function PaletteDialog({ initial }: { initial: string }) {
   const close = useStore((s) => s.closePalette);
+  const backdrop = useBackdropClose(close);
   const sessions = useStore((s) => s.sessions);
   const timeline = useStore((s) => s.timeline);
   const selected = useStore((s) => s.selectedPrompt);
   const [query, setQuery] = useState(initial);
   const [cursor, setCursor] = useState(0);
   const input = useRef<HTMLInputElement>(null);
-  useEffect(() => input.current?.focus(), []);
+  useEffect(() => {
+    // Closed with nothing run (Esc, a click outside): the focus goes back where it was.
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    input.current?.focus();
+    return () => {
+      const now = document.activeElement;
+      if (before?.isConnected && (!now || now === document.body || now === input.current)) before.focus({ preventScroll: true });
+    };
+  }, []);
 
   const all = useMemo(() => {
     const st = useStore.getState;
@@ -52,7 +64,11 @@ function PaletteDialog({ initial }: { initial: string }) {
     if (selected && st().layout?.branchOf.has(selected)) items.push({ id: 'bp', group: 'Actions', label: 'Jump to the branch point', hint: 'P', run: () => st().jumpToBranchPoint() });
     if (st().jumpedFrom) items.push({ id: 'back', group: 'Actions', label: 'Back to the abandoned branch', hint: 'Backspace', run: () => st().jumpBack() });
     for (const p of timeline?.prompts ?? []) items.push({ id: `prompt:${p.uuid}`, group: 'Prompts', label: `${p.number ? `#${p.number}` : '(abandoned)'} ${firstLine(p.text || '[image]', 90)}`, run: () => st().selectPrompt(p.uuid) });
-    for (const s of sessions) items.push({ id: `session:${s.transcriptPath}`, group: 'Sessions', label: firstLine(s.title, 90), hint: (s.cwd ?? '').split('/').filter(Boolean).slice(-1)[0], run: () => st().pickSidebarItem(s.transcriptPath) });
+    for (const s of sessions) {
+      const project = s.cwd ?? s.projectDir;
+      const name = st().prefs.names[s.id];
+      items.push({ id: `session:${s.transcriptPath}`, group: 'Sessions', label: firstLine(name || s.title, 90), hint: project.split(/[\\/]/).filter(Boolean).slice(-1)[0], also: `${project} ${s.title}`, run: () => st().pickSidebarItem(s.transcriptPath) });
+    }
     return items;
   }, [query, timeline, sessions, selected]);
 
@@ -62,7 +78,8 @@ function PaletteDialog({ initial }: { initial: string }) {
     const out: Item[] = [];
     for (const it of all) {
       if (out.length >= LIMIT) break;
-      if (it.id === 'goto' || !words.length || (!goto && words.every((w) => it.label.toLowerCase().includes(w)))) out.push(it);
+      const hay = `${it.label} ${it.also ?? ''}`.toLowerCase();
+      if (it.id === 'goto' || !words.length || (!goto && words.every((w) => hay.includes(w)))) out.push(it);
     }
     return out;
   }, [all, query]);
@@ -75,8 +92,8 @@ function PaletteDialog({ initial }: { initial: string }) {
     if (it.group === 'Prompts' || it.id === 'goto' || it.id === 'first' || it.id === 'last' || it.id === 'bp' || it.id === 'back') focusTimeline();
   };
   return (
-    <div className="wg-palette-backdrop" onMouseDown={close}>
-      <div className="wg-palette" role="dialog" aria-label="Command palette" onMouseDown={(e) => e.stopPropagation()}>
+    <div className="wg-palette-backdrop" {...backdrop}>
+      <div className="wg-palette" role="dialog" aria-label="Command palette">
         <input
           ref={input}
           className="wg-palette-input"

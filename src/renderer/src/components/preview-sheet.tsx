@@ -1,6 +1,7 @@
 import { useEffect, useRef, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { useBackdropClose } from './backdrop.js';
 import type { CodePlan } from '../../../shared/contract.js';
-import { statementLines, windowError } from '../../../shared/wording.js';
+import { droppedPrompts, statementLines, windowError } from '../../../shared/wording.js';
 import { getApi } from '../api/client.js';
 import { bytes, firstLine, plural } from '../format.js';
 import { ACTION_LABEL, actionEligibility, type Action } from '../store/action-slice.js';
@@ -76,6 +77,7 @@ function useStaleWatch(session: string | null, open: boolean) {
 export function PreviewSheet() {
   const preview = useStore((s) => s.preview);
   const close = useStore((s) => s.closePreview);
+  const backdrop = useBackdropClose(close);
   const confirm = useStore((s) => s.confirm);
   const reviewAgain = useStore((s) => s.reviewAgain);
   const writing = useStore((s) => (s.preview ? actionEligibility(s, s.preview.action, s.preview.promptUuid).reason : null));
@@ -109,9 +111,12 @@ export function PreviewSheet() {
   const st = r?.chat.statement ?? null;
   // An agent whose rewind cannot state the result yet: the prompts it leaves out, listed.
   const lines = r ? (st ? statementLines(st) : [`${preview.action === 'rewrite' ? 'Dropped from this session' : 'Left out of the new session'}: ${plural(r.chat.prompts.length, 'prompt')}.`]) : [];
+  // The sentence shortens long runs of abandoned prompts: then every one is listed under it.
+  const abandonedGone = st && (st.droppedBranch.length > 6 || st.droppedOther.length > 6) ? [...st.droppedBranch, ...st.droppedOther] : [];
   const handed = st ? st.handedBack : (r?.chat.prompts ?? []).map((p) => ({ ...p, number: null as number | null }));
   if (r) {
-    const lost = st ? st.droppedLive.length + st.droppedBranch.length : r.chat.prompts.length;
+    // Every prompt the result no longer holds, the target and other abandoned branches included.
+    const lost = st ? droppedPrompts(st).length : r.chat.prompts.length;
     button = preview.action === 'rewrite' ? `Rewrite: leave out ${plural(lost, 'prompt')}` : 'Fork before this prompt';
     if (r.code) button += ` and restore ${plural(r.code.changes.length, 'file')}`;
   } else if (preview.restore) button = `Restore ${plural(preview.restore.changes.length, 'file')}`;
@@ -124,7 +129,7 @@ export function PreviewSheet() {
     else void confirm(a === 'force' || force);
   };
   return (
-    <div className="sheet-backdrop" onClick={close}>
+    <div className="sheet-backdrop" {...backdrop}>
       <div className="sheet" role="dialog" aria-modal="true" aria-labelledby="sheet-title" aria-describedby="sheet-statement" onClick={(e) => e.stopPropagation()} onKeyDown={trapTab}>
         <header className="sheet-header">
           <h2 id="sheet-title">{title}</h2>
@@ -176,6 +181,13 @@ export function PreviewSheet() {
                   <p key={line}>{line}</p>
                 ))}
               </div>
+              {abandonedGone.length > 0 && (
+                <ol className="dropped" aria-label="Abandoned prompts it removes">
+                  {abandonedGone.map((p) => (
+                    <li key={p.uuid}>{firstLine(p.text, 120)}</li>
+                  ))}
+                </ol>
+              )}
               {(handed.length > 1 || !st) && (
                 <ol className="dropped" aria-label="Handed back to edit">
                   {handed.slice(0, 8).map((p) => (

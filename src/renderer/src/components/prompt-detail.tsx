@@ -3,9 +3,13 @@ import { duration, plural, tokens } from '../format.js';
 import { ActionButtons } from './action-buttons.js';
 import { HistoryActions } from './history-actions.js';
 import { InsightActions } from './insight.js';
-import { Images, TurnView } from './turn-view.js';
+import { lazy, Suspense } from 'react';
 import { useNow } from './use-now.js';
 import { When } from './when.js';
+
+// The turn's items (tool views, diffs, code highlighting): their own chunk, loaded beside the turn's data.
+const TurnView = lazy(() => import('./turn-view.js').then((m) => ({ default: m.TurnView })));
+const Images = lazy(() => import('./turn-view.js').then((m) => ({ default: m.Images })));
 
 /** The model and the turn's counts in one line: "claude-opus-5-5 · 2 tool calls · 12s · 1.2k in · 340 out". */
 function TurnMeta({ uuid }: { uuid: string }) {
@@ -29,7 +33,12 @@ function TurnMeta({ uuid }: { uuid: string }) {
 function PromptImages({ uuid }: { uuid: string }) {
   const detail = useStore((s) => s.turns[uuid]);
   if (!detail || detail === 'loading' || 'error' in detail) return null;
-  return <Images images={detail.promptImages} />;
+  if (detail.promptImages.length === 0) return null;
+  return (
+    <Suspense fallback={null}>
+      <Images images={detail.promptImages} />
+    </Suspense>
+  );
 }
 
 export function PromptDetail() {
@@ -64,7 +73,9 @@ export function PromptDetail() {
             Edited: <span className="mono">{t.filesTouched.join(', ')}</span>
           </p>
         )}
-        <TurnView uuid={prompt.uuid} />
+        <Suspense fallback={<p className="muted small">Loading the turn…</p>}>
+          <TurnView uuid={prompt.uuid} />
+        </Suspense>
       </section>
     </aside>
   );

@@ -30,6 +30,10 @@ export function SessionRow({ session: s, label, badge, selected, now, onSelect, 
   if (editing) {
     const save = async (value: string | null) => {
       setEditing(false);
+      // The input goes away: the focus goes back to the list it was opened from.
+      requestAnimationFrame(() => {
+        if (document.activeElement === document.body) document.querySelector<HTMLElement>('.session-groups')?.focus({ preventScroll: true });
+      });
       if (value === null) return;
       setError(await rename(s.id, value));
     };
@@ -61,7 +65,8 @@ export function SessionRow({ session: s, label, badge, selected, now, onSelect, 
   }
   return (
     <div className="session-row">
-      <button type="button" className={`session${selected ? ' selected' : ''}${s.forkOf ? ' is-fork' : ''}`} onClick={() => onSelect(s.transcriptPath)} title={label.hover} data-project={project} aria-current={selected ? 'true' : undefined}>
+      {/* Not tab stops: the list is one (↑/↓ inside it, F2 renames), as the timeline is. */}
+      <button type="button" tabIndex={-1} className={`session${selected ? ' selected' : ''}${s.forkOf ? ' is-fork' : ''}`} onClick={() => onSelect(s.transcriptPath)} title={label.hover} data-project={project} aria-current={selected ? 'true' : undefined}>
         <span className="session-title">
           {s.live && <span className="live-dot" aria-label="agent is writing" />}
           <span className="session-title-text">
@@ -74,7 +79,7 @@ export function SessionRow({ session: s, label, badge, selected, now, onSelect, 
         </span>
         {error && <span className="session-meta error-text">{error}</span>}
       </button>
-      <button type="button" className="rename-button" aria-label={`Rename ${label.text}`} title="Rename (kept in Rewind)" onClick={() => setEditing(true)}>
+      <button type="button" tabIndex={-1} className="rename-button" aria-label={`Rename ${label.text}`} aria-keyshortcuts="F2" title="Rename (kept in Rewind; F2)" onClick={() => setEditing(true)}>
         ✎
       </button>
     </div>

@@ -37,8 +37,8 @@ export function Sidebar() {
   const pick = useStore((s) => s.pickSidebarItem);
   const filter = useStore((s) => s.filter);
   const setFilter = useStore((s) => s.setFilter);
-  const matches = useStore((s) => s.promptMatches);
   const truncated = useStore((s) => s.promptMatchesTruncated);
+  const hits = useStore((s) => s.promptHits);
   const demo = useStore((s) => s.demo);
   const agents = useStore((s) => s.agents);
   const timeline = useStore((s) => s.timeline);
@@ -82,8 +82,7 @@ export function Sidebar() {
         )}
         {q && (
           <p className="wg-filter-count" role="status">
-            {matches.length > 0 ? `${plural(matches.length, 'prompt')}${truncated ? '+' : ''} in ` : ''}
-            {plural(sessionsShown, 'session')}
+            {filterCount(hits, sessionsShown, truncated)}
             {q.length >= 2 ? '' : ' (type 2 letters to search prompts)'}
           </p>
         )}
@@ -107,7 +106,7 @@ export function Sidebar() {
             if (it.kind === 'match')
               return (
                 <div key={it.key} id={sidebarItemId(it.key)} style={style} className={`match${isCursor ? ' wg-cursor' : ''}`} onClick={() => pick(it.key)}>
-                  <Highlight text={wholeWords(it.match.snippet)} query={q} />
+                  {it.match.snippet !== null ? <Highlight text={wholeWords(it.match.snippet)} query={q} /> : <span>{matchText(it.match.promptUuid, it.session.transcriptPath, timeline)}</span>}
                 </div>
               );
             const s = it.session;
@@ -131,6 +130,22 @@ export function Sidebar() {
       </nav>
     </aside>
   );
+}
+
+/**
+ * "36 prompts in 5 sessions", the counts `rewind-app search` gives; sessions listed for their name
+ * or folder alone are added ("· 2 more by name").
+ */
+export function filterCount(hits: { prompts: number; sessions: number }, sessionsShown: number, truncated: boolean): string {
+  if (hits.prompts === 0) return plural(sessionsShown, 'session');
+  const more = sessionsShown - hits.sessions;
+  return `${plural(hits.prompts, 'prompt')}${truncated ? '+' : ''} in ${plural(hits.sessions, 'session')}${more > 0 ? ` · ${more} more by name` : ''}`;
+}
+
+/** A match listed without a snippet: the prompt's own first line when its session is open. */
+function matchText(uuid: string, transcriptPath: string, t: Timeline | null): string {
+  const p = t && t.session.transcriptPath === transcriptPath ? t.prompts.find((x) => x.uuid === uuid) : undefined;
+  return p ? p.text.split('\n')[0]!.slice(0, 160) : 'a matching prompt';
 }
 
 /**

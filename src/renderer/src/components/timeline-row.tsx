@@ -1,4 +1,5 @@
 import { RowCost } from './insight.js';
+import { checkpointTitle } from '../../../shared/wording.js';
 import { memo } from 'react';
 import { duration, firstLine, plural, tokens } from '../format.js';
 import type { Layout, Row } from '../rows.js';
@@ -97,41 +98,46 @@ export const TimelineRow = memo(function TimelineRow({ layout, index, row, selec
       <div className="prompt-main">
         <div className="prompt-text">{firstLine(p.text || (p.images ? '[image]' : ''), 160)}</div>
         <div className="prompt-meta">
+          {!p.active && (
+            // First and never shrunk: the way back to the branch point and the collapse stay visible on a narrow row.
+            <span className="wg-branch-controls">
+              <span className="chip dead-chip">abandoned branch</span>
+              {branchPointNumber !== null && (
+                <span
+                  className="wg-jump"
+                  title="Jump to the prompt this branch left from (P; Backspace comes back)"
+                  onClick={(e) => {
+                    e.stopPropagation();
+                    onJumpToBranchPoint(p.uuid);
+                  }}
+                >
+                  ↰ from #{branchPointNumber}
+                </span>
+              )}
+              {row.branch && layout.branches.get(row.branch)?.prompts[0] === p.uuid && (
+                <span
+                  className="wg-expand"
+                  onClick={(e) => {
+                    e.stopPropagation();
+                    onToggleBranch(row.branch!);
+                  }}
+                >
+                  ▾ collapse
+                </span>
+              )}
+            </span>
+          )}
           <When iso={p.timestamp} now={now} />
           {tools > 0 && <span>{plural(tools, 'tool')}</span>}
           {files > 0 && <span title={p.turn.filesTouched.join('\n')}>{plural(files, 'file')}</span>}
           {subagents > 0 && <span className="chip">{plural(subagents, 'subagent')}</span>}
           <RowCost uuid={p.uuid} />
           {p.turn.durationMs !== null && p.turn.durationMs > 0 && <span>{duration(p.turn.durationMs)}</span>}
-          {!p.active && <span className="chip dead-chip">abandoned branch</span>}
-          {!p.active && branchPointNumber !== null && (
-            <span
-              className="wg-jump"
-              title="Jump to the prompt this branch left from (P; Backspace comes back)"
-              onClick={(e) => {
-                e.stopPropagation();
-                onJumpToBranchPoint(p.uuid);
-              }}
-            >
-              ↰ from #{branchPointNumber}
-            </span>
-          )}
-          {!p.active && row.branch && layout.branches.get(row.branch)?.prompts[0] === p.uuid && (
-            <span
-              className="wg-expand"
-              onClick={(e) => {
-                e.stopPropagation();
-                onToggleBranch(row.branch!);
-              }}
-            >
-              ▾ collapse
-            </span>
-          )}
         </div>
       </div>
       <div className="markers">
         {p.checkpoint && (
-          <span className="marker ours" title={`Rewind checkpoint ${p.checkpoint.id}: the whole project before this prompt (Bash-made changes included)`} aria-label="Rewind checkpoint">
+          <span className={`marker ours${p.checkpoint.later ? ' later' : ''}`} title={checkpointTitle(p.checkpoint, new Date(p.checkpoint.time).toLocaleString())} aria-label={p.checkpoint.later ? 'Rewind checkpoint taken later' : 'Rewind checkpoint'}>
             ◆
           </span>
         )}

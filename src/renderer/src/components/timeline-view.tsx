@@ -1,7 +1,7 @@
 import { displayRef } from '../../../shared/remote-ref.js';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useMemo, useRef } from 'react';
-import { describeCounts, timelineCounts } from '../../../shared/session-counts.js';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { describeCounts, timelineCounts } from '../../../shared/counts-wording.js';
 import { plural } from '../format.js';
 import { takeTimelineFocus } from '../keyboard.js';
 import { useStore } from '../store/store.js';
@@ -34,17 +34,32 @@ export function TimelineView() {
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
   const sessionPath = timeline?.session.transcriptPath;
 
-  // Newest at the bottom: open there, and follow new prompts unless the user scrolled away.
+  // Newest at the bottom: open there, and follow new prompts unless the user scrolled away. Only a
+  // new prompt follows: expanding or collapsing a branch changes the row count but keeps the scroll.
+  const promptCount = timeline?.prompts.length ?? 0;
   useEffect(() => {
     stickToBottom.current = true;
   }, [sessionPath]);
+  useLayoutEffect(() => {
+    if (stickToBottom.current && promptCount) toBottom(scroller.current);
+  }, [promptCount, sessionPath]);
+  // The list's height changes when a banner or the live mark comes and goes: still at the bottom.
   useEffect(() => {
-    if (stickToBottom.current && rows.length) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
-  }, [rows.length, sessionPath, virtualizer]);
-  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => stickToBottom.current && toBottom(el));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [layout !== null]);
+  // Only a new selection scrolls (a relayout keeps the rows where they are on screen).
+  const scrolledTo = useRef<string | null>(null);
+  useLayoutEffect(() => {
+    if (!selected) scrolledTo.current = null;
     const i = layout?.indexOf.get(selected ?? '');
-    if (i !== undefined) virtualizer.scrollToIndex(i, { align: 'auto' });
-  }, [selected, layout, virtualizer]);
+    if (i === undefined || selected === scrolledTo.current) return;
+    scrolledTo.current = selected;
+    if (scroller.current) revealRow(scroller.current, i);
+  }, [selected, layout]);
   // The live number of each prompt, for "from #n" on abandoned rows.
   const numberOf = useMemo(() => new Map((timeline?.prompts ?? []).map((p) => [p.uuid, p.number])), [timeline]);
   const branchPointOf = useCallback(
@@ -133,6 +148,23 @@ export function TimelineView() {
       </div>
     </section>
   );
+}
+
+/** Scrolls to the very end (the last row whole, its padding below it). */
+function toBottom(el: HTMLElement | null): void {
+  if (el) el.scrollTop = el.scrollHeight;
+}
+
+/**
+ * Brings row `i` into view with a margin of rows past it (so holding j shows what comes next), the
+ * margin at most a third of the list; a row already clear of the edges does not move the list.
+ */
+function revealRow(el: HTMLElement, i: number): void {
+  const pad = parseFloat(getComputedStyle(el).paddingTop) || 0;
+  const top = pad + i * ROW_HEIGHT;
+  const margin = Math.min(ROW_HEIGHT * 1.5, Math.max(0, (el.clientHeight - ROW_HEIGHT) / 3));
+  if (top - margin < el.scrollTop) el.scrollTop = Math.max(0, top - margin);
+  else if (top + ROW_HEIGHT + margin > el.scrollTop + el.clientHeight) el.scrollTop = top + ROW_HEIGHT + margin - el.clientHeight;
 }
 
 /** The DOM id of a row (prompt rows keep their historical `prompt-<uuid>` id). */

@@ -73,7 +73,7 @@ export function promptFacts(t: Timeline, p: TimelinePrompt): PromptFacts {
     const sameBranch = t.prompts.filter((q) => q.lane === p.lane && q.forkPoint === p.forkPoint && q.number === null);
     firstOfItsPath = !!branch && branch.afterPromptUuid === null && sameBranch[0]?.uuid === p.uuid;
   }
-  return { number: p.number, forkPoint: p.forkPoint, firstOfItsPath, hasRewindCheckpoint: !!p.checkpoint, hasAgentCheckpoint: !!p.nativeCheckpoint };
+  return { number: p.number, forkPoint: p.forkPoint, firstOfItsPath, hasRewindCheckpoint: !!p.checkpoint && !p.checkpoint.later, hasAgentCheckpoint: !!p.nativeCheckpoint };
 }
 
 export function actionEligibility(s: Pick<Store, 'timeline' | 'sessions' | 'selectedSession'> & { agents?: Store['agents'] }, action: Action, uuid: string): Eligibility {

@@ -18,8 +18,10 @@ export interface SessionsSlice {
   /** The sidebar lists only this agent's sessions; null: every agent's. */
   agentFilter: string | null;
   /** Prompts matching the filter, across all sessions (from the service). */
-  promptMatches: { transcriptPath: string; promptUuid: string; snippet: string; highlights?: [number, number][] }[];
+  promptMatches: { transcriptPath: string; promptUuid: string; snippet: string | null; highlights?: [number, number][] }[];
   promptMatchesTruncated: boolean;
+  /** What the search found in all: matching prompts and the sessions holding them (as `rewind-app search` counts). */
+  promptHits: { prompts: number; sessions: number };
   selectedSession: string | null;
   /** The sidebar row the keyboard is on (a session's path or a match key); null: the selected session. */
   sidebarCursor: string | null;
@@ -32,6 +34,18 @@ export interface SessionsSlice {
   openDemo: () => Promise<void>;
   /** One session grew or changed: its row is replaced (or added), nothing is listed again. */
   patchSession: (s: SessionSummary) => void;
+}
+
+const listAndSettings = () => Promise.all([getApi().listSessions({}), getApi().getSettings({})]);
+let prefetched: ReturnType<typeof listAndSettings> | null = null;
+/** Asks for the list before the first render (main.tsx): the first loadSessions takes this answer. */
+export function prefetchSessions(): void {
+  prefetched ??= listAndSettings();
+}
+function takePrefetched(): ReturnType<typeof listAndSettings> | null {
+  const p = prefetched;
+  prefetched = null;
+  return p;
 }
 
 let searchTimer: ReturnType<typeof setTimeout> | null = null;
@@ -56,6 +70,7 @@ export const createSessionsSlice: StateCreator<Store, [], [], SessionsSlice> = (
   agentFilter: null,
   promptMatches: [],
   promptMatchesTruncated: false,
+  promptHits: { prompts: 0, sessions: 0 },
   selectedSession: null,
   sidebarCursor: null,
   pickSidebarItem: (key) => {
@@ -70,8 +85,7 @@ export const createSessionsSlice: StateCreator<Store, [], [], SessionsSlice> = (
     } else get().selectPrompt(m.promptUuid);
   },
   loadSessions: async () => {
-    const api = getApi();
-    const [r, s] = await Promise.all([api.listSessions({}), api.getSettings({})]);
+    const [r, s] = await (takePrefetched() ?? listAndSettings());
     if (!r.ok) return set({ sessionsError: r.error.message, sessionsLoaded: true });
     set({ sessions: r.value.sessions, agents: r.value.agents, claudeRoot: r.value.root, rootExists: r.value.exists, rootState: r.value.rootState, sessionsError: null, sessionsLoaded: true, demo: s.ok ? s.value.demo : false });
     const selected = get().selectedSession;
@@ -87,10 +101,12 @@ export const createSessionsSlice: StateCreator<Store, [], [], SessionsSlice> = (
   setFilter: (filter) => {
     set({ filter });
     if (searchTimer) clearTimeout(searchTimer);
-    if (filter.trim().length < 2) return set({ promptMatches: [], promptMatchesTruncated: false });
+    if (filter.trim().length < 2) return set({ promptMatches: [], promptMatchesTruncated: false, promptHits: { prompts: 0, sessions: 0 } });
     searchTimer = setTimeout(async () => {
       const r = await getApi().searchPrompts({ query: filter.trim() });
-      if (get().filter === filter) set({ promptMatches: r.ok ? r.value.matches : [], promptMatchesTruncated: r.ok && r.value.truncated });
+      if (get().filter !== filter) return;
+      if (!r.ok) return set({ promptMatches: [], promptMatchesTruncated: false, promptHits: { prompts: 0, sessions: 0 } });
+      set({ promptMatches: r.value.matches, promptMatchesTruncated: r.value.truncated, promptHits: { prompts: r.value.totalHits, sessions: r.value.sessions.length } });
     }, 200);
   },
   patchSession: (row) => {

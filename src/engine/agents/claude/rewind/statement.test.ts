@@ -2,7 +2,7 @@ import { utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BRANCHED, LINEAR, SUBAGENT, copyClaudeHome, inCopy, tempDir } from '../../../../../test/fixtures.js';
-import { statementLines } from '../../../../shared/wording.js';
+import { droppedPrompts, statementLines } from '../../../../shared/wording.js';
 import { parseTranscriptFile } from '../parse-transcript.js';
 import { toTimeline } from '../timeline.js';
 import { rewindTranscript } from './rewind.js';
@@ -73,9 +73,10 @@ describe.each([
         for (const p of s.droppedBranch) expect(ft.prompts.some((q) => q.uuid === p.uuid)).toBe(false);
         expect(parent.size).toBe(t.prompts.length);
       }
-      // An in-place rewrite states the same conversation.
+      // An in-place rewrite states the same conversation (and names what else leaves the file).
       const inPlace = await rewindTranscript({ ...opts, mode: 'in-place', dryRun: true });
-      expect({ ...inPlace.statement, mode: 'fork' }).toEqual(s);
+      expect(s.droppedOther).toEqual([]);
+      expect({ ...inPlace.statement, mode: 'fork', droppedOther: [] }).toEqual(s);
       // The words say it: the kept end first, then every live prompt left out.
       const words = statementLines(s).join(' ');
       expect(words).toContain(`will end after ${s.keptEnd!.number !== null ? `#${s.keptEnd!.number} ` : ''}'`);
@@ -93,9 +94,29 @@ describe('rewind statement wording', () => {
     const r = await rewindTranscript({ transcriptPath: transcript, promptUuid: bash.uuid, mode: 'in-place', dryRun: true, projectRoot: await tempDir('rewind-stmt-'), livePromptCount: 4 });
     expect(statementLines(r.statement)).toEqual([
       "The session will end after #2 'WRITE a.txt version two'.",
-      'Leaves out #3, #4 (live) and 1 prompt of an abandoned branch.',
+      "Leaves out #3, #4 (live) and 'WRITE b.txt bee' (after it on its abandoned branch).",
       "Handed back to edit: 'BASH echo bashmade > c.txt' (from an abandoned branch).",
     ]);
+  });
+
+  it('an in-place rewrite at live #3 names the abandoned branch it removes from the file', async () => {
+    const root = await copyClaudeHome();
+    const transcript = inCopy(root, BRANCHED);
+    const t = await timelineOf(transcript);
+    const d = t.prompts.find((p) => p.number === 3)!;
+    const opts = { transcriptPath: transcript, promptUuid: d.uuid, dryRun: true, projectRoot: await tempDir('rewind-stmt-'), livePromptCount: 4 };
+    const r = await rewindTranscript({ ...opts, mode: 'in-place' });
+    expect(statementLines(r.statement)).toEqual([
+      "The session will end after #2 'WRITE a.txt version two'.",
+      'Leaves out #3, #4 (live).',
+      "Also removes from the file 2 prompts of other abandoned branches: 'BASH echo bashmade > c.txt' and 'WRITE b.txt bee' (Undo brings them back).",
+      'Handed back to edit: 2 prompts, oldest first.',
+    ]);
+    expect(droppedPrompts(r.statement)).toHaveLength(4);
+    // A fork leaves the original whole: it names only the conversation it leaves out.
+    const f = await rewindTranscript({ ...opts, mode: 'fork' });
+    expect(f.statement.droppedOther).toEqual([]);
+    expect(droppedPrompts(f.statement)).toHaveLength(2);
   });
 
   it('without the live count (the fast path) prompts are named by their text', async () => {

@@ -57,6 +57,17 @@ export function rewindStatement(scan: TailScan, plan: RewindPlan, mode: 'fork' |
       if (chain(byUuid, l.uuid).some((a) => a.uuid === target.uuid)) droppedBranch.push(state(l));
     }
   }
+  // In place, the file loses every line past the cut and the plan's dropped lines: the prompts of
+  // other abandoned branches among them are named too (a fork leaves the original whole).
+  const droppedOther: StatedPrompt[] = [];
+  if (mode === 'in-place') {
+    const named = new Set([...droppedLive, ...droppedBranch].map((p) => p.uuid));
+    const dropped = (l: TailLine) => l.offset >= plan.boundaryOffset || plan.drop.some((d) => l.offset >= d.offset && l.offset < d.offset + d.length);
+    for (const l of scan.lines) {
+      if (!l.prompt || !l.uuid || l.isSidechain || named.has(l.uuid) || liveSet.has(l.uuid) || l.uuid === target.uuid || scan.prompts.some((p) => p.uuid === l.uuid)) continue;
+      if (dropped(l)) droppedOther.push(state(l));
+    }
+  }
   const handedBack = scan.prompts.map((p) => {
     const l = byUuid.get(p.uuid);
     return l?.prompt ? state(l) : { uuid: p.uuid, text: p.text, images: p.images, timestamp: p.timestamp, number: numberOf.get(p.uuid) ?? null, live: liveSet.has(p.uuid) };
@@ -66,6 +77,9 @@ export function rewindStatement(scan: TailScan, plan: RewindPlan, mode: 'fork' |
     keptEnd: keptEndLine ? state(keptEndLine) : null,
     droppedLive,
     droppedBranch,
+    droppedOther,
+    // Claude resumes from the newest leaf, whatever its branch: nothing after the cut is kept.
+    keptAbandoned: 0,
     handedBack,
     targetLive,
     leftOutMessages: plan.droppedMessages,
