@@ -25,6 +25,10 @@ export async function hookedSession(dirs: string[]) {
   const home = await copyClaudeHome();
   dirs.push(dirname(home));
   const transcript = inCopy(home, LINEAR);
+  // The prompts happen now, as the hooks fire: a checkpoint taken long after its prompt's own time
+  // is "taken later", never the prompt's. The recorded times move to the near future (same length).
+  const soon = new Date(Date.now() + 10 * 60_000).toISOString();
+  await writeFile(transcript, (await readFile(transcript, 'utf8')).replace(/"timestamp":"[^"]+"/g, `"timestamp":"${soon}"`));
   const past = new Date(Date.now() - 3600_000);
   await utimes(transcript, past, past);
   const project = await tempDir('rewind-revert-');

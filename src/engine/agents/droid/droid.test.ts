@@ -76,7 +76,8 @@ describe('Droid sessions: rewind', () => {
     expect(t.prompts.map((p) => p.text)).toEqual(PROMPTS.slice(0, 3));
     expect((await readJournal(env.project)).map((j) => j.kind)).toEqual(['fork']);
     const u = await undoLatest(env.project, { agentRoots: [env.root] });
-    expect(u.summary).toContain(r.forkSessionId!);
+    // Named in words and a short id, never a path or a whole uuid.
+    expect(u.summary).toBe(`Removed fork ${r.forkSessionId!.slice(0, 8)} (kept aside in Rewind's store)`);
     await expect(readFile(r.forkPath!)).rejects.toThrow();
   });
 
