@@ -37,7 +37,7 @@ async function home() {
 }
 
 describe('usage errors exit 2 with one line', () => {
-  it.each([[['back', '0']], [['back', 'x']], [['back', '1.5']], [['back', '1', '2']], [['frobnicate']], [['back', '--nope']], [['back', '--transcript']]])('%j', async (argv) => {
+  it.each([[['back', '0']], [['back', 'x']], [['back', '1.5']], [['back', '1', '2']], [['frobnicate']], [['back', '--nope']], [['back', '--transcript']], [['sessions', '--to', 'x']], [['timeline', '--force']], [['hooks', 'install', '--agnt', 'codex']], [['hooks', 'install', '--agent', 'nope']], [['checkpoint', '--source', 'x']]])('%j', async (argv) => {
     const r = await cli(argv);
     expect(r.code).toBe(2);
     expect(r.err.trim().split('\n')).toHaveLength(1);

@@ -6,9 +6,43 @@ import { USAGE } from './usage.js';
 
 declare const __APP_VERSION__: string;
 
-const BOOLEAN = ['json', 'in-place', 'both', 'copy', 'dry-run', 'force', 'help', 'version', 'demo', 'redact'];
-const STRING = ['to', 'transcript', 'project', 'claude-dir', 'label', 'source', 'scope', 'port', 'host', 'branch', 'format', 'out', 'agent', 'limit'];
-const KNOWN = new Set([...BOOLEAN, ...STRING, '_', 'h', 'v']);
+/**
+ * Each command's options: the one place a command says what it accepts. Anything else is a usage
+ * error (exit 2). Adding a command: one row here (its booleans and its valued options), one case
+ * in `run`. `help` and `version` are accepted everywhere.
+ */
+export const COMMAND_FLAGS: Record<string, { boolean?: readonly string[]; string?: readonly string[] }> = {
+  '': { boolean: ['demo'], string: ['claude-dir'] },
+  sessions: { boolean: ['json'], string: ['project', 'claude-dir'] },
+  search: { boolean: ['json'], string: ['project', 'agent', 'limit', 'claude-dir'] },
+  timeline: { boolean: ['json'], string: ['claude-dir'] },
+  back: { boolean: ['json', 'in-place', 'both', 'copy', 'dry-run', 'force'], string: ['to', 'transcript', 'project', 'claude-dir'] },
+  hook: { string: ['agent'] },
+  hooks: { boolean: ['json', 'dry-run', 'trust'], string: ['agent', 'scope', 'project', 'claude-dir'] },
+  checkpoint: { boolean: ['json'], string: ['label', 'project'] },
+  checkpoints: { boolean: ['json'], string: ['project'] },
+  restore: { boolean: ['json', 'dry-run', 'force'], string: ['source', 'project', 'transcript', 'claude-dir'] },
+  undo: { boolean: ['json', 'dry-run', 'force'], string: ['project', 'claude-dir'] },
+  compare: { boolean: ['json'], string: ['project', 'claude-dir'] },
+  export: { boolean: ['redact', 'force'], string: ['branch', 'format', 'out', 'claude-dir'] },
+  serve: { boolean: ['demo'], string: ['port', 'host', 'claude-dir'] },
+};
+const GLOBAL = ['help', 'version', 'h', 'v', '_'];
+const allOf = (kind: 'boolean' | 'string') => [...new Set(Object.values(COMMAND_FLAGS).flatMap((f) => f[kind] ?? []))];
+const BOOLEAN = [...allOf('boolean'), 'help', 'version'];
+const STRING = allOf('string');
+
+/** The usage error for an option the command does not take (one line). */
+function checkFlags(command: string | undefined, args: Record<string, unknown>): void {
+  const spec = COMMAND_FLAGS[command ?? ''];
+  if (!spec) return; // an unknown command is reported as such
+  const allowed = new Set([...GLOBAL, ...(spec.boolean ?? []), ...(spec.string ?? [])]);
+  for (const k of Object.keys(args)) {
+    if (allowed.has(k)) continue;
+    const what = command ? `${command} does not take --${k}` : `unknown option --${k}`;
+    throw new RewindError('USAGE', `${k.length === 1 ? what.replace(`--${k}`, `-${k}`) : what} (see rewind-app --help)`);
+  }
+}
 /** Commands that write: when the app runs, it performs them (a single writer, the window updates). */
 export const FORWARDED: ReadonlySet<string> = new Set(['back', 'restore', 'checkpoint', 'undo']);
 
@@ -57,10 +91,9 @@ async function recoverInterrupted(project: unknown, io: CliIO, cleanTemps: boole
 export async function run(argv: string[], io: CliIO = processIO()): Promise<number> {
   try {
     // mri pushes aliases into the arrays it is given: hand it fresh ones on every call.
+    const given = mri(argv, { boolean: [...BOOLEAN], string: [...STRING], alias: { h: 'help', v: 'version' } });
+    checkFlags(given._[0] === undefined ? undefined : String(given._[0]), given);
     const args = mri(argv, { boolean: [...BOOLEAN], string: [...STRING], alias: { h: 'help', v: 'version' }, default: { redact: true } });
-    for (const k of Object.keys(args)) {
-      if (!KNOWN.has(k)) throw new RewindError('USAGE', `unknown option --${k} (see rewind-app --help)`);
-    }
     if (args.version) {
       io.out(typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : 'dev');
       return EXIT.ok;
@@ -126,12 +159,15 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
       }
       case 'hook': {
         const { hookCommand } = await import('./commands/hook.js');
-        return await hookCommand(io);
+        return await hookCommand(io, typeof args.agent === 'string' ? args.agent : undefined);
       }
       case 'hooks': {
         noExtra(1);
         const { hooksCommand } = await import('./commands/hooks.js');
-        return await hooksCommand({ action: rest[0], scope: single('scope'), project: single('project'), claudeDir, json: !!args.json, dryRun: !!args['dry-run'] }, io);
+        return await hooksCommand(
+          { action: rest[0], agent: single('agent'), scope: single('scope'), project: single('project'), claudeDir, json: !!args.json, dryRun: !!args['dry-run'], trust: !!args.trust },
+          io,
+        );
       }
       case 'checkpoint': {
         noExtra(0);
