@@ -299,6 +299,15 @@ export async function undoRestore(
   const objects = objectStore(projectRoot);
   const tx = { op: 'undo-restore' as const, preRestoreCheckpointId: before.manifest.id, onComplete: opts.undoRecord ?? null };
   const { intent } = await applyTx(projectRoot, plan, (ref) => objects.read(ref), new Set(pre.entries.filter((e) => e[1] === 'd').map((e) => e[0])), tx, opts.writeHook);
+  // The tree the undo left is the newest checkpoint: a later restore tells edits made after it
+  // from the agent's own (without it, the pre-undo state would be taken for what the agent left).
+  await takeCheckpoint({
+    projectRoot,
+    trigger: 'post-restore',
+    label: 'after undoing a restore',
+    touched: plan.changes.filter((c) => c.after?.kind !== 'd' && c.before?.kind !== 'd').map((c) => c.path),
+    now: opts.now,
+  });
   return Object.assign(plan, { finish: async () => { if (intent) await finishIntent(projectRoot, intent); } });
 }
 
