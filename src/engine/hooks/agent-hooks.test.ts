@@ -1,11 +1,19 @@
-import { appendFile, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { tempDir } from '../../../test/fixtures.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir as makeTemp } from '../../../test/fixtures.js';
 import { ADAPTERS } from '../agents/registry.js';
 import { listCheckpoints } from '../store/manifest.js';
 import { handleAgentHook } from './handle-hook.js';
 import { installConfig, uninstallConfig, configStatus, withRewind, withoutRewind } from './hook-config.js';
+
+const made: string[] = [];
+const tempDir = async (prefix: string) => {
+  const d = await makeTemp(prefix);
+  made.push(d);
+  return d;
+};
+afterAll(() => Promise.all(made.map((d) => rm(d, { recursive: true, force: true }))));
 
 const hooksOf = (id: keyof typeof ADAPTERS) => ADAPTERS[id].hooks!;
 const CMD = "'/usr/bin/node' '/opt/rewind/out/cli/rewind-app.mjs' hook";
