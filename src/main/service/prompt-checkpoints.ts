@@ -1,4 +1,5 @@
 import { open, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { AgentAdapter } from '../../engine/agents/adapter.js';
 import { FINGERPRINT_WINDOW, hashRange } from '../../engine/io/fingerprint.js';
 import type { TranscriptCursor } from '../../engine/store/manifest.js';
@@ -38,6 +39,8 @@ export class PromptCheckpoints {
     this.seen.set(path, new Set(t.prompts.map((p) => p.uuid)));
     const last = t.prompts[t.prompts.length - 1];
     if (!last || !cwd || !(await stat(storeDir(cwd)).catch(() => null))?.isDirectory()) return;
+    // The agent's own hooks checkpoint this project (`rewind-app hook --agent`): theirs are exact, this one would only race them.
+    if (await stat(join(storeDir(cwd), `hook-${adapter.id}.json`)).catch(() => null)) return;
     // First sight of a file: only a prompt being written now is new.
     if (prev ? prev.has(last.uuid) : now - st.mtimeMs > FRESH_MS) return;
     const fh = await open(path, 'r');
