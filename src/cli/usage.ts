@@ -29,8 +29,11 @@ Usage:
                     [--no-redact] [--force]
                                      Markdown or one self-contained HTML file;
                                      secrets are redacted unless --no-redact
-  rewind-app hooks install|uninstall|status [--scope user|project|local]
-  rewind-app hook                    (run by Claude Code: JSON on stdin)
+  rewind-app hooks install|uninstall|status [--agent claude|codex|droid|qwen|gemini|all]
+                    [--scope user|project|local] [--trust] [--dry-run] [--json]
+                                     each agent's own hook config (merged, backed up);
+                                     --trust records Codex's trust for Rewind's hooks
+  rewind-app hook [--agent ID]       (run by the agent's hooks: JSON on stdin, prints nothing)
 
 When the app is running, back, restore, checkpoint and undo are performed by it.
 
