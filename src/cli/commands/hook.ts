@@ -11,17 +11,15 @@ const MAX_INPUT = 16 * 1024 * 1024;
 export async function hookCommand(io: CliIO, agent?: string): Promise<number> {
   let payload: HookPayload | null = null;
   try {
-    const { AGENT_PRIMARY } = await import('../../engine/agents/registry.js');
-    const id = agent || AGENT_PRIMARY;
     const raw = (await io.stdin?.()) ?? '';
     if (raw.length > MAX_INPUT) throw new Error('hook input too large');
     payload = JSON.parse(raw) as HookPayload;
     if (!payload || typeof payload !== 'object') throw new Error('hook input is not a JSON object');
-    const what = await handleAgentHook(id, payload, io.env);
+    const what = await handleAgentHook(agent, payload, io.env);
     if (io.env.REWIND_HOOK_DEBUG) io.err(`rewind hook: ${what}`);
   } catch (e) {
     const root = io.env.REWIND_PROJECT_ROOT || io.env.CLAUDE_PROJECT_DIR || (typeof payload?.cwd === 'string' ? payload.cwd : undefined);
-    await logHookError(root, `${agent ?? 'claude'} ${payload?.hook_event_name ?? 'hook'} failed: ${e instanceof Error ? e.message : String(e)}`);
+    await logHookError(root, `${agent ?? 'hook'} ${payload?.hook_event_name ?? 'hook'} failed: ${e instanceof Error ? e.message : String(e)}`);
   }
   return 0;
 }

@@ -1,6 +1,6 @@
 import { appendFile, mkdir, open, readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { writeBufferAtomic } from '../io/atomic-write.js';
+import { writeBufferAtomic, writeCacheFileAtomic } from '../io/atomic-write.js';
 import { FINGERPRINT_WINDOW, hashRange } from '../io/fingerprint.js';
 import { ensureStore, storeDir } from '../project.js';
 import { withLock } from '../store/lock.js';
@@ -55,7 +55,8 @@ async function readJson<T>(file: string, valid: (v: T) => boolean, fallback: T):
 }
 
 const readTouched = (root: string) => readJson<Touched>(touchedFile(root), (v) => typeof v.complete === 'boolean' && Array.isArray(v.paths), { complete: false, paths: [] });
-const writeTouched = (root: string, t: Touched) => writeBufferAtomic(touchedFile(root), JSON.stringify(t));
+// Scratch state between hook runs: no fsync (a torn or lost file means a full scan next time, or a checkpoint left untied).
+const writeTouched = (root: string, t: Touched) => writeCacheFileAtomic(touchedFile(root), Buffer.from(JSON.stringify(t)));
 
 function relInProject(root: string, cwd: string, p: string): string | null {
   const abs = isAbsolute(p) ? p : resolve(cwd, p);
@@ -103,12 +104,13 @@ export async function handleHook(ctx: HookContext, p: HookPayload, env: NodeJS.P
   return withLock(join(storeDir(root), 'touched.lock'), () => step(ctx, root, cwd, p, ev));
 }
 
-/** The same, for an agent by id (`rewind-app hook --agent <id>`). */
-export async function handleAgentHook(agent: string, p: HookPayload, env: NodeJS.ProcessEnv): Promise<string> {
-  const { adapterFor } = await import('../agents/registry.js');
-  const hooks = adapterFor(agent).hooks;
-  if (!hooks) throw new Error(`agent ${agent} has no hooks`);
-  return handleHook({ agent, hooks }, p, env);
+/** The same, for an agent by id (`rewind-app hook --agent <id>`; none: plain `rewind-app hook`). */
+export async function handleAgentHook(agent: string | undefined, p: HookPayload, env: NodeJS.ProcessEnv): Promise<string> {
+  const { hooksOfAgent, BARE_HOOK_AGENT } = await import('../agents/hooks-index.js');
+  const id = agent || BARE_HOOK_AGENT;
+  const hooks = await hooksOfAgent(id);
+  if (!hooks) throw new Error(`unknown agent "${id}" (or one without hooks)`);
+  return handleHook({ agent: id, hooks }, p, env);
 }
 
 async function writePointer(root: string, agent: string, p: HookPayload, cwd: string): Promise<void> {
@@ -125,7 +127,7 @@ async function step(ctx: HookContext, root: string, cwd: string, p: HookPayload,
   // A resume can name a new file for the same session at its start (Gemini): follow the later one.
   if (p.transcript_path && ev.kind !== 'session') state.transcript_path = p.transcript_path;
   const said: string[] = [];
-  const save = () => writeBufferAtomic(stateFile, JSON.stringify(state));
+  const save = () => writeCacheFileAtomic(stateFile, Buffer.from(JSON.stringify(state)));
 
   /** The checkpoint of a turn whose prompt is not in the file yet, to tie once it is. */
   const openTurn = async () => {
