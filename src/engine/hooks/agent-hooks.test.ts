@@ -125,4 +125,9 @@ describe('the hook ties its checkpoint to the prompt id the timeline shows', () 
     await handleAgentHook('droid', { ...p, hook_event_name: 'Stop' }, {});
     expect((await listCheckpoints(project)).map((c) => c.transcript?.prompt_uuid)).toEqual(['m1']);
   });
+  it('a home folder is no project: the hook leaves it alone', async () => {
+    const home = await tempDir('hook-home-');
+    expect(await handleAgentHook('gemini', { hook_event_name: 'BeforeAgent', session_id: 's', transcript_path: join(home, 's.jsonl'), cwd: home, prompt: 'p' }, { HOME: home })).toMatch(/not a project folder/);
+    expect(await readdir(home)).toEqual([]);
+  });
 });

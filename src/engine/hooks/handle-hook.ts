@@ -1,5 +1,6 @@
 import { appendFile, mkdir, open, readFile, stat } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { homedir } from 'node:os';
+import { isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 import { writeBufferAtomic, writeCacheFileAtomic } from '../io/atomic-write.js';
 import { FINGERPRINT_WINDOW, hashRange } from '../io/fingerprint.js';
 import { ensureStore, storeDir } from '../project.js';
@@ -95,6 +96,10 @@ export interface HookContext {
 export async function handleHook(ctx: HookContext, p: HookPayload, env: NodeJS.ProcessEnv): Promise<string> {
   const root = env.REWIND_PROJECT_ROOT || ctx.hooks.projectDir?.(env) || p.cwd;
   if (!root) return 'no project dir';
+  // Hooks installed for the user run wherever the agent does: a home folder or a drive's root is
+  // no project to checkpoint (a walk of it would stall the agent).
+  const abs = resolve(root);
+  if (abs === parse(abs).root || abs === resolve(env.HOME || homedir())) return `not a project folder: ${abs}`;
   const cwd = p.cwd ?? root;
   const ev = ctx.hooks.read(p);
   if (ev.kind === 'other') return 'nothing to do';
