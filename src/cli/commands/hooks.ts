@@ -67,7 +67,7 @@ function printStatus(all: AgentHooksStatus[], scope: string | undefined, io: Cli
     for (const s of a.scopes) {
       if (scope && s.scope !== scope) continue;
       const state = s.error ? `unreadable (${s.error})` : s.events.length ? `installed (${s.events.join(', ')})` : 'not installed';
-      const runs = s.events.length ? `; ${s.willRun ? 'the agent runs them' : `the agent will NOT run them: ${s.why}`}` : '';
+      const runs = !s.events.length ? '' : s.willRun === null ? `; ${s.why}` : s.willRun ? '; the agent runs them' : `; the agent will NOT run them: ${s.why}`;
       io.out(`${a.displayName.padEnd(14)} ${s.scope.padEnd(8)} ${state}${runs}  ${s.file}`);
     }
   }

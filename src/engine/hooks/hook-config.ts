@@ -1,4 +1,4 @@
-import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { RewindError } from '../errors.js';
 import { writeBufferAtomic } from '../io/atomic-write.js';
@@ -127,7 +127,13 @@ export async function uninstallConfig(file: string, spec: AgentHooks, agent: str
   const doc = parseConfig(raw, file);
   const present = rewindEvents(doc, spec, agent, file);
   if (raw === null || present.length === 0) return { file, changed: false, backup: null, lines: ['not installed, nothing changed'] };
-  const backup = dryRun ? null : await writeWithBackup(file, raw, render(withoutRewind(doc, spec, agent, file)));
+  const left = withoutRewind(doc, spec, agent, file);
+  let backup: string | null = null;
+  if (!dryRun) {
+    backup = await writeWithBackup(file, raw, render(left));
+    // A file that held only Rewind's entries goes (as before install: an agent may refuse an empty one); its backup stays.
+    if (Object.keys(left).length === 0) await unlink(file);
+  }
   return { file, changed: true, backup, lines: present.map((e) => `removed ${e}`) };
 }
 
