@@ -1,7 +1,7 @@
 import { appendFile, mkdir, open, readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
-import { writeBufferAtomic, writeCacheFileAtomic } from '../io/atomic-write.js';
+import { writeCacheFileAtomic } from '../io/atomic-write.js';
 import { FINGERPRINT_WINDOW, hashRange } from '../io/fingerprint.js';
 import { ensureStore, storeDir } from '../project.js';
 import { withLock } from '../store/lock.js';
@@ -121,7 +121,8 @@ export async function handleAgentHook(agent: string | undefined, p: HookPayload,
 async function writePointer(root: string, agent: string, p: HookPayload, cwd: string): Promise<void> {
   if (!p.transcript_path) return;
   const pointer = { transcript_path: p.transcript_path, session_id: p.session_id, agent, cwd, updated_at: new Date().toISOString() };
-  await writeBufferAtomic(join(storeDir(root), 'session.json'), `${JSON.stringify(pointer, null, 2)}\n`);
+  // Rewritten at every prompt and rebuilt by the next one: no fsync on the agent's time.
+  await writeCacheFileAtomic(join(storeDir(root), 'session.json'), Buffer.from(`${JSON.stringify(pointer, null, 2)}\n`));
 }
 
 async function step(ctx: HookContext, root: string, cwd: string, p: HookPayload, ev: HookEvent): Promise<string> {
