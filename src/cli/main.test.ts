@@ -1,4 +1,4 @@
-import { cp, mkdir, readFile, readdir, utimes, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BRANCHED, CODEX_SYNTHETIC, FIXTURES, LINEAR, copyClaudeHome, inCopy, tempDir } from '../../test/fixtures.js';
@@ -44,6 +44,18 @@ describe('usage errors exit 2 with one line', () => {
     expect(r.err).toMatch(/^rewind-app: /);
     expect(r.out).toBe('');
   });
+});
+
+it('hook never exits non-zero, whatever its options or input: the reason goes to the project\'s hook.log', async () => {
+  const project = await tempDir();
+  try {
+    const r = await cli(['hook', '--agent', 'nope', '--weird'], { env: { REWIND_PROJECT_ROOT: project } });
+    expect(r.code).toBe(0);
+    expect(r.out).toBe('');
+    expect(await readFile(join(project, '.agent', 'rewind', 'hook.log'), 'utf8')).toMatch(/nope hook failed/);
+  } finally {
+    await rm(project, { recursive: true, force: true });
+  }
 });
 
 describe('sessions and timeline', () => {

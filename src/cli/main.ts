@@ -92,7 +92,9 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
   try {
     // mri pushes aliases into the arrays it is given: hand it fresh ones on every call.
     const given = mri(argv, { boolean: [...BOOLEAN], string: [...STRING], alias: { h: 'help', v: 'version' } });
-    checkFlags(given._[0] === undefined ? undefined : String(given._[0]), given);
+    const first = given._[0] === undefined ? undefined : String(given._[0]);
+    // An agent's hook must never exit non-zero (2 blocks Claude Code's prompt): `hook` ignores what it does not know.
+    if (first !== 'hook') checkFlags(first, given);
     const args = mri(argv, { boolean: [...BOOLEAN], string: [...STRING], alias: { h: 'help', v: 'version' }, default: { redact: true } });
     if (args.version) {
       io.out(typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : 'dev');
