@@ -142,3 +142,6 @@ export function treeSourceText(s: { kind: 'checkpoint'; id: string } | { kind: '
   if (s.kind === 'agent-history') return `the agent's own file history (${plural(s.files, 'tracked file')})`;
   return `not known: ${s.reason}`;
 }
+
+/** What a restore from Rewind's own checkpoint covers, beside its id in a preview and on the CLI. */
+export const REWIND_CHECKPOINT_COVERS = "the whole project, shell-made changes and deletions included (git-ignored files and files over the store's size limit stay as they are)";
