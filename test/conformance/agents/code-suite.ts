@@ -98,6 +98,15 @@ export function codeConformance(a: CodeAgentUnderTest): void {
       expect(marks).toEqual(CODE_PROMPTS.map(() => true));
     });
 
+    it('back --both --to #3 forks before the edit and puts the code as it was then; one undo reverts both', async () => {
+      const r = rewindApp(['back', '--both', '--to', '#3', '--transcript', path, '--project', project, '--json'], env(), project);
+      expect(r.code, r.stderr).toBe(0);
+      expect(await treeOf(project)).toEqual(before[2]);
+      const u = rewindApp(['undo', '--project', project], env(), project);
+      expect(u.code, u.stderr).toBe(0);
+      expect(await treeOf(project)).toEqual(final);
+    });
+
     const list = a.prompts ?? CODE_PROMPTS;
     for (let i = list.length - 1; i >= 0; i--) {
       it(`restore to before prompt ${i + 1} ("${list[i]!.replace('{p}', '')}") gives the tree as it was then; undo gives the final tree back`, async () => {
