@@ -23,9 +23,8 @@ describe("Droid's snapshots as the code store", () => {
     expect(await treeOf(h.project)).toEqual({ 'a.txt': 'version one\n' });
     await undoLatest(h.project);
     expect(await treeOf(h.project)).toEqual({ 'a.txt': 'version two\n', 'b.txt': 'bee\n' });
-    // The undo left the tree unlike the newest checkpoint: a second restore names that and needs --force.
-    await expect(restoreFromAgent(h.project, h.transcript, P1)).rejects.toMatchObject({ code: 'CONFLICT' });
-    await restoreFromAgent(h.project, h.transcript, P1, { force: true });
+    // The undo checkpoints the tree it left: a second restore sees nothing changed by hand since.
+    await restoreFromAgent(h.project, h.transcript, P1);
     expect(await treeOf(h.project)).toEqual({ 'a.txt': 'v0\n' });
   });
 
