@@ -126,7 +126,7 @@ export async function targetForRewind(
 export async function nothingForPrompt(session: RestoreSession | null, projectRoot: string): Promise<string> {
   const h = session ? await codeHistoryOf(session.agent) : null;
   const store = h ? `${h.history.label}: nothing for that prompt, and ` : '';
-  return `${store}no Rewind checkpoint in ${projectRoot}/.agent/rewind covers it: the code is unchanged (install the hooks: rewind-app hooks install)`;
+  return `${store}no Rewind checkpoint in ${projectRoot}/.agent/rewind covers it: the code is unchanged (install the hooks: rewind-app hooks install${session ? ` --agent ${session.agent}` : ''})`;
 }
 
 export async function resolveRestoreTarget(o: ResolveOptions): Promise<RestoreTarget> {
