@@ -228,6 +228,9 @@ if (want('hook')) {
   console.log(`hook: PreToolUse ${r.preToolUseMs} ms, UserPromptSubmit (checkpoint) ${r.userPromptSubmitMs} ms, vs node -e '' ${r.nodeEmptyMs} ms (medians of 15, interleaved)`);
 }
 
+// Every agent's hook (`hook --agent X`), each next to node -e '' in turns: bench/hook.ts.
+if (want('hook-agents')) execFileSync(TSX, [join(ROOT, 'bench', 'hook.ts')], { stdio: 'inherit' });
+
 if (want('live')) {
   const { RewindService } = await import('../src/main/service/rewind-service.js');
   const { appendFile: append } = await import('node:fs/promises');

@@ -1,7 +1,7 @@
 import { mkdir, readFile, unlink, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
-import { handleHook } from '../src/engine/hooks/handle-hook.js';
+import { handleAgentHook } from '../src/engine/hooks/handle-hook.js';
 import { readRestoreSession } from '../src/engine/store/restore-session.js';
 import { LINEAR, copyClaudeHome, inCopy, tempDir } from './fixtures.js';
 
@@ -44,7 +44,7 @@ export async function hookedSession(dirs: string[]) {
   await mkdir(join(project, 'src'));
   await writeFile(join(project, 'src', 'keep.ts'), 'export const keep = 1;\n');
   const env = { ...process.env, CLAUDE_PROJECT_DIR: project };
-  const hook = (p: Record<string, unknown>) => handleHook({ cwd: project, transcript_path: transcript, session_id: '2ea8980a-26fe-4928-aab5-4ebf6074b664', ...p }, env);
+  const hook = (p: Record<string, unknown>) => handleAgentHook('claude', { cwd: project, transcript_path: transcript, session_id: '2ea8980a-26fe-4928-aab5-4ebf6074b664', ...p }, env);
   const cur = async (f: string) => readFile(join(project, f), 'utf8');
   // What each prompt does (its text says roughly what): later prompts overlap earlier ones on
   // purpose (a.txt by #1 and #2, notes.md line 1 by #4 and #5), and change other lines of shared.ts.

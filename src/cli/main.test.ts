@@ -52,13 +52,25 @@ async function linearRecordedIn(h: Awaited<ReturnType<typeof home>>, cwd: string
 }
 
 describe('usage errors exit 2 with one line', () => {
-  it.each([[['back', '0']], [['back', 'x']], [['back', '1.5']], [['back', '1', '2']], [['frobnicate']], [['back', '--nope']], [['back', '--transcript']]])('%j', async (argv) => {
+  it.each([[['back', '0']], [['back', 'x']], [['back', '1.5']], [['back', '1', '2']], [['frobnicate']], [['back', '--nope']], [['back', '--transcript']], [['sessions', '--to', 'x']], [['timeline', '--force']], [['hooks', 'install', '--agnt', 'codex']], [['hooks', 'install', '--agent', 'nope']], [['checkpoint', '--source', 'x']]])('%j', async (argv) => {
     const r = await cli(argv);
     expect(r.code).toBe(2);
     expect(r.err.trim().split('\n')).toHaveLength(1);
     expect(r.err).toMatch(/^rewind-app: /);
     expect(r.out).toBe('');
   });
+});
+
+it('hook never exits non-zero, whatever its options or input: the reason goes to the project\'s hook.log', async () => {
+  const project = await tempDir();
+  try {
+    const r = await cli(['hook', '--agent', 'nope', '--weird'], { env: { REWIND_PROJECT_ROOT: project } });
+    expect(r.code).toBe(0);
+    expect(r.out).toBe('');
+    expect(await readFile(join(project, '.agent', 'rewind', 'hook.log'), 'utf8')).toMatch(/nope hook failed/);
+  } finally {
+    await rm(project, { recursive: true, force: true });
+  }
 });
 
 describe('sessions and timeline', () => {

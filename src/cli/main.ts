@@ -6,9 +6,49 @@ import { USAGE } from './usage.js';
 
 declare const __APP_VERSION__: string;
 
-const BOOLEAN = ['json', 'in-place', 'both', 'copy', 'dry-run', 'force', 'help', 'version', 'demo', 'redact', 'stdio', 'allow-writes'];
-const STRING = ['to', 'transcript', 'project', 'claude-dir', 'label', 'source', 'scope', 'port', 'host', 'branch', 'format', 'out', 'agent', 'limit', 'name', 'take'];
-const KNOWN = new Set([...BOOLEAN, ...STRING, '_', 'h', 'v']);
+/**
+ * Each command's options: the one place a command says what it accepts. Anything else is a usage
+ * error (exit 2). Adding a command: one row here (its booleans and its valued options), one case
+ * in `run`. `help` and `version` are accepted everywhere.
+ */
+export const COMMAND_FLAGS: Record<string, { boolean?: readonly string[]; string?: readonly string[] }> = {
+  '': { boolean: ['demo'], string: ['claude-dir'] },
+  // `host` on the commands that run on a remote host (ON_HOST); on `serve` it is the address to listen on.
+  sessions: { boolean: ['json'], string: ['project', 'claude-dir', 'host'] },
+  search: { boolean: ['json'], string: ['project', 'agent', 'limit', 'claude-dir', 'host'] },
+  timeline: { boolean: ['json'], string: ['claude-dir', 'host'] },
+  back: { boolean: ['json', 'in-place', 'both', 'copy', 'dry-run', 'force'], string: ['to', 'transcript', 'project', 'claude-dir', 'host'] },
+  hook: { string: ['agent'] },
+  hooks: { boolean: ['json', 'dry-run', 'trust'], string: ['agent', 'scope', 'project', 'claude-dir'] },
+  checkpoint: { boolean: ['json'], string: ['label', 'project', 'host'] },
+  checkpoints: { boolean: ['json'], string: ['project', 'host'] },
+  restore: { boolean: ['json', 'dry-run', 'force'], string: ['source', 'project', 'transcript', 'claude-dir', 'host'] },
+  undo: { boolean: ['json', 'dry-run', 'force'], string: ['project', 'claude-dir', 'host'] },
+  revert: { boolean: ['json', 'dry-run', 'force'], string: ['take', 'project', 'transcript', 'host'] },
+  redo: { boolean: ['json', 'dry-run', 'force'], string: ['project', 'claude-dir', 'host'] },
+  history: { boolean: ['json'], string: ['project', 'claude-dir', 'host'] },
+  compare: { boolean: ['json'], string: ['project', 'claude-dir'] },
+  export: { boolean: ['redact', 'force'], string: ['branch', 'format', 'out', 'claude-dir'] },
+  mcp: { boolean: ['allow-writes', 'dry-run', 'json'], string: ['agent', 'scope', 'project', 'claude-dir'] },
+  serve: { boolean: ['demo', 'stdio'], string: ['port', 'host', 'claude-dir'] },
+  remote: { boolean: ['json'], string: ['name'] },
+};
+const GLOBAL = ['help', 'version', 'h', 'v', '_'];
+const allOf = (kind: 'boolean' | 'string') => [...new Set(Object.values(COMMAND_FLAGS).flatMap((f) => f[kind] ?? []))];
+const BOOLEAN = [...allOf('boolean'), 'help', 'version'];
+const STRING = allOf('string');
+
+/** The usage error for an option the command does not take (one line). */
+function checkFlags(command: string | undefined, args: Record<string, unknown>): void {
+  const spec = COMMAND_FLAGS[command ?? ''];
+  if (!spec) return; // an unknown command is reported as such
+  const allowed = new Set([...GLOBAL, ...(spec.boolean ?? []), ...(spec.string ?? [])]);
+  for (const k of Object.keys(args)) {
+    if (allowed.has(k)) continue;
+    const what = command ? `${command} does not take --${k}` : `unknown option --${k}`;
+    throw new RewindError('USAGE', `${k.length === 1 ? what.replace(`--${k}`, `-${k}`) : what} (see rewind-app --help)`);
+  }
+}
 /** Commands that write: when the app runs, it performs them (a single writer, the window updates). */
 export const FORWARDED: ReadonlySet<string> = new Set(['back', 'restore', 'checkpoint', 'undo', 'revert', 'redo']);
 /** Commands that `--host NAME` runs on a remote host (`serve --host` is the address it listens on). */
@@ -59,10 +99,11 @@ async function recoverInterrupted(project: unknown, io: CliIO, cleanTemps: boole
 export async function run(argv: string[], io: CliIO = processIO()): Promise<number> {
   try {
     // mri pushes aliases into the arrays it is given: hand it fresh ones on every call.
+    const given = mri(argv, { boolean: [...BOOLEAN], string: [...STRING], alias: { h: 'help', v: 'version' } });
+    const first = given._[0] === undefined ? undefined : String(given._[0]);
+    // An agent's hook must never exit non-zero (2 blocks Claude Code's prompt): `hook` ignores what it does not know.
+    if (first !== 'hook') checkFlags(first, given);
     const args = mri(argv, { boolean: [...BOOLEAN], string: [...STRING], alias: { h: 'help', v: 'version' }, default: { redact: true } });
-    for (const k of Object.keys(args)) {
-      if (!KNOWN.has(k)) throw new RewindError('USAGE', `unknown option --${k} (see rewind-app --help)`);
-    }
     if (args.version) {
       io.out(typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : 'dev');
       return EXIT.ok;
@@ -134,12 +175,15 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
       }
       case 'hook': {
         const { hookCommand } = await import('./commands/hook.js');
-        return await hookCommand(io);
+        return await hookCommand(io, typeof args.agent === 'string' ? args.agent : undefined);
       }
       case 'hooks': {
         noExtra(1);
         const { hooksCommand } = await import('./commands/hooks.js');
-        return await hooksCommand({ action: rest[0], scope: single('scope'), project: single('project'), claudeDir, json: !!args.json, dryRun: !!args['dry-run'] }, io);
+        return await hooksCommand(
+          { action: rest[0], agent: single('agent'), scope: single('scope'), project: single('project'), claudeDir, json: !!args.json, dryRun: !!args['dry-run'], trust: !!args.trust },
+          io,
+        );
       }
       case 'checkpoint': {
         noExtra(0);

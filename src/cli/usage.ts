@@ -48,8 +48,11 @@ Usage:
                                      turn, previews; rewind, restore, undo with --allow-writes
   rewind-app mcp install|uninstall --agent claude|codex|qwen|gemini|droid|all
                  [--scope user|project] [--allow-writes] [--dry-run] [--json]
-  rewind-app hooks install|uninstall|status [--scope user|project|local]
-  rewind-app hook                    (run by Claude Code: JSON on stdin)
+  rewind-app hooks install|uninstall|status [--agent claude|codex|droid|qwen|gemini|all]
+                    [--scope user|project|local] [--trust] [--dry-run] [--json]
+                                     each agent's own hook config (merged, backed up);
+                                     --trust records Codex's trust for Rewind's hooks
+  rewind-app hook [--agent ID]       (run by the agent's hooks: JSON on stdin, prints nothing)
 
 When the app is running, back, restore, revert, checkpoint, undo and redo are performed by it.
 

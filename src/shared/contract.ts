@@ -193,6 +193,8 @@ export type TurnItem = z.output<typeof TurnItemSchema>;
 export type TurnItemBase = z.output<typeof TurnItemBaseSchema>;
 
 const HooksScopeSchema = z.object({ scope: z.enum(['user', 'project', 'local']), file: z.string(), events: z.array(z.string()), command: z.string().nullable() });
+/** One agent's hooks as the window's notice shows them: only agents with sessions in the project. */
+const AgentHooksSchema = z.object({ agent: z.string(), displayName: z.string(), installed: z.boolean(), file: z.string(), nextStep: z.string().nullable() });
 
 const PriceSchema = z.object({ input: z.number(), output: z.number(), cacheRead: z.number(), cacheWrite: z.number() });
 const PromptBriefSchema = z.object({ uuid: z.string(), number: z.number().int().nullable(), text: z.string(), active: z.boolean() });
@@ -344,11 +346,13 @@ export const CONTRACT = {
   },
   hooksStatus: {
     request: z.object({ project: path }).strict(),
-    response: z.object({ projectRoot: z.string(), scopes: z.array(HooksScopeSchema), command: z.string() }),
+    response: z.object({ projectRoot: z.string(), scopes: z.array(HooksScopeSchema), command: z.string(), agents: z.array(AgentHooksSchema).default([]) }),
   },
   installHooks: {
-    request: z.object({ project: path, scope: z.enum(['user', 'project', 'local']).default('local'), dryRun: z.boolean().default(false) }).strict(),
-    response: z.object({ file: z.string(), changed: z.boolean(), lines: z.array(z.string()) }),
+    request: z
+      .object({ project: path, agent: z.string().min(1).max(40).optional(), scope: z.enum(['user', 'project', 'local']).optional(), dryRun: z.boolean().default(false) })
+      .strict(),
+    response: z.object({ file: z.string(), changed: z.boolean(), lines: z.array(z.string()), nextStep: z.string().nullable().default(null) }),
   },
   getSettings: {
     request: z.object({}).strict(),

@@ -239,3 +239,5 @@ export const TAKE_LABEL = { current: 'Keep the current file', before: 'Take the 
 export function codeActionName(r: { kind: 'restore' | 'revert' }): string {
   return r.kind === 'revert' ? "the revert of a prompt's changes" : 'the restore';
 }
+/** What a restore from Rewind's own checkpoint covers, beside its id in a preview and on the CLI. */
+export const REWIND_CHECKPOINT_COVERS = "the whole project, shell-made changes and deletions included (git-ignored files and files over the store's size limit stay as they are)";

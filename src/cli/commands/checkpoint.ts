@@ -30,7 +30,8 @@ export async function checkpointsCommand(args: { project?: string; json: boolean
   for (const c of list) {
     const ch = c.changed;
     const delta = `+${ch.added.length} ~${ch.modified.length} -${ch.deleted.length}`;
-    const what = c.label ?? (c.transcript?.prompt_id ? `before prompt ${c.transcript.prompt_id.slice(0, 8)}` : c.trigger);
+    const prompt = c.transcript?.prompt_uuid ?? c.transcript?.prompt_id;
+    const what = c.label ?? (prompt ? `before prompt ${prompt.slice(0, 8)}${c.transcript?.agent ? ` (${c.transcript.agent})` : ''}` : c.trigger);
     io.out(`${c.id}  ${relTime(c.time).padStart(8)}  ${c.trigger.padEnd(11)} ${delta.padEnd(12)} ${truncate(what, 60)}`);
   }
   return 0;

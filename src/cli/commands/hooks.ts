@@ -1,53 +1,75 @@
-import { claudeConfigRoot } from '../../engine/agents/claude/paths.js';
 import { RewindError } from '../../engine/errors.js';
-import { hookCommand, hooksStatus, installHooks, settingsPath, uninstallHooks, type Scope } from '../../engine/hooks/settings.js';
+import { agentsStatus, installAgentHooks, uninstallAgentHooks, type AgentHooksStatus } from '../../engine/hooks/agents-hooks.js';
+import { hookCommand } from '../../engine/hooks/settings.js';
 import { projectRootOrCwd } from '../../engine/resolve-transcript.js';
 import type { CliIO } from '../io.js';
 
 export interface HooksArgs {
   action?: string;
+  agent?: string;
   scope?: string;
   project?: string;
   claudeDir?: string;
   json: boolean;
   dryRun: boolean;
+  trust: boolean;
 }
 
-const SCOPES: Scope[] = ['user', 'project', 'local'];
+/** `--agent`: one agent id, or all; install and uninstall default to the first agent, status to all. */
+async function agentsOf(arg: string | undefined, action: string): Promise<string[]> {
+  const { AGENT_IDS, AGENT_PRIMARY, ADAPTERS } = await import('../../engine/agents/registry.js');
+  const withHooks = AGENT_IDS.filter((id) => ADAPTERS[id].hooks);
+  if (arg === undefined) return action === 'status' ? withHooks : [AGENT_PRIMARY];
+  if (arg === 'all') return withHooks;
+  if (!(withHooks as string[]).includes(arg)) throw new RewindError('USAGE', `--agent is ${withHooks.join(', ')} or all (got "${arg}")`);
+  return [arg];
+}
 
 export async function hooksCommand(args: HooksArgs, io: CliIO): Promise<number> {
   const action = args.action ?? 'status';
   if (!['install', 'uninstall', 'status'].includes(action)) throw new RewindError('USAGE', `hooks takes install, uninstall or status (got "${action}")`);
-  if (args.scope && !SCOPES.includes(args.scope as Scope)) throw new RewindError('USAGE', `--scope is user, project or local (got "${args.scope}")`);
+  if (args.trust && action !== 'install') throw new RewindError('USAGE', '--trust goes with hooks install');
+  const agents = await agentsOf(args.agent, action);
   const projectRoot = await projectRootOrCwd({ project: args.project, cwd: io.cwd, env: io.env });
-  const claudeRoot = args.claudeDir ?? claudeConfigRoot(io.env);
+  const where = { projectRoot, env: io.env, claudeDir: args.claudeDir ?? null };
+  const { ADAPTERS } = await import('../../engine/agents/registry.js');
+  for (const id of agents) {
+    const scopes = ADAPTERS[id as keyof typeof ADAPTERS].hooks!.scopes;
+    if (args.scope && !scopes.includes(args.scope as never)) throw new RewindError('USAGE', `--scope for ${id} is ${scopes.join(', ')} (got "${args.scope}")`);
+  }
   if (action === 'status') {
-    const all = await Promise.all(SCOPES.map((s) => hooksStatus(settingsPath(s, projectRoot, claudeRoot), s)));
-    const shown = args.scope ? all.filter((s) => s.scope === args.scope) : all;
-    if (args.json) io.out(JSON.stringify({ projectRoot, scopes: shown }));
-    else {
-      for (const s of shown) io.out(`${s.scope.padEnd(8)} ${s.events.length ? `installed (${s.events.join(', ')})` : 'not installed'}  ${s.file}`);
-      if (!shown.some((s) => s.events.length)) io.err('Install with: rewind-app hooks install  (adds a checkpoint before every prompt, and records what the agent edits)');
-    }
+    const all = await agentsStatus(agents, where);
+    if (args.json) io.out(JSON.stringify({ projectRoot, agents: all, scopes: all[0]?.scopes ?? [] }));
+    else printStatus(all, args.scope, io);
     return 0;
   }
-  const scope = (args.scope as Scope | undefined) ?? 'local';
-  const file = settingsPath(scope, projectRoot, claudeRoot);
-  if (action === 'install') {
-    if (!io.self) throw new RewindError('INTERNAL', 'cannot tell where rewind-app is installed');
-    const change = await installHooks(file, hookCommand(io.self.node, io.self.script), args.dryRun);
-    report(change, args, io);
-  } else {
-    report(await uninstallHooks(file, args.dryRun), args, io);
+  if (action === 'install' && !io.self) throw new RewindError('INTERNAL', 'cannot tell where rewind-app is installed');
+  const results = [];
+  for (const id of agents) {
+    if (action === 'install') results.push(await installAgentHooks(id, { ...where, scope: args.scope ?? null, command: hookCommand(io.self!.node, io.self!.script), dryRun: args.dryRun, trust: args.trust }));
+    else results.push(await uninstallAgentHooks(id, { ...where, scope: args.scope ?? null, dryRun: args.dryRun }));
+  }
+  if (args.json) {
+    io.out(JSON.stringify(results.length === 1 ? { ...results[0], dryRun: args.dryRun } : { agents: results, dryRun: args.dryRun }));
+    return 0;
+  }
+  for (const r of results) {
+    io.out(`${args.dryRun ? 'Dry run: ' : ''}${r.displayName}: ${r.file}`);
+    for (const l of r.lines) io.out(`  ${l}`);
+    if (r.backup) io.out(`  backup: ${r.backup}`);
+    if (r.nextStep) io.err(r.nextStep);
   }
   return 0;
 }
 
-function report(c: { file: string; changed: boolean; lines: string[] }, args: HooksArgs, io: CliIO): void {
-  if (args.json) {
-    io.out(JSON.stringify({ ...c, dryRun: args.dryRun }));
-    return;
+function printStatus(all: AgentHooksStatus[], scope: string | undefined, io: CliIO): void {
+  for (const a of all) {
+    for (const s of a.scopes) {
+      if (scope && s.scope !== scope) continue;
+      const state = s.error ? `unreadable (${s.error})` : s.events.length ? `installed (${s.events.join(', ')})` : 'not installed';
+      const runs = !s.events.length ? '' : s.willRun === null ? `; ${s.why}` : s.willRun ? '; the agent runs them' : `; the agent will NOT run them: ${s.why}`;
+      io.out(`${a.displayName.padEnd(14)} ${s.scope.padEnd(8)} ${state}${runs}  ${s.file}`);
+    }
   }
-  io.out(`${args.dryRun ? 'Dry run: ' : ''}${c.file}`);
-  for (const l of c.lines) io.out(`  ${l}`);
+  if (!all.some((a) => a.scopes.some((s) => s.events.length))) io.err('Install with: rewind-app hooks install --agent <id>  (a checkpoint before every prompt, shell changes included)');
 }

@@ -1,6 +1,7 @@
 import type { Agent, SessionSummary, Timeline } from '../../shared/session-schema.js';
 import type { PromptLines } from '../prompt-search.js';
 import type { ResponseOf, TurnItem } from '../../shared/contract.js';
+import type { AgentHooks } from '../hooks/agent-hooks.js';
 
 /**
  * The one seam every coding agent sits behind. An agent lives in `src/engine/agents/<id>/` and is
@@ -75,6 +76,8 @@ export interface AgentAdapter {
   resumeCommand(sessionId: string): string;
   /** `rewind-app hooks install` wires Rewind's checkpoints into this agent (the window offers it). */
   readonly checkpointHooks?: boolean;
+  /** The agent's hooks: its config files, the events Rewind adds, what a payload means (`rewind-app hook --agent <id>`). */
+  readonly hooks?: AgentHooks;
   /**
    * The agent's own record of the project's files before each prompt (Claude's `file-history/`,
    * Droid's snapshots, Qwen's file-history, Gemini's checkpoints): restore, `back --both`, the

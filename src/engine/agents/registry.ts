@@ -35,7 +35,7 @@ export function adapterFor(id: string): AgentAdapter {
 
 /** What the window shows of each agent: the renderer names agents only through this. */
 export function agentInfo(): { id: AgentId; displayName: string; badge: string; hooks: boolean; code: boolean; codeMarks: boolean }[] {
-  return AGENT_IDS.map((id) => ({ id, displayName: ADAPTERS[id].displayName, badge: ADAPTERS[id].badge, hooks: !!ADAPTERS[id].checkpointHooks, code: !!ADAPTERS[id].codeHistory, codeMarks: !!ADAPTERS[id].codeHistory?.marksPrompts }));
+  return AGENT_IDS.map((id) => ({ id, displayName: ADAPTERS[id].displayName, badge: ADAPTERS[id].badge, hooks: !!ADAPTERS[id].hooks, code: !!ADAPTERS[id].codeHistory, codeMarks: !!ADAPTERS[id].codeHistory?.marksPrompts }));
 }
 
 /** Per-agent root overrides (a CLI flag, the demo); the rest come from env. */

@@ -1,28 +1,28 @@
 import { appendFile, mkdir, open, readFile, stat } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { writeBufferAtomic } from '../io/atomic-write.js';
+import { homedir } from 'node:os';
+import { isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
+import { writeCacheFileAtomic } from '../io/atomic-write.js';
 import { FINGERPRINT_WINDOW, hashRange } from '../io/fingerprint.js';
 import { ensureStore, storeDir } from '../project.js';
 import { withLock } from '../store/lock.js';
 import type { TranscriptCursor } from '../store/manifest.js';
+import type { AgentHooks, HookEvent, HookPayload } from './agent-hooks.js';
 
-/** Tools whose input names the one file they change. */
-const FILE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
-/** Tools that change nothing on disk. */
-const READ_ONLY = new Set(['Read', 'Grep', 'Glob', 'LS', 'WebFetch', 'WebSearch', 'TodoWrite', 'ToolSearch', 'ExitPlanMode', 'BashOutput']);
+export type { HookPayload };
 
-export interface HookPayload {
-  hook_event_name?: string;
-  session_id?: string;
-  transcript_path?: string;
-  cwd?: string;
-  prompt_id?: string;
-  tool_name?: string;
-  tool_input?: Record<string, unknown>;
-}
+/**
+ * `rewind-app hook --agent <id>`: one handler for every agent's hooks. The agent's `hooks` says
+ * what a payload means; this records the session pointer, checkpoints the tree before each prompt
+ * (tied to the id the timeline shows for it) and keeps track of what the tools touch, so the next
+ * checkpoint reads only those paths, or walks the tree after a shell ran.
+ *
+ * Agents that name no prompt id when the turn starts (Qwen, Gemini, Droid) get the checkpoint
+ * then, and it is tied to the prompt at the next event, once the prompt is in the session file.
+ * Where no turn-start event fires at all, the first tool event of a new prompt stands in for it.
+ */
 
 /** Since the last checkpoint: the paths the agent said it touched; `complete` is false once a
- * tool ran whose effects we cannot name (Bash, a subagent...). */
+ * tool ran whose effects we cannot name (a shell, a subagent...). */
 interface Touched {
   complete: boolean;
   paths: string[];
@@ -30,26 +30,44 @@ interface Touched {
   created?: string[];
 }
 
-const touchedFile = (root: string) => join(storeDir(root), 'touched.json');
-
-async function readTouched(root: string): Promise<Touched> {
-  try {
-    const v = JSON.parse(await readFile(touchedFile(root), 'utf8')) as Touched;
-    if (typeof v.complete === 'boolean' && Array.isArray(v.paths)) return v;
-  } catch {
-    // none yet
-  }
-  return { complete: false, paths: [] };
+/** One agent's turn in this project, between hook runs. */
+interface TurnState {
+  session_id: string | null;
+  transcript_path: string | null;
+  /** A turn whose prompt is not written yet: the checkpoint taken at its start, and the file's size then. */
+  pending: { checkpoint: string; offset: number } | null;
+  /** The file's size when the last prompt was tied: a prompt after it is a new turn. */
+  tiedOffset: number | null;
+  lastPrompt: string | null;
 }
 
-function relInProject(root: string, cwd: string, p: unknown): string | null {
-  if (typeof p !== 'string' || !p) return null;
+const touchedFile = (root: string) => join(storeDir(root), 'touched.json');
+/** Also what tells the window's watcher that this agent's hooks checkpoint the project. */
+export const hookStateFile = (root: string, agent: string) => join(storeDir(root), `hook-${agent}.json`);
+
+async function readJson<T>(file: string, valid: (v: T) => boolean, fallback: T): Promise<T> {
+  try {
+    const v = JSON.parse(await readFile(file, 'utf8')) as T;
+    if (v && valid(v)) return v;
+  } catch {
+    // none yet, or torn: start afresh
+  }
+  return fallback;
+}
+
+const readTouched = (root: string) => readJson<Touched>(touchedFile(root), (v) => typeof v.complete === 'boolean' && Array.isArray(v.paths), { complete: false, paths: [] });
+// Scratch state between hook runs: no fsync (a torn or lost file means a full scan next time, or a checkpoint left untied).
+const writeTouched = (root: string, t: Touched) => writeCacheFileAtomic(touchedFile(root), Buffer.from(JSON.stringify(t)));
+
+function relInProject(root: string, cwd: string, p: string): string | null {
   const abs = isAbsolute(p) ? p : resolve(cwd, p);
   const rel = relative(root, abs).split(sep).join('/');
   return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : null;
 }
 
-async function transcriptCursor(p: HookPayload): Promise<TranscriptCursor | null> {
+const sizeOf = async (path: string | undefined) => (path ? ((await stat(path).catch(() => null))?.size ?? 0) : 0);
+
+async function transcriptCursor(p: HookPayload, agent: string, ids: { promptUuid?: string | null; promptId?: string | null }): Promise<TranscriptCursor | null> {
   if (!p.transcript_path) return null;
   const st = await stat(p.transcript_path).catch(() => null);
   const size = st?.size ?? 0;
@@ -63,69 +81,170 @@ async function transcriptCursor(p: HookPayload): Promise<TranscriptCursor | null
       await fh.close();
     }
   }
-  return { transcript_path: p.transcript_path, session_id: p.session_id ?? null, agent: 'claude', prompt_uuid: null, prompt_id: p.prompt_id ?? null, byte_offset_end: size, prefix_sha256: prefix };
+  return { transcript_path: p.transcript_path, session_id: p.session_id ?? null, agent, prompt_uuid: ids.promptUuid ?? null, prompt_id: ids.promptId ?? null, byte_offset_end: size, prefix_sha256: prefix };
+}
+
+export interface HookContext {
+  agent: string;
+  hooks: AgentHooks;
 }
 
 /**
- * Handles one hook call from Claude Code. Records the session pointer, checkpoints the tree before
- * each prompt, and keeps track of what the agent's tools touch. Throws only to its caller, which
- * logs and exits 0: a hook must never break the agent.
+ * Handles one hook call. Throws only to its caller, which logs and exits 0: a hook must never
+ * break the agent.
  */
-export async function handleHook(p: HookPayload, env: NodeJS.ProcessEnv): Promise<string> {
-  const root = env.CLAUDE_PROJECT_DIR || p.cwd;
+export async function handleHook(ctx: HookContext, p: HookPayload, env: NodeJS.ProcessEnv): Promise<string> {
+  const root = env.REWIND_PROJECT_ROOT || ctx.hooks.projectDir?.(env) || p.cwd;
   if (!root) return 'no project dir';
+  // Hooks installed for the user run wherever the agent does: a home folder or a drive's root is
+  // no project to checkpoint (a walk of it would stall the agent).
+  const abs = resolve(root);
+  if (abs === parse(abs).root || abs === resolve(env.HOME || homedir())) return `not a project folder: ${abs}`;
   const cwd = p.cwd ?? root;
+  const ev = ctx.hooks.read(p);
+  if (ev.kind === 'other') return 'nothing to do';
+  if (ev.kind === 'tool' && ev.readOnly && !ctx.hooks.promptAfter) return 'read-only tool';
   await ensureStore(root);
-  const event = p.hook_event_name ?? '';
-  if (event === 'UserPromptSubmit' || event === 'SessionStart') {
-    if (p.transcript_path) {
-      const pointer = { transcript_path: p.transcript_path, session_id: p.session_id, agent: 'claude', cwd, updated_at: new Date().toISOString() };
-      await writeBufferAtomic(join(storeDir(root), 'session.json'), `${JSON.stringify(pointer, null, 2)}\n`);
+  if (ev.kind === 'session' || ev.kind === 'prompt') await writePointer(root, ctx.agent, p, cwd);
+  return withLock(join(storeDir(root), 'touched.lock'), () => step(ctx, root, cwd, p, ev));
+}
+
+/** The same, for an agent by id (`rewind-app hook --agent <id>`; none: plain `rewind-app hook`). */
+export async function handleAgentHook(agent: string | undefined, p: HookPayload, env: NodeJS.ProcessEnv): Promise<string> {
+  const { hooksOfAgent, BARE_HOOK_AGENT } = await import('../agents/hooks-index.js');
+  const id = agent || BARE_HOOK_AGENT;
+  const hooks = await hooksOfAgent(id);
+  if (!hooks) throw new Error(`unknown agent "${id}" (or one without hooks)`);
+  return handleHook({ agent: id, hooks }, p, env);
+}
+
+async function writePointer(root: string, agent: string, p: HookPayload, cwd: string): Promise<void> {
+  if (!p.transcript_path) return;
+  const pointer = { transcript_path: p.transcript_path, session_id: p.session_id, agent, cwd, updated_at: new Date().toISOString() };
+  // Rewritten at every prompt and rebuilt by the next one: no fsync on the agent's time.
+  await writeCacheFileAtomic(join(storeDir(root), 'session.json'), Buffer.from(`${JSON.stringify(pointer, null, 2)}\n`));
+}
+
+async function step(ctx: HookContext, root: string, cwd: string, p: HookPayload, ev: HookEvent): Promise<string> {
+  const stateFile = hookStateFile(root, ctx.agent);
+  const fresh: TurnState = { session_id: p.session_id ?? null, transcript_path: p.transcript_path ?? null, pending: null, tiedOffset: null, lastPrompt: null };
+  let state = await readJson<TurnState>(stateFile, (v) => 'pending' in v, fresh);
+  if (p.session_id && state.session_id !== p.session_id) state = fresh;
+  // A resume can name a new file for the same session at its start (Gemini): follow the later one.
+  if (p.transcript_path && ev.kind !== 'session') state.transcript_path = p.transcript_path;
+  const said: string[] = [];
+  const save = () => writeCacheFileAtomic(stateFile, Buffer.from(JSON.stringify(state)));
+
+  /** The checkpoint of a turn whose prompt is not in the file yet, to tie once it is. */
+  const openTurn = async () => {
+    const offset = await sizeOf(p.transcript_path);
+    // The same turn announced twice (a repeated event, SessionStart then a prompt event): one checkpoint.
+    if (state.pending && state.pending.offset === offset) return;
+    const id = await checkpoint(root, p, ctx.agent, {});
+    state.pending = { checkpoint: id, offset };
+    said.push(`checkpoint ${id} (prompt not written yet)`);
+  };
+  /** Ties the open turn's checkpoint to its prompt, now in the file; a turn whose prompt never came is dropped. */
+  const tiePending = async () => {
+    if (!state.pending || !ctx.hooks.promptAfter || !state.transcript_path) return;
+    const id = await ctx.hooks.promptAfter(state.transcript_path, state.pending.offset).catch(() => null);
+    if (!id) {
+      if (ev.kind === 'prompt' || ev.kind === 'session') state.pending = null;
+      return;
     }
-    if (event === 'SessionStart') return 'session recorded';
-    // Loaded here only: the tool-call hooks, which run far more often, never need the store's code.
-    const { takeCheckpoint } = await import('../store/checkpoint.js');
-    return withLock(join(storeDir(root), 'touched.lock'), async () => {
-      const touched = await readTouched(root);
-      const r = await takeCheckpoint({
-        projectRoot: root,
-        trigger: 'prompt',
-        transcript: await transcriptCursor(p),
-        touched: touched.complete ? touched.paths : null,
-        created: touched.created ?? [],
-      });
-      await writeBufferAtomic(touchedFile(root), JSON.stringify({ complete: true, paths: [] } satisfies Touched));
-      return `checkpoint ${r.manifest.id} (${r.manifest.scan}, ${r.hashed} hashed, ${Math.round(r.ms)} ms)`;
-    });
+    const { tieToPrompt } = await import('../store/prompt-tie.js');
+    await tieToPrompt(root, state.pending.checkpoint, id);
+    said.push(`tied ${state.pending.checkpoint} to ${id}`);
+    state.pending = null;
+    state.lastPrompt = id;
+    state.tiedOffset = await sizeOf(state.transcript_path);
+  };
+  /** No turn-start event came for a new prompt: its first tool event checkpoints before the tool runs. */
+  const standIn = async () => {
+    if (state.pending || !ctx.hooks.promptAfter || !state.transcript_path || state.tiedOffset === null) return;
+    const id = await ctx.hooks.promptAfter(state.transcript_path, state.tiedOffset).catch(() => null);
+    if (!id || id === state.lastPrompt) return;
+    const cp = await checkpoint(root, p, ctx.agent, { promptUuid: id });
+    said.push(`checkpoint ${cp} before ${id} (at its first tool)`);
+    state.lastPrompt = id;
+    state.tiedOffset = await sizeOf(state.transcript_path);
+  };
+
+  switch (ev.kind) {
+    case 'session':
+      await tiePending();
+      if (ev.turn) await openTurn();
+      else if (state.tiedOffset === null) state.tiedOffset = await sizeOf(p.transcript_path);
+      break;
+    case 'prompt':
+      await tiePending();
+      if (ev.promptId || ev.promptUuid) {
+        const id = await checkpoint(root, p, ctx.agent, { promptId: ev.promptId, promptUuid: ev.promptUuid });
+        said.push(`checkpoint ${id}`);
+        state.pending = null;
+        state.lastPrompt = ev.promptUuid ?? ev.promptId;
+        state.tiedOffset = await sizeOf(p.transcript_path);
+      } else await openTurn();
+      break;
+    case 'repeat':
+      await tiePending();
+      break;
+    case 'stop':
+      await tiePending();
+      await endTurn(root, p, ctx.agent, said);
+      break;
+    case 'tool':
+      await tiePending();
+      await standIn();
+      if (!ev.readOnly) said.push(await noteTool(root, cwd, ev));
+      break;
   }
-  const tool = p.tool_name ?? '';
-  if (event === 'PreToolUse') {
-    if (READ_ONLY.has(tool)) return 'read-only tool';
-    return withLock(join(storeDir(root), 'touched.lock'), async () => {
-      const t = await readTouched(root);
-      const rel = FILE_TOOLS.has(tool) ? relInProject(root, cwd, p.tool_input?.file_path ?? p.tool_input?.notebook_path) : null;
-      if (rel) {
-        if (!t.paths.includes(rel)) {
-          t.paths.push(rel);
-          const existed = await stat(join(root, rel)).catch(() => null);
-          if (!existed) t.created = [...(t.created ?? []), rel];
-        }
-      } else if (!FILE_TOOLS.has(tool)) {
-        t.complete = false;
+  await save();
+  return said.join('; ') || 'nothing to do';
+}
+
+/** A checkpoint of the tree now: only the touched paths when all are known, else a walk. */
+async function checkpoint(root: string, p: HookPayload, agent: string, ids: { promptUuid?: string | null; promptId?: string | null }, trigger: 'prompt' | 'turn-end' = 'prompt'): Promise<string> {
+  // Loaded here only: the tool-call hooks, which run far more often, never need the store's code.
+  const { takeCheckpoint } = await import('../store/checkpoint.js');
+  const touched = await readTouched(root);
+  const r = await takeCheckpoint({ projectRoot: root, trigger, transcript: await transcriptCursor(p, agent, ids), touched: touched.complete ? touched.paths : null, created: touched.created ?? [] });
+  await writeTouched(root, { complete: true, paths: [] });
+  return r.manifest.id;
+}
+
+/**
+ * The turn's end: when its tools changed the tree, the state they left is checkpointed, so a
+ * restore later tells the agent's own changes (a shell's included) from edits made outside it.
+ */
+async function endTurn(root: string, p: HookPayload, agent: string, said: string[]): Promise<void> {
+  const t = await readTouched(root);
+  if (t.complete && t.paths.length === 0) return;
+  said.push(`turn-end checkpoint ${await checkpoint(root, p, agent, {}, 'turn-end')}`);
+}
+
+async function noteTool(root: string, cwd: string, ev: Extract<HookEvent, { kind: 'tool' }>): Promise<string> {
+  const rels = ev.files?.map((f) => relInProject(root, cwd, f)) ?? null;
+  if (ev.phase === 'pre') {
+    const t = await readTouched(root);
+    if (rels === null) t.complete = false;
+    else
+      for (const rel of rels) {
+        if (!rel || t.paths.includes(rel)) continue;
+        t.paths.push(rel);
+        if (!(await stat(join(root, rel)).catch(() => null))) t.created = [...(t.created ?? []), rel];
       }
-      await writeBufferAtomic(touchedFile(root), JSON.stringify(t));
-      return rel ? `touched ${rel}` : `${tool}: touched set unknown`;
-    });
+    await writeTouched(root, t);
+    return rels ? `touched ${rels.filter(Boolean).join(', ') || 'nothing in the project'}` : `${ev.tool}: touched set unknown`;
   }
-  if (event === 'PostToolUse' && FILE_TOOLS.has(tool)) {
-    const rel = relInProject(root, cwd, p.tool_input?.file_path ?? p.tool_input?.notebook_path);
-    if (!rel) return 'outside the project';
-    const [{ hashFile }, { recordAgentWrite }] = await Promise.all([import('../store/objects.js'), import('../store/agent-writes.js')]);
+  if (!rels) return `${ev.tool} done`;
+  const [{ hashFile }, { recordAgentWrite }] = await Promise.all([import('../store/objects.js'), import('../store/agent-writes.js')]);
+  for (const rel of rels) {
+    if (!rel) continue;
     const ref = await hashFile(join(root, rel)).catch(() => null);
-    await recordAgentWrite(root, { time: new Date().toISOString(), path: rel, ref, tool });
-    return `recorded ${tool} ${rel}`;
+    await recordAgentWrite(root, { time: new Date().toISOString(), path: rel, ref, tool: ev.tool });
   }
-  return 'nothing to do';
+  return `recorded ${ev.tool} ${rels.filter(Boolean).join(', ')}`;
 }
 
 /** Where a failing hook writes why (it must stay silent on stdout and exit 0). */
@@ -146,4 +265,3 @@ export async function logHookError(root: string | undefined, message: string): P
     }
   }
 }
-

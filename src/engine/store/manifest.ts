@@ -8,7 +8,7 @@ import { storeDir } from '../project.js';
 /** One tree entry: [path, kind, blob sha256 | symlink target | '', mode, size, mtimeMs, ino]. */
 export type Entry = [path: string, kind: 'f' | 'l' | 'd', ref: string, mode: number, size: number, mtimeMs: number, ino: number];
 
-export const TRIGGERS = ['prompt', 'manual', 'pre-restore', 'post-restore', 'session-start'] as const;
+export const TRIGGERS = ['prompt', 'manual', 'pre-restore', 'post-restore', 'session-start', 'turn-end'] as const;
 export type Trigger = (typeof TRIGGERS)[number];
 
 export interface TranscriptCursor {

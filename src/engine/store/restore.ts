@@ -10,7 +10,7 @@ import type { JournalRecord } from '../journal.js';
 import { diffChanges, type FileDiff } from './restore-diff.js';
 import { planRestore, type RestorePlan } from './restore-plan.js';
 import { currentTree, treeFromEntries, type TreeState } from './tree-state.js';
-import { plural } from '../../shared/wording.js';
+import { plural, REWIND_CHECKPOINT_COVERS } from '../../shared/wording.js';
 
 /** Rewind's own checkpoints, or the agent's own store (its `codeHistory`). */
 export type RestoreSource = 'rewind' | 'agent';
@@ -116,9 +116,9 @@ export async function targetForRewind(
   opts: { agentRoot?: string | null } = {},
 ): Promise<RestoreTarget | null> {
   const exact = await checkpointForPrompt(projectRoot, promptUuid, session);
-  if (exact) return { source: 'rewind', checkpoint: exact, promptUuid, note: `Rewind checkpoint ${exact.id} (taken before that prompt)` };
+  if (exact) return { source: 'rewind', checkpoint: exact, promptUuid, note: `Rewind checkpoint ${exact.id} (taken before that prompt): ${REWIND_CHECKPOINT_COVERS}` };
   const m = await newestReadable(projectRoot, (c) => c.transcript?.transcript_path === session.transcriptPath && c.transcript.byte_offset_end <= boundaryOffset);
-  if (m) return { source: 'rewind', checkpoint: m, promptUuid, note: `Rewind checkpoint ${m.id} (the newest before that prompt)` };
+  if (m) return { source: 'rewind', checkpoint: m, promptUuid, note: `Rewind checkpoint ${m.id} (the newest before that prompt): ${REWIND_CHECKPOINT_COVERS}` };
   const h = await codeHistoryOf(session.agent);
   if (!h) return null;
   const t = agentTarget(session, promptUuid, h.history, ' (no Rewind checkpoint)');
@@ -129,7 +129,7 @@ export async function targetForRewind(
 export async function nothingForPrompt(session: RestoreSession | null, projectRoot: string): Promise<string> {
   const h = session ? await codeHistoryOf(session.agent) : null;
   const store = h ? `${h.history.label}: nothing for that prompt, and ` : '';
-  return `${store}no Rewind checkpoint in ${projectRoot}/.agent/rewind covers it: the code is unchanged (install the hooks: rewind-app hooks install)`;
+  return `${store}no Rewind checkpoint in ${projectRoot}/.agent/rewind covers it: the code is unchanged (install the hooks: rewind-app hooks install${session ? ` --agent ${session.agent}` : ''})`;
 }
 
 export async function resolveRestoreTarget(o: ResolveOptions): Promise<RestoreTarget> {
@@ -145,7 +145,7 @@ export async function resolveRestoreTarget(o: ResolveOptions): Promise<RestoreTa
     }
     if (isPromptRef(o.ref, o.session)) {
       const m = await checkpointForPrompt(o.projectRoot, o.ref, o.session ?? null);
-      if (m) return { source: 'rewind', checkpoint: m, promptUuid: o.ref, note: `Rewind checkpoint ${m.id} (taken before that prompt)` };
+      if (m) return { source: 'rewind', checkpoint: m, promptUuid: o.ref, note: `Rewind checkpoint ${m.id} (taken before that prompt): ${REWIND_CHECKPOINT_COVERS}` };
       if (o.source === 'rewind') throw new RewindError('NO_CHECKPOINT', `no Rewind checkpoint for prompt ${o.ref} (were the hooks installed then?)`);
       const h = o.session ? await codeHistoryOf(o.session.agent) : null;
       if (!h || !o.session) throw new RewindError('NO_CHECKPOINT', `no Rewind checkpoint for prompt ${o.ref}, and its agent keeps no file history of its own (were the hooks installed then?)`);

@@ -8,7 +8,7 @@ import { BRANCHED, BUILT_CLI, CODEX_SYNTHETIC, LINEAR, copyClaudeHome, inCopy, r
 import type { ResponseOf, RewindEvent } from '../../shared/contract.js';
 import type { Timeline } from '../../shared/session-schema.js';
 import { encodeProjectDir } from '../../engine/agents/claude/paths.js';
-import { handleHook } from '../../engine/hooks/handle-hook.js';
+import { handleAgentHook } from '../../engine/hooks/handle-hook.js';
 import { OPERATION_NAMES } from '../../shared/operations.js';
 import { startRuntime, type Runtime } from '../app-runtime.js';
 import { RewindService } from '../service/rewind-service.js';
@@ -241,7 +241,7 @@ describe('doors', () => {
     expect(t.ok && (t.value as Timeline).prompts.map((p) => p.checkpoint)).toEqual([null]);
     const before = events.length;
     // The hook's checkpoint lands after the line it belongs to, with no store there before it.
-    await handleHook({ hook_event_name: 'UserPromptSubmit', session_id: sessionId, transcript_path: transcript, cwd: project, prompt_id: 'prompt-1' }, {});
+    await handleAgentHook('claude', { hook_event_name: 'UserPromptSubmit', session_id: sessionId, transcript_path: transcript, cwd: project, prompt_id: 'prompt-1' }, {});
     await vi.waitFor(
       () => {
         const e = events.slice(before).find((x) => x.type === 'timelineChanged' && x.session === transcript);

@@ -1,4 +1,5 @@
 import { open, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { AgentAdapter } from '../../engine/agents/adapter.js';
 import { FINGERPRINT_WINDOW, hashRange } from '../../engine/io/fingerprint.js';
 import type { TranscriptCursor } from '../../engine/store/manifest.js';
@@ -49,6 +50,8 @@ export class PromptCheckpoints {
     for (const p of t.prompts) seen.add(p.uuid);
     this.seen.set(path, seen);
     if (!last || !cwd || !(await stat(storeDir(cwd)).catch(() => null))?.isDirectory()) return;
+    // The agent's own hooks checkpoint this project (`rewind-app hook --agent`): theirs are exact, this one would only race them.
+    if (await stat(join(storeDir(cwd), `hook-${adapter.id}.json`)).catch(() => null)) return;
     // First sight of a file: only a prompt being written now is new.
     if (prev ? known : now - st.mtimeMs > FRESH_MS) return;
     if (!startedNow(last.timestamp, now)) return;

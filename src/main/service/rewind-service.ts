@@ -785,9 +785,14 @@ export class RewindService {
     history: async (req) => ({ projectRoot: req.project, entries: await this.runner.run('history', { projectRoot: req.project, agentRoots: this.roots().map((x) => ({ id: x.adapter.id, root: x.root })) }) }),
     hooksStatus: async (req) => {
       const scopes = await Promise.all((['user', 'project', 'local'] as Scope[]).map((s) => hooksStatus(settingsPath(s, req.project, this.claudeRoot), s)));
-      return { projectRoot: req.project, scopes, command: this.hookCommandLine() };
+      return { projectRoot: req.project, scopes, command: this.hookCommandLine(), agents: await this.agentsHooks(req.project) };
     },
-    installHooks: async (req) => installHooks(settingsPath(req.scope, req.project, this.claudeRoot), this.hookCommandLine(), req.dryRun),
+    installHooks: async (req) => {
+      if (!req.agent) return { ...(await installHooks(settingsPath(req.scope ?? 'local', req.project, this.claudeRoot), this.hookCommandLine(), req.dryRun)), nextStep: null };
+      const { installAgentHooks } = await import('../../engine/hooks/agents-hooks.js');
+      const r = await installAgentHooks(req.agent, { projectRoot: req.project, env: this.env, claudeDir: this.claudeRoot, scope: req.scope ?? null, command: this.hookCommandLine(), dryRun: req.dryRun });
+      return { file: r.file, changed: r.changed, lines: r.lines, nextStep: r.nextStep };
+    },
     getPrefs: async () => readPrefs(this.prefsFile),
     listRemotes: async () => ({ hosts: this.remotes?.list() ?? [] }),
     addRemote: async (req) => ({ hosts: await this.hub().add(req.target, req.name) }),
@@ -819,6 +824,19 @@ export class RewindService {
       return { claudeRoot: this.claudeRoot, demo: this.demo, version: this.opts.version ?? 'dev' };
     },
   };
+
+  /** Each agent with sessions in the project: are Rewind's hooks installed for it (any scope)? Codex's trust is not asked here (it starts codex). */
+  private async agentsHooks(project: string) {
+    const { agentStatus } = await import('../../engine/hooks/agents-hooks.js');
+    const out = [];
+    for (const { adapter, root } of this.roots()) {
+      if (!adapter.hooks || !(await adapter.newestFor(project, root).catch(() => null))) continue;
+      const s = await agentStatus(adapter.id, { projectRoot: project, env: this.env, claudeDir: this.claudeRoot }, { checkTrust: false });
+      const installed = s.scopes.find((x) => x.events.length > 0);
+      out.push({ agent: s.agent, displayName: s.displayName, installed: !!installed, file: (installed ?? s.scopes[0]!).file, nextStep: installed ? (adapter.hooks.trust?.howTo ?? null) : null });
+    }
+    return out;
+  }
 
   private hookCommandLine(): string {
     const cli = this.opts.cli;

@@ -1,11 +1,12 @@
-import { mkdir, readdir, readFile, rename, utimes, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gemini } from '../../../src/engine/agents/gemini/adapter.js';
 import { ensureCliBuilt, rewindApp } from '../harness.js';
 import { geminiModelApi } from './gemini-api.js';
 import { geminiNativeRewind } from './gemini-tui.js';
-import { GEMINI_CLI, ensureNpmCli, orSkip, runCli } from './npm-cli.js';
+import { geminiDriver } from './drivers.js';
+import { GEMINI_CLI, ensureNpmCli, orSkip } from './npm-cli.js';
 import { agentConformance, type ModelApi } from './suite.js';
 import { tempDir } from '../../temp.js';
 
@@ -24,37 +25,7 @@ const GEMINI = orSkip(
   ensureNpmCli(GEMINI_CLI),
 );
 
-const env = (home: string, api: ModelApi): NodeJS.ProcessEnv => ({
-  PATH: process.env.PATH,
-  HOME: home,
-  GEMINI_API_KEY: 'test-key',
-  GOOGLE_GEMINI_BASE_URL: api.url,
-  GEMINI_CLI_TRUST_WORKSPACE: 'true',
-  TERM: 'dumb',
-  CI: '1',
-  NO_COLOR: '1',
-});
-
-async function setup(home: string, project: string): Promise<void> {
-  await mkdir(join(home, '.gemini'), { recursive: true });
-  await mkdir(project, { recursive: true });
-  await writeFile(join(home, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }));
-  // A resume in a later minute than the session's file name leaves a context-only file under the
-  // same id, and the CLI's next start deletes both (the cause of the vanished files, reproduced
-  // below): the recording must stay inside one minute so the checks start from the CLI's own state.
-  const left = 60 - new Date().getSeconds();
-  if (left < 30) await new Promise((r) => setTimeout(r, left * 1000 + 200));
-}
-
-async function run(home: string, project: string, api: ModelApi, sessionId: string | null, prompt: string): Promise<string> {
-  const args = ['-p', prompt, '--approval-mode', 'yolo', '-o', 'json', ...(sessionId ? ['--resume', sessionId] : [])];
-  const r = await runCli(GEMINI!.cmd, args, { cwd: project, env: env(home, api) });
-  if (r.code !== 0) throw new Error(`gemini ${args.join(' ')} failed (${r.code}): ${r.stderr.slice(-2000)} ${r.stdout.slice(-500)}`);
-  const out = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as { session_id?: string };
-  if (sessionId) return sessionId;
-  if (!out.session_id) throw new Error(`gemini printed no session_id: ${r.stdout.slice(0, 500)}`);
-  return out.session_id;
-}
+const { env, setup, run } = geminiDriver(GEMINI?.cmd ?? []);
 
 const PROMPTS = ['WRITE a.txt version one', 'BASH echo bashmade > c.txt', 'just chatting'];
 
@@ -96,7 +67,7 @@ describe.runIf(GEMINI)('Gemini CLI', () => {
       api = await geminiModelApi();
       home = await tempDir('gemini-rules-');
       project = join(home, 'proj');
-      await setup(home, project);
+      await setup(home, project, api);
       let sid: string | null = null;
       for (const p of PROMPTS) {
         const r = await send(sid, p);

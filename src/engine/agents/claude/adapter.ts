@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { claudeHooks } from './hooks.js';
 import type { AgentAdapter, RewindOutcome } from '../adapter.js';
 import { isRewindError } from '../../errors.js';
 import type { PromptCountCache } from './discover.js';
@@ -19,6 +20,7 @@ export const claude: AgentAdapter = {
   incremental: true,
   codeHistory: claudeCodeHistory,
   checkpointHooks: true,
+  hooks: claudeHooks,
 
   mcpConfig: async () => (await import('./mcp-config.js')).claudeMcpConfig,
   root: (env, override) => override || claudeConfigRoot(env),

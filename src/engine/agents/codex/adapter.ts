@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { codexHooks } from './hooks.js';
 import type { AgentAdapter } from '../adapter.js';
 import { isRolloutHead } from './head.js';
 import { CODEX_PROMPTS } from './prompts.js';
@@ -10,6 +11,7 @@ export const codex: AgentAdapter = {
   id: 'codex',
   displayName: 'Codex CLI',
   badge: 'Codex',
+  hooks: codexHooks,
 
   mcpConfig: async () => (await import('./mcp-config.js')).codexMcpConfig,
   root: (env, override) => override || env.CODEX_HOME || join(env.HOME || homedir(), '.codex'),

@@ -14,6 +14,7 @@ import { readThread, rolloutName, type Thread, type ThreadLine } from './thread.
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
 export { isRolloutHead } from './head.js';
 
@@ -67,6 +68,8 @@ export function timelineOfThread(thread: Thread): Timeline {
   /** Activity since the last prompt: a user message after it is a new prompt, not its echo. */
   let quiet = false;
   let lastPromptText: string | null = null;
+  /** The open turn's id (task_started / turn_context): the `turn_id` Codex's hooks name the prompt by. */
+  let turnId: string | null = null;
   for (const line of thread.lines) {
     const e = line.rec;
     const p = e.payload && typeof e.payload === 'object' ? e.payload : {};
@@ -102,7 +105,7 @@ export function timelineOfThread(thread: Thread): Timeline {
         active: true,
         parentUuid: prev?.uuid ?? null,
         parentPrompt: prev?.uuid ?? null,
-        promptId: null,
+        promptId: turnId,
         lane: 0,
         forkPoint: null,
         turn: { ...emptyTurn(), model },
@@ -110,12 +113,14 @@ export function timelineOfThread(thread: Thread): Timeline {
         checkpoint: null,
       });
       turnStart = null;
+      turnId = null;
       quiet = true;
       lastPromptText = prompt.text;
       messages++;
       continue;
     }
     if (e.type === 'turn_context') {
+      turnId = str(p.turn_id) ?? turnId;
       // Written around each turn's start: it names the model for the turn under way and the next.
       model = str(p.model) ?? model;
       if (turn) turn.model = model;
@@ -137,6 +142,7 @@ export function timelineOfThread(thread: Thread): Timeline {
         turn.outputTokens += num(usage.output_tokens);
         turn.cacheReadTokens = (turn.cacheReadTokens ?? 0) + num(usage.cached_input_tokens);
       } else if (p.type === 'task_started') {
+        turnId = str(obj(p.turn_attribution).turn_id) ?? str(p.turn_id) ?? null;
         startedAt = ts ? Date.parse(ts) : null;
         turnStart = line;
         quiet = false;

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
+import { droidHooks } from './hooks.js';
 import type { AgentAdapter } from '../adapter.js';
 import { DROID_PROMPTS } from './search.js';
 
@@ -22,6 +23,7 @@ export const droid: AgentAdapter = {
   id: 'droid',
   displayName: 'Factory Droid',
   badge: 'Droid',
+  hooks: droidHooks,
   codeHistory: {
     label: "Droid's own snapshots",
     covers: 'only files Droid edited are restored',

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { geminiHooks } from './hooks.js';
 import type { AgentAdapter } from '../adapter.js';
 import { GEMINI_PROMPTS } from './search.js';
 
@@ -21,6 +22,7 @@ export const gemini: AgentAdapter = {
   id: 'gemini',
   displayName: 'Gemini CLI',
   badge: 'Gemini',
+  hooks: geminiHooks,
   codeHistory: { label: "Gemini's own checkpoints", covers: 'the whole folder as its checkpoint holds it', before: async (req) => (await import('./code-history.js')).geminiCodeBefore(req) },
 
   // The CLI's own override of its home folder (it puts `.gemini` inside).

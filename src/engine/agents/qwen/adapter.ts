@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { qwenHooks } from './hooks.js';
 import type { AgentAdapter } from '../adapter.js';
 import { QWEN_PROMPTS } from './search.js';
 
@@ -23,6 +24,7 @@ export const qwen: AgentAdapter = {
   id: 'qwen',
   displayName: 'Qwen Code',
   badge: 'Qwen',
+  hooks: qwenHooks,
   codeHistory: {
     label: "Qwen's own file history",
     covers: 'only files Qwen edited are restored',

@@ -34,7 +34,8 @@ export interface TimelineSlice {
   loadTurn: (uuid: string) => Promise<void>;
   applyEvent: (e: RewindEvent) => void;
   loadHooks: () => Promise<void>;
-  installHooks: () => Promise<string | null>;
+  /** Installs Rewind's hooks for one agent (none: the session's own, as before); the error, or null. */
+  installHooks: (agent?: string) => Promise<string | null>;
 }
 
 const setTimeline = (t: Timeline, opts: LayoutOptions) => ({ timeline: t, layout: layoutRows(t, opts), timelineError: null });
@@ -174,10 +175,10 @@ export const createTimelineSlice: StateCreator<Store, [], [], TimelineSlice> = (
     const r = await getApi().hooksStatus({ project: cwd });
     set({ hooks: r.ok ? r.value : null });
   },
-  installHooks: async () => {
+  installHooks: async (agent) => {
     const cwd = get().timeline?.session.cwd;
     if (!cwd) return 'no project folder';
-    const r = await getApi().installHooks({ project: cwd, scope: 'local' });
+    const r = await getApi().installHooks(agent ? { project: cwd, agent } : { project: cwd, scope: 'local' });
     await get().loadHooks();
     return r.ok ? null : r.error.message;
   },

@@ -1,0 +1,39 @@
+import { join } from 'node:path';
+import type { AgentHooks, HookPayload } from '../../hooks/agent-hooks.js';
+import { toolEvent } from '../hook-parts.js';
+
+const TOOL_MATCHER = 'Write|Edit|MultiEdit|NotebookEdit|Bash|Agent|Task';
+const FILES = { Write: ['file_path'], Edit: ['file_path'], MultiEdit: ['file_path'], NotebookEdit: ['notebook_path'] } as const;
+const READ_ONLY = new Set(['Read', 'Grep', 'Glob', 'LS', 'WebFetch', 'WebSearch', 'TodoWrite', 'ToolSearch', 'ExitPlanMode', 'BashOutput']);
+
+/**
+ * Claude Code (FORMATS.md §1 "Hooks"): settings.json files, the prompt event's `prompt_id` is the
+ * `promptId` the prompt's line will carry. Its hook command is `rewind-app hook` (no `--agent`).
+ */
+export const claudeHooks: AgentHooks = {
+  scopes: ['local', 'project', 'user'],
+  configPath: (scope, place) =>
+    scope === 'user' ? join(place.agentHome, 'settings.json') : join(place.projectRoot, '.claude', scope === 'project' ? 'settings.json' : 'settings.local.json'),
+  events: [{ event: 'UserPromptSubmit' }, { event: 'PreToolUse', matcher: TOOL_MATCHER }, { event: 'PostToolUse', matcher: TOOL_MATCHER }],
+  wrapped: true,
+  bareCommand: true,
+  entry: (command) => ({ type: 'command', command, timeout: 30 }),
+  projectDir: (env) => env.CLAUDE_PROJECT_DIR || null,
+  read(p: HookPayload) {
+    switch (p.hook_event_name) {
+      case 'SessionStart':
+        return { kind: 'session', turn: false };
+      case 'UserPromptSubmit':
+        return { kind: 'prompt', promptUuid: null, promptId: typeof p.prompt_id === 'string' ? p.prompt_id : null };
+      case 'PreToolUse':
+        return toolEvent(p, 'pre', { files: FILES, readOnly: READ_ONLY });
+      case 'PostToolUse':
+        return toolEvent(p, 'post', { files: FILES, readOnly: READ_ONLY });
+      case 'Stop':
+        return { kind: 'stop' };
+      default:
+        return { kind: 'other' };
+    }
+  },
+  disabledReason: (text) => (text && /"disableAllHooks"\s*:\s*true/.test(text) ? 'disableAllHooks is set' : null),
+};

@@ -1,0 +1,127 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
+import { RewindError } from '../../errors.js';
+import { writeBufferAtomic } from '../../io/atomic-write.js';
+import type { HookPlace } from '../../hooks/agent-hooks.js';
+import { isRewindHook } from '../../hooks/hook-config.js';
+
+/**
+ * Codex keeps a hook's trust as `[hooks.state."<key>"] trusted_hash = "<hash>"` in
+ * `$CODEX_HOME/config.toml`; the key and the hash are Codex's own, so they are asked of Codex
+ * itself: `codex app-server` (JSON-RPC on stdio) answers `hooks/list` with each hook's `key`,
+ * `currentHash` and `trustStatus`.
+ */
+
+interface ListedHook {
+  key?: string;
+  currentHash?: string;
+  trustStatus?: string;
+  command?: string;
+  eventName?: string;
+  sourcePath?: string;
+}
+
+/** `REWIND_CODEX_BIN` (a path; a .js entry runs under node), else `codex` on PATH. */
+function codexCommand(env: NodeJS.ProcessEnv): string[] | null {
+  const bin = env.REWIND_CODEX_BIN;
+  if (bin) return /\.[cm]?js$/.test(bin) ? [process.execPath, bin] : [bin];
+  const names = process.platform === 'win32' ? ['codex.cmd', 'codex.exe'] : ['codex'];
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    for (const n of names) if (dir && existsSync(join(dir, n))) return [join(dir, n)];
+  }
+  return null;
+}
+
+async function listHooks(place: HookPlace, env: NodeJS.ProcessEnv, timeoutMs = 20_000): Promise<ListedHook[] | null> {
+  const cmd = codexCommand(env);
+  if (!cmd) return null;
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd[0]!, [...cmd.slice(1), 'app-server'], {
+      cwd: place.projectRoot,
+      env: { ...env, CODEX_HOME: place.agentHome },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+      shell: process.platform === 'win32' && /\.cmd$/i.test(cmd[0]!),
+    });
+    let buf = '';
+    let err = '';
+    const done = (v: ListedHook[] | Error) => {
+      clearTimeout(timer);
+      child.kill();
+      if (v instanceof Error) reject(v);
+      else resolve(v);
+    };
+    const timer = setTimeout(() => done(new RewindError('IO', `codex app-server did not answer hooks/list in ${timeoutMs / 1000} s`)), timeoutMs);
+    const send = (o: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...o })}\n`);
+    child.on('error', (e) => done(new RewindError('IO', `cannot run codex: ${e.message}`)));
+    child.stdin.on('error', () => undefined);
+    child.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-400)));
+    child.on('close', (code) => done(new RewindError('IO', `codex app-server exited (${code}) before answering: ${err.trim().split('\n').pop() ?? ''}`)));
+    child.stdout.on('data', (d: Buffer) => {
+      buf += d.toString('utf8');
+      let nl: number;
+      while ((nl = buf.indexOf('\n')) !== -1) {
+        const line = buf.slice(0, nl).trim();
+        buf = buf.slice(nl + 1);
+        let m: { id?: number; result?: { data?: { hooks?: ListedHook[] }[] }; error?: { message?: string } };
+        try {
+          m = JSON.parse(line) as typeof m;
+        } catch {
+          continue;
+        }
+        if (m.id === 1) {
+          send({ method: 'initialized', params: {} });
+          send({ id: 2, method: 'hooks/list', params: { cwds: [place.projectRoot] } });
+        } else if (m.id === 2) {
+          if (m.error) return done(new RewindError('IO', `codex hooks/list: ${m.error.message ?? 'failed'}`));
+          return done((m.result?.data ?? []).flatMap((d) => d.hooks ?? []));
+        }
+      }
+    });
+    send({ id: 1, method: 'initialize', params: { clientInfo: { name: 'rewind-app', version: '1' } } });
+  });
+}
+
+const ours = (hooks: ListedHook[]) => hooks.filter((h) => isRewindHook(h.command, 'codex') && h.key);
+
+export async function codexTrustStatus(place: HookPlace, env: NodeJS.ProcessEnv): Promise<{ trusted: boolean; detail: string } | null> {
+  const hooks = await listHooks(place, env).catch(() => null);
+  if (!hooks) return null;
+  const mine = ours(hooks);
+  if (!mine.length) return { trusted: false, detail: 'Codex does not list Rewind hooks' };
+  const untrusted = mine.filter((h) => h.trustStatus !== 'trusted' && h.trustStatus !== 'managed');
+  return untrusted.length ? { trusted: false, detail: `${untrusted.length} of ${mine.length} not trusted` } : { trusted: true, detail: `all ${mine.length} trusted` };
+}
+
+/** Sets `trusted_hash` under `[hooks.state."<key>"]`, leaving the rest of the file as it was. Pure. */
+export function withTrust(toml: string, key: string, hash: string): string {
+  const header = `[hooks.state.${JSON.stringify(key)}]`;
+  const lines = toml.split('\n');
+  const at = lines.findIndex((l) => l.trim() === header || l.trim() === `[hooks.state.'${key}']`);
+  const value = `trusted_hash = ${JSON.stringify(hash)}`;
+  if (at === -1) return `${toml}${toml && !toml.endsWith('\n') ? '\n' : ''}\n${header}\n${value}\n`;
+  let end = at + 1;
+  while (end < lines.length && !lines[end]!.trim().startsWith('[')) end++;
+  const i = lines.slice(at + 1, end).findIndex((l) => /^\s*trusted_hash\s*=/.test(l));
+  if (i === -1) lines.splice(at + 1, 0, value);
+  else lines[at + 1 + i] = value;
+  return lines.join('\n');
+}
+
+export async function codexTrustRecord(place: HookPlace, env: NodeJS.ProcessEnv): Promise<string[]> {
+  const hooks = await listHooks(place, env);
+  if (!hooks) throw new RewindError('NOT_FOUND', 'codex is not on PATH (set REWIND_CODEX_BIN to its path): trust the hooks in Codex with /hooks instead');
+  const mine = ours(hooks).filter((h) => h.currentHash);
+  if (!mine.length) throw new RewindError('NOT_FOUND', 'Codex does not list the Rewind hooks: install them first');
+  const file = join(place.agentHome, 'config.toml');
+  const raw = await readFile(file, 'utf8').catch(() => '');
+  let next = raw;
+  for (const h of mine) next = withTrust(next, h.key!, h.currentHash!);
+  if (next !== raw) {
+    if (raw) await writeBufferAtomic(`${file}.rewind-backup`, raw, { mode: 0o600 });
+    await writeBufferAtomic(file, next, { mode: 0o600 });
+  }
+  return mine.map((h) => `trusted ${h.eventName ?? h.key} (${file})`);
+}

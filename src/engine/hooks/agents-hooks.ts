@@ -1,0 +1,104 @@
+import type { AgentHooks, HookPlace, HookScope } from './agent-hooks.js';
+import { agentHookCommand, configStatus, installConfig, uninstallConfig } from './hook-config.js';
+
+/**
+ * Installing, removing and checking Rewind's hooks for any agent, through its adapter's `hooks`:
+ * what `rewind-app hooks` and the window's hooks notice run.
+ */
+
+export interface Where {
+  projectRoot: string;
+  env: NodeJS.ProcessEnv;
+  /** The first agent's root override (`--claude-dir`). */
+  claudeDir?: string | null;
+}
+
+async function agentOf(id: string, w: Where): Promise<{ id: string; displayName: string; hooks: AgentHooks; place: HookPlace }> {
+  const { adapterFor, AGENT_PRIMARY } = await import('../agents/registry.js');
+  const a = adapterFor(id);
+  if (!a.hooks) {
+    const { RewindError } = await import('../errors.js');
+    throw new RewindError('UNSUPPORTED', `${a.displayName} has no hooks Rewind can use`);
+  }
+  return { id: a.id, displayName: a.displayName, hooks: a.hooks, place: { projectRoot: w.projectRoot, agentHome: a.root(w.env, a.id === AGENT_PRIMARY ? w.claudeDir : null) } };
+}
+
+export interface ScopeStatus {
+  scope: HookScope;
+  file: string;
+  events: string[];
+  /** Will the agent run them: null when it cannot be told (Codex's trust, with codex not found). */
+  willRun: boolean | null;
+  why: string | null;
+  error: string | null;
+}
+
+export interface AgentHooksStatus {
+  agent: string;
+  displayName: string;
+  scopes: ScopeStatus[];
+  installed: boolean;
+  /** The step the agent still needs (Codex: trust), in its own terms. */
+  nextStep: string | null;
+}
+
+export async function agentStatus(id: string, w: Where, opts: { checkTrust?: boolean } = {}): Promise<AgentHooksStatus> {
+  const a = await agentOf(id, w);
+  const scopes: ScopeStatus[] = [];
+  let nextStep: string | null = null;
+  for (const scope of a.hooks.scopes) {
+    const file = a.hooks.configPath(scope, a.place);
+    const s = await configStatus(file, a.hooks, a.id);
+    let willRun: boolean | null = s.error ? false : true;
+    let why = s.error;
+    const off = s.events.length ? (a.hooks.disabledReason?.(s.raw, scope) ?? null) : null;
+    if (off) {
+      willRun = false;
+      why = off;
+    } else if (s.events.length && a.hooks.trust && opts.checkTrust !== false) {
+      const t = await a.hooks.trust.status(a.place, w.env, file).catch(() => null);
+      willRun = t ? t.trusted : null;
+      why = t ? (t.trusted ? null : `not trusted by Codex (${t.detail})`) : 'trust unknown (codex not found)';
+      if (!t?.trusted) nextStep = a.hooks.trust.howTo;
+    }
+    scopes.push({ scope, file, events: s.events, willRun: s.events.length ? willRun : null, why: s.events.length ? why : null, error: s.error });
+  }
+  return { agent: a.id, displayName: a.displayName, scopes, installed: scopes.some((s) => s.events.length > 0), nextStep };
+}
+
+export async function agentsStatus(ids: string[], w: Where, opts: { checkTrust?: boolean } = {}): Promise<AgentHooksStatus[]> {
+  return Promise.all(ids.map((id) => agentStatus(id, w, opts)));
+}
+
+export interface HooksChangeResult {
+  agent: string;
+  displayName: string;
+  file: string;
+  changed: boolean;
+  backup: string | null;
+  lines: string[];
+  /** What the user still has to do for the agent to run them (Codex's trust), else null. */
+  nextStep: string | null;
+}
+
+export async function installAgentHooks(id: string, o: Where & { scope: string | null; command: string; dryRun?: boolean; trust?: boolean }): Promise<HooksChangeResult> {
+  const a = await agentOf(id, o);
+  const scope = (o.scope as HookScope | null) ?? a.hooks.scopes[0]!;
+  const file = a.hooks.configPath(scope, a.place);
+  const c = await installConfig(file, a.hooks, a.id, agentHookCommand(o.command, a.id, a.hooks), o.dryRun);
+  let nextStep: string | null = null;
+  const lines = [...c.lines];
+  if (a.hooks.trust) {
+    if (o.trust && !o.dryRun) lines.push(...(await a.hooks.trust.record(a.place, o.env, file)));
+    else nextStep = a.hooks.trust.howTo;
+  }
+  return { agent: a.id, displayName: a.displayName, file, changed: c.changed, backup: c.backup, lines, nextStep };
+}
+
+export async function uninstallAgentHooks(id: string, o: Where & { scope: string | null; dryRun?: boolean }): Promise<HooksChangeResult> {
+  const a = await agentOf(id, o);
+  const scope = (o.scope as HookScope | null) ?? a.hooks.scopes[0]!;
+  const file = a.hooks.configPath(scope, a.place);
+  const c = await uninstallConfig(file, a.hooks, a.id, o.dryRun);
+  return { agent: a.id, displayName: a.displayName, file, changed: c.changed, backup: c.backup, lines: c.lines, nextStep: null };
+}
