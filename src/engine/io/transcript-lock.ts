@@ -8,6 +8,11 @@ export function transcriptLockPath(transcriptPath: string): string {
 
 /** Pid and time inside; a stale lock (its process gone, or older than 10 minutes) is taken over. */
 export async function lockTranscript(transcriptPath: string): Promise<Lock> {
+  // What a rewrite killed mid-way left beside the transcript (its lock's own temp file included)
+  // goes first, for every agent's writer: temps of live processes stay.
+  const { cleanStaleTemps } = await import('./atomic-write.js');
+  const { dirname } = await import('node:path');
+  await cleanStaleTemps(dirname(transcriptPath));
   return acquireLock(transcriptLockPath(transcriptPath), {
     waitMs: 0,
     maxAgeMs: 10 * 60_000,
