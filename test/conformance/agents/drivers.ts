@@ -1,6 +1,6 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runCli } from './npm-cli.js';
+import { qwenEnv, runCli } from './npm-cli.js';
 import type { ModelApi } from './suite.js';
 
 /**
@@ -40,17 +40,7 @@ export function droidDriver(cmd: string[]): Driver {
 
 /** Qwen Code 0.24.4: an OpenAI-compatible model from env. */
 export function qwenDriver(cmd: string[]): Driver {
-  const env = (home: string, api: ModelApi): NodeJS.ProcessEnv => ({
-    PATH: process.env.PATH,
-    HOME: home,
-    OPENAI_BASE_URL: `${api.url}/v1`,
-    OPENAI_API_KEY: 'sk-test',
-    OPENAI_MODEL: 'fake-model',
-    QWEN_CODE_SUPPRESS_YOLO_WARNING: '1',
-    TERM: 'dumb',
-    CI: '1',
-    NO_COLOR: '1',
-  });
+  const env = (home: string, api: ModelApi): NodeJS.ProcessEnv => qwenEnv(home, api.url);
   const chats = async (home: string) => {
     const dir = join(home, '.qwen', 'projects');
     const out: string[] = [];

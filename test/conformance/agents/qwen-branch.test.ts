@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { qwen } from '../../../src/engine/agents/qwen/adapter.js';
 import { ensureCliBuilt, rewindApp } from '../harness.js';
 import { chatModelApi } from './chat-model.js';
-import { QWEN_CLI, ensureNpmCli, orSkip, runCli } from './npm-cli.js';
+import { QWEN_CLI, ensureNpmCli, orSkip, qwenEnv, runCli } from './npm-cli.js';
 import type { ModelApi } from './suite.js';
 
 /**
@@ -17,17 +17,7 @@ import type { ModelApi } from './suite.js';
  */
 const QWEN = orSkip('Qwen Code', ensureNpmCli(QWEN_CLI));
 
-const env = (home: string, api: ModelApi): NodeJS.ProcessEnv => ({
-  PATH: process.env.PATH,
-  HOME: home,
-  OPENAI_BASE_URL: `${api.url}/v1`,
-  OPENAI_API_KEY: 'sk-test',
-  OPENAI_MODEL: 'fake-model',
-  QWEN_CODE_SUPPRESS_YOLO_WARNING: '1',
-  TERM: 'dumb',
-  CI: '1',
-  NO_COLOR: '1',
-});
+const env = (home: string, api: ModelApi): NodeJS.ProcessEnv => qwenEnv(home, api.url);
 
 interface Said {
   keptEnd: { text: string } | null;
