@@ -5,7 +5,7 @@ Usage:
   rewind-app serve [--port N] [--host 127.0.0.1] [--demo]
                                      browser mode: prints a URL with a one-time token
   rewind-app sessions [--project DIR] [--json]
-  rewind-app search <words or "a phrase"> [--json] [--project DIR] [--agent claude|codex] [--limit N]
+  rewind-app search <words or "a phrase"> [--json] [--project DIR] [--agent claude|codex|droid|qwen|gemini] [--limit N]
                                      every prompt of every session (case and accents ignored),
                                      from an index kept in the cache folder; exit 3 when none matches
   rewind-app timeline [SESSION] [--json]

@@ -1,7 +1,7 @@
-import { cp, mkdtemp, readFile, readdir, rename, utimes, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, readdir, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeProjectDir } from './agents/claude/paths.js';
+import { AGENT_PRIMARY, adapterFor } from './agents/registry.js';
 
 /** Where the bundled sessions were recorded; rewritten to the demo's own folder. */
 const RECORDED_PROJECTS = '/home/dev/projects';
@@ -31,9 +31,6 @@ export async function materializeDemo(resourcesDir: string): Promise<{ base: str
     }
   };
   await rewrite(join(claudeRoot, 'projects'));
-  for (const d of await readdir(join(claudeRoot, 'projects'))) {
-    const recorded = encodeProjectDir(RECORDED_PROJECTS);
-    if (d.startsWith(recorded)) await rename(join(claudeRoot, 'projects', d), join(claudeRoot, 'projects', encodeProjectDir(projectsDir) + d.slice(recorded.length)));
-  }
+  await adapterFor(AGENT_PRIMARY).relocate?.(claudeRoot, RECORDED_PROJECTS, projectsDir);
   return { base, claudeRoot, projectsDir };
 }

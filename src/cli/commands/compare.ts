@@ -1,4 +1,4 @@
-import { claudeConfigRoot } from '../../engine/agents/claude/paths.js';
+import { AGENT_PRIMARY, adapterFor } from '../../engine/agents/registry.js';
 import { RewindError } from '../../engine/errors.js';
 import { liveEnd } from '../../engine/insight/compare.js';
 import { runCompare, type InsightSession } from '../../engine/insight/run.js';
@@ -60,7 +60,7 @@ async function resolveSide(ref: string, io: CliIO, claudeRoot: string): Promise<
 
 export async function compareCommand(args: CompareArgs, io: CliIO): Promise<number> {
   if (!args.a || !args.b) throw new RewindError('USAGE', 'compare takes two prompts or sessions: compare <a> <b>');
-  const root = args.claudeDir ?? claudeConfigRoot(io.env);
+  const root = adapterFor(AGENT_PRIMARY).root(io.env, args.claudeDir);
   const [a, b] = [await resolveSide(args.a, io, root), await resolveSide(args.b, io, root)];
   const r = await runCompare({ ...a, prompt: a.prompt.uuid }, { ...b, prompt: b.prompt.uuid }, { project: args.project, cwd: io.cwd, claudeRoot: root });
   io.out(args.json ? JSON.stringify(r, null, 2) : renderCompare(r));

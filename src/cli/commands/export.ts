@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
-import { claudeConfigRoot } from '../../engine/agents/claude/paths.js';
-import { AGENT_PRIMARY, rootsFor } from '../../engine/agents/registry.js';
+import { AGENT_PRIMARY, adapterFor, rootsFor } from '../../engine/agents/registry.js';
 import { RewindError } from '../../engine/errors.js';
 import { runExport } from '../../engine/insight/run.js';
 import { insightTimeline } from '../../engine/insight/session-input.js';
@@ -25,7 +24,7 @@ export async function exportCommand(args: ExportArgs, io: CliIO): Promise<number
   const roots = rootsFor(io.env, { [AGENT_PRIMARY]: args.claudeDir }).map((r) => r.root);
   // Refused before any work (and checked again as it is written): see writeExportFile.
   if (out) await checkExportTarget(out, { force: args.force, roots });
-  const { file, timeline, book, notice } = await insightTimeline(args.session, { cwd: io.cwd, env: io.env, claudeRoot: args.claudeDir ?? claudeConfigRoot(io.env) });
+  const { file, timeline, book, notice } = await insightTimeline(args.session, { cwd: io.cwd, env: io.env, claudeRoot: adapterFor(AGENT_PRIMARY).root(io.env, args.claudeDir) });
   if (notice) io.err(`warning: ${notice}`);
   let branch: string | undefined;
   if (args.branch) {

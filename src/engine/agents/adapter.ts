@@ -33,6 +33,11 @@ export interface AgentAdapter {
    * never the UI's): thousands of stats in a few milliseconds. Absent: the index awaits `sessionFiles`.
    */
   sessionFilesSync?(root: string): SessionFile[];
+  /**
+   * Sessions under `root` recorded in the project folder `from` are filed as run in `to` (the
+   * demo's copies, whose recorded paths were rewritten): for agents that file sessions by project.
+   */
+  relocate?(root: string, from: string, to: string): Promise<void>;
   /** Does this file belong to this agent? Decided from its path and first line (null: unreadable). */
   owns(path: string, firstLine: Buffer | null): boolean;
   /** A session by id or id prefix (paths are resolved by the registry); null when none matches. */

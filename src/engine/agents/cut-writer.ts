@@ -8,7 +8,7 @@ import { inPlaceLocked } from '../io/transcript-lock.js';
 import { ensureStore } from '../project.js';
 import type { RevertedPrompt, RewindOutcome, RewindRequest } from './adapter.js';
 import { backupPathFor, writerSessionId } from './backup-path.js';
-import { DEFAULT_LIVE_WINDOW_MS } from './claude/rewind/rewind.js';
+import { DEFAULT_LIVE_WINDOW_MS } from './live-window.js';
 import { carriedWarning, heldBytes, holdTranscript, replaceInPlace, unchangedSince, type HeldTranscript } from './in-place-write.js';
 import type { RewindMode, RewindStatement } from './adapter.js';
 

@@ -4,7 +4,7 @@ import type { AgentAdapter, RewindOutcome } from '../adapter.js';
 import { isRewindError } from '../../errors.js';
 import type { PromptCountCache } from './discover.js';
 import type { SessionModel } from './model.js';
-import { claudeConfigRoot } from './paths.js';
+import { claudeConfigRoot, encodeProjectDir } from './paths.js';
 import { listSessionFilesSync } from './list-sync.js';
 import { CLAUDE_PROMPTS } from './prompt-lines.js';
 import { claudeCodeHistory } from './code-history.js';
@@ -35,6 +35,13 @@ export const claude: AgentAdapter = {
     return files.map((f) => ({ path: f.path, sessionId: f.sessionId, size: f.size, mtimeMs: f.mtimeMs }));
   },
   sessionFilesSync: (root) => listSessionFilesSync(root),
+  async relocate(root, from, to) {
+    const { readdir, rename } = await import('node:fs/promises');
+    const recorded = encodeProjectDir(from);
+    for (const d of await readdir(join(root, 'projects'))) {
+      if (d.startsWith(recorded)) await rename(join(root, 'projects', d), join(root, 'projects', encodeProjectDir(to) + d.slice(recorded.length)));
+    }
+  },
   // Claude's lines carry no header: any JSONL no other agent claims (the registry asks it last).
   owns: () => true,
   async find(ref, root) {

@@ -9,7 +9,9 @@ import { claudeConfigRoot, projectDirMatches } from './paths.js';
 import { countPrompts } from './prompt-count.js';
 import { sessionIdFromPath } from './session-builder.js';
 
-export const LIVE_WINDOW_MS = 10_000;
+import { LIVE_WINDOW_MS } from '../live-window.js';
+
+export { LIVE_WINDOW_MS };
 
 export interface TranscriptFile {
   path: string;

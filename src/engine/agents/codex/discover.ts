@@ -2,7 +2,7 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { SessionSummary } from '../../../shared/session-schema.js';
-import { LIVE_WINDOW_MS } from '../claude/discover.js';
+import { LIVE_WINDOW_MS } from '../live-window.js';
 import { RewindError } from '../../errors.js';
 import { readFirstLine } from '../../io/first-line.js';
 import { readRange } from '../../io/read-range.js';

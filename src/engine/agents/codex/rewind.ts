@@ -24,7 +24,9 @@ import { uuidv7 } from './uuid7.js';
  * Both are journaled for `rewind-app undo`.
  */
 
-export const DEFAULT_LIVE_WINDOW_MS = 5_000;
+import { DEFAULT_LIVE_WINDOW_MS } from '../live-window.js';
+
+export { DEFAULT_LIVE_WINDOW_MS };
 /** The newest rollout layout checked against the real CLI; later ones are read, never rewritten. */
 const CHECKED = { major: 0, minor: 169 };
 const KNOWN_HISTORY_MODES = new Set([undefined, 'paginated']);

@@ -2,7 +2,7 @@ import { inProject, summaryOfTimeline } from '../summary-of-timeline.js';
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { SessionSummary, Timeline } from '../../../shared/session-schema.js';
-import { LIVE_WINDOW_MS } from '../claude/discover.js';
+import { LIVE_WINDOW_MS } from '../live-window.js';
 import { RewindError } from '../../errors.js';
 import { FileMemo, listFiles, matchRef, type AgentFile } from '../session-files.js';
 import { droidTimeline } from './parse.js';

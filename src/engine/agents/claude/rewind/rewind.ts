@@ -15,6 +15,7 @@ import { keptRanges, planRewind, type RewindPlan } from './plan.js';
 import { scanTail, type RevertedPrompt, type TailScan } from './tail-scan.js';
 import { rewindStatement, type RewindStatement } from './statement.js';
 import { agentWritingSentence } from '../../../../shared/wording.js';
+import { DEFAULT_LIVE_WINDOW_MS } from '../../live-window.js';
 
 export type { RewindMode };
 
@@ -71,7 +72,7 @@ export interface RewindResult {
 }
 
 const MAX_ATTEMPTS = 3;
-export const DEFAULT_LIVE_WINDOW_MS = 5_000;
+export { DEFAULT_LIVE_WINDOW_MS };
 
 interface Snapshot {
   size: number;
