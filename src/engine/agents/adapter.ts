@@ -1,4 +1,4 @@
-import type { Agent, SessionSummary, Timeline } from '../../shared/session-schema.js';
+import type { Agent, SessionSummary, Timeline, TimelinePrompt } from '../../shared/session-schema.js';
 import type { PromptLines } from '../prompt-search.js';
 import type { ResponseOf, TurnItem } from '../../shared/contract.js';
 import type { AgentHooks } from '../hooks/agent-hooks.js';
@@ -24,6 +24,8 @@ export interface AgentAdapter {
   // ---- discover ----------------------------------------------------------------------------
   /** Where this agent keeps its sessions on this machine: an override (a CLI flag), else env, else the default. */
   root(env: NodeJS.ProcessEnv, override?: string | null): string;
+  /** The root this agent's own stores are read from for a session file (absent: `root`). */
+  storeRootOf?(path: string, root: string): string;
   /** What the watcher follows under `root`: folders (and how many levels down) holding session files. */
   watch(root: string): WatchSpec;
   /** Every session file under `root`, newest first (a missing root gives none). */
@@ -60,11 +62,11 @@ export interface AgentAdapter {
   /** One prompt's turn, item by item, for the detail pane. */
   turn(path: string, promptUuid: string): Promise<TurnDetail>;
   /**
-   * The service follows this agent's sessions with its incremental reader (append-only transcripts
-   * of any size, read from the last offset; today Claude's model). Without it, the service reads
-   * `timeline` again on each change.
+   * Following a growing session: the service keeps it parsed and reads only what was appended
+   * (append-only transcripts of any size; today Claude's). Without it, the service reads `timeline`
+   * again on each change.
    */
-  readonly incremental?: boolean;
+  readonly follow?: SessionFollow;
   /** How this agent's lines name a prompt: search reads only lines carrying `marker`. */
   readonly promptLines: PromptLines;
 
@@ -96,6 +98,51 @@ export interface AgentAdapter {
    * loaded on demand (its JSON/TOML editors stay off the CLI's hot path).
    */
   mcpConfig?(): Promise<McpConfig>;
+}
+
+/**
+ * The capability behind `follow`. The first read is the long part and runs on the engine worker
+ * (`parse`: plain data out); `revive` turns it back into a session the main thread extends with
+ * each append. The service keeps what is generic: the memory budget, one refresh at a time per
+ * file, the guard that tells an append from a rewrite, and the events.
+ */
+export interface SessionFollow {
+  /** The whole file read (on the worker): structured-cloneable. */
+  parse(path: string): Promise<FollowParsed>;
+  /** The parsed data as a followed session; throws a one-line RewindError when it is not this agent's session. */
+  revive(parsed: FollowParsed, path: string): Promise<FollowedSession>;
+}
+
+export interface FollowParsed {
+  /** The agent's own parse state (plain data). */
+  state: unknown;
+  /** End of the last complete line read: where the next read starts. */
+  endOffset: number;
+  lineCount: number;
+  size: number;
+  /** A partial last line was left for later. */
+  partial: boolean;
+}
+
+/** A session kept parsed while it grows. */
+export interface FollowedSession {
+  readonly timeline: Timeline;
+  /** End of the last complete line read, and how many lines that is. */
+  readonly endOffset: number;
+  readonly lineCount: number;
+  /** Reads the complete lines appended since `endOffset`; null when only a partial line came. */
+  extend(): Promise<FollowStep | null>;
+  /** One prompt's turn, from what is held (no read of the file). */
+  turn(promptUuid: string): Promise<TurnDetail>;
+}
+
+/** What one append did to a followed session. */
+export interface FollowStep {
+  /** 'append': only `upserts` changed; 'reread': the timeline is sent whole (a new branch, a compaction...). */
+  kind: 'append' | 'reread';
+  upserts: TimelinePrompt[];
+  /** What it cost (tests and the bench count it): extended from the new lines alone, or rebuilt. */
+  work: { kind: 'extend' | 'rebuild'; lines: number; messages: number; prompts: number };
 }
 
 /** One stdio MCP server as the agents' configs name it. */

@@ -1,8 +1,6 @@
-import { readLines } from '../../engine/io/read-lines.js';
 import type { RewindRequest } from '../../engine/agents/adapter.js';
 import { adapterFor, type AgentId } from '../../engine/agents/registry.js';
 import { RewindError } from '../../engine/errors.js';
-import { SessionBuilder } from '../../engine/agents/claude/session-builder.js';
 import { takeCheckpoint, type CheckpointOptions } from '../../engine/store/checkpoint.js';
 import { nothingForPrompt, previewRestore, restore, targetForRewind, type RestoreSession, type RestoreTarget } from '../../engine/store/restore.js';
 import { undoById, undoLatest } from '../../engine/undo.js';
@@ -16,10 +14,11 @@ import { INDEX_OPS } from './index-ops.js';
  * plain data (structured-cloneable): the same table runs in a worker or inline.
  */
 export const ENGINE_OPS = {
-  parse: async (a: { path: string }) => {
-    const builder = new SessionBuilder();
-    const res = await readLines(a.path, (line) => builder.addLine(line));
-    return { builder, endOffset: res.endOffset, lineCount: res.lineCount, size: res.size, partial: res.partial !== null };
+  /** The first read of a session the service follows (the agent's `follow.parse`). */
+  follow: async (a: { agent: AgentId; path: string }) => {
+    const adapter = adapterFor(a.agent);
+    if (!adapter.follow) throw new RewindError('UNSUPPORTED', `${adapter.displayName} sessions are read whole, not followed`);
+    return adapter.follow.parse(a.path);
   },
   rewind: async (a: RewindRequest & { agent: AgentId }) => {
     const adapter = adapterFor(a.agent);

@@ -1,11 +1,8 @@
 import { stat } from 'node:fs/promises';
-import { readLines } from '../../engine/io/read-lines.js';
 import { readRange } from '../../engine/io/read-range.js';
 import type { TaskRunner } from './task-runner.js';
-import { readSubagentFiles, type LineCountCache, type SubagentCache } from '../../engine/agents/claude/parse-transcript.js';
-import type { SessionModel } from '../../engine/agents/claude/model.js';
-import { SessionBuilder, sessionIdFromPath } from '../../engine/agents/claude/session-builder.js';
-import { cursorOf, extendTimeline, toTimeline, type TimelineCursor } from '../../engine/agents/claude/timeline.js';
+import type { AgentAdapter, FollowedSession, FollowStep } from '../../engine/agents/adapter.js';
+import { adapterOfFile, type AgentId } from '../../engine/agents/registry.js';
 import { RewindError } from '../../engine/errors.js';
 import type { RewindEvent } from '../../shared/contract.js';
 import type { Timeline } from '../../shared/session-schema.js';
@@ -15,37 +12,22 @@ const GUARD = 256;
 const DEFAULT_BUDGET_BYTES = 1024 * 1024 * 1024;
 
 interface Live {
-  path: string;
-  builder: SessionBuilder;
-  /** End of the last complete line read: where the next read starts. */
-  endOffset: number;
-  lineCount: number;
-  /** The bytes just before endOffset: if they change, the file was rewritten, not appended. */
+  session: FollowedSession;
+  /** The bytes just before the session's end offset: if they change, the file was rewritten, not appended. */
   guard: Buffer;
-  model: SessionModel;
-  timeline: Timeline;
-  cursor: TimelineCursor;
-  subagentCounts: LineCountCache;
-  subagentsKnown: SubagentCache;
 }
 
 /** What the last refresh of a session did: an incremental step touches only what the new lines reach. */
-export interface RefreshWork {
-  kind: 'extend' | 'rebuild';
-  /** New lines read. */
-  lines: number;
-  /** Messages looked at: the new ones (extend) or every message of the session (rebuild). */
-  messages: number;
-  /** Prompt documents made: the new ones and those whose turn grew (extend), or all (rebuild). */
-  prompts: number;
-}
+export type RefreshWork = FollowStep['work'];
+
+/** The agent that follows a file (its adapter's `follow`). */
+export type FollowerOf = (path: string) => Promise<AgentAdapter>;
 
 /**
- * Parsed sessions kept in memory. A change to a transcript is read from the last known offset
- * only (a partial last line waits for its end); a truncated or rewritten file is read again. When
- * the new lines only extend the tree, the model and the timeline are extended from them alone and
- * the event carries the new prompts and the one whose turn grew; anything structural (a new
- * branch, a compaction, a slash command) builds the whole timeline again and sends it whole.
+ * Open sessions of agents that follow their sessions (`AgentAdapter.follow`), kept parsed in memory.
+ * What is generic lives here: the memory budget (least recently used dropped first), one refresh at
+ * a time per file, the guard that tells an append from a rewrite (a truncated or rewritten file is
+ * read again), and the events; reading the appended lines is the agent's.
  */
 export class LiveSessions {
   private readonly live = new Map<string, Live>();
@@ -58,6 +40,7 @@ export class LiveSessions {
     private readonly runner: TaskRunner,
     /** Open sessions are dropped least recently used first once their transcripts add up to more than this. */
     private readonly budgetBytes = DEFAULT_BUDGET_BYTES,
+    private readonly followerOf: FollowerOf = adapterOfFile,
   ) {}
 
   has(path: string): boolean {
@@ -68,24 +51,24 @@ export class LiveSessions {
     return [...this.live.keys()];
   }
 
-  async get(path: string): Promise<{ model: SessionModel; timeline: Timeline }> {
+  async get(path: string): Promise<{ session: FollowedSession; timeline: Timeline }> {
     let l = this.live.get(path);
     if (l) this.live.delete(path);
     else l = await this.load(path);
     // Map order is use order: the first entries are the least recently used.
     this.live.set(path, l);
     this.evict(path);
-    return { model: l.model, timeline: l.timeline };
+    return { session: l.session, timeline: l.session.timeline };
   }
 
   private evict(keep: string): void {
     let total = 0;
-    for (const l of this.live.values()) total += l.endOffset;
+    for (const l of this.live.values()) total += l.session.endOffset;
     for (const [p, l] of this.live) {
       if (total <= this.budgetBytes) break;
       if (p === keep) continue;
       this.live.delete(p);
-      total -= l.endOffset;
+      total -= l.session.endOffset;
     }
   }
 
@@ -97,26 +80,13 @@ export class LiveSessions {
     const st = await stat(path).catch(() => null);
     if (!st?.isFile()) throw new RewindError('NOT_FOUND', `transcript not found: ${path}`);
     if (st.size === 0) throw new RewindError('INVALID_TRANSCRIPT', `transcript is empty: ${path}`);
-    // The first read of a session is the long part: it runs on the engine worker. The builder
-    // comes back as plain data and gets its class back, so appends continue from where it stopped.
-    const parsed = await this.runner.run('parse', { path });
-    const builder = Object.setPrototypeOf(parsed.builder, SessionBuilder.prototype) as SessionBuilder;
-    const res = { endOffset: parsed.endOffset, lineCount: parsed.lineCount, size: parsed.size, partial: parsed.partial ? true : null };
-    const guard = res.endOffset > 0 ? await readRange(path, Math.max(0, res.endOffset - GUARD), Math.min(GUARD, res.endOffset)) : Buffer.alloc(0);
-    const live: Live = { path, builder, endOffset: res.endOffset, lineCount: res.lineCount, guard, model: null as unknown as SessionModel, timeline: null as unknown as Timeline, cursor: { leafPrompt: null }, subagentCounts: new Map(), subagentsKnown: { meta: new Map(), sibling: new Map() } };
-    await this.rebuild(live, res.size, res.partial !== null);
-    if (builder.order.length === 0 && builder.issues.length > 0) throw new RewindError('INVALID_TRANSCRIPT', `not a Claude Code transcript: ${path}`);
-    return live;
-  }
-
-  private async subagentFiles(l: Live) {
-    return readSubagentFiles(l.path, l.builder.sessionId ?? sessionIdFromPath(l.path), l.subagentCounts, l.subagentsKnown);
-  }
-
-  private async rebuild(l: Live, size: number, partial: boolean): Promise<void> {
-    l.model = l.builder.build({ transcriptPath: l.path, size, endOffset: l.endOffset, hasPartialLine: partial, subagentFiles: await this.subagentFiles(l) });
-    l.timeline = toTimeline(l.model);
-    l.cursor = cursorOf(l.model);
+    const adapter = await this.followerOf(path);
+    if (!adapter.follow) throw new RewindError('UNSUPPORTED', `${adapter.displayName} sessions are read whole, not followed`);
+    // The first read of a session is the long part: it runs on the engine worker.
+    const parsed = await this.runner.run('follow', { agent: adapter.id as AgentId, path });
+    const end = parsed.endOffset;
+    const guard = end > 0 ? await readRange(path, Math.max(0, end - GUARD), Math.min(GUARD, end)) : Buffer.alloc(0);
+    return { session: await adapter.follow.revive(parsed, path), guard };
   }
 
   /** Called when the watcher sees the file change; serialised per file. */
@@ -135,8 +105,9 @@ export class LiveSessions {
       this.live.delete(path);
       return;
     }
-    const guardNow = l.endOffset > 0 && st.size >= l.endOffset ? await readRange(path, Math.max(0, l.endOffset - GUARD), Math.min(GUARD, l.endOffset)) : null;
-    const appended = st.size >= l.endOffset && (l.endOffset === 0 || (guardNow !== null && guardNow.equals(l.guard)));
+    const end = l.session.endOffset;
+    const guardNow = end > 0 && st.size >= end ? await readRange(path, Math.max(0, end - GUARD), Math.min(GUARD, end)) : null;
+    const appended = st.size >= end && (end === 0 || (guardNow !== null && guardNow.equals(l.guard)));
     if (!appended) {
       // Truncated or rewritten (our own in-place rewrite, or the agent's): read it again.
       const fresh = await this.load(path).catch(() => null);
@@ -145,32 +116,18 @@ export class LiveSessions {
         return;
       }
       this.live.set(path, fresh);
-      this.emit({ type: 'timelineChanged', session: path, kind: 'reread', upserts: [], timeline: fresh.timeline, stats: fresh.timeline.stats });
+      const timeline = fresh.session.timeline;
+      this.emit({ type: 'timelineChanged', session: path, kind: 'reread', upserts: [], timeline, stats: timeline.stats });
       return;
     }
-    if (st.size === l.endOffset) return;
-    const mark = l.builder.mark();
-    const res = await readLines(path, (line) => l.builder.addLine(line), { fromOffset: l.endOffset, fromIndex: l.lineCount });
-    if (res.endOffset === l.endOffset) return; // only a partial line so far
-    const lines = res.lineCount - l.lineCount;
-    l.endOffset = res.endOffset;
-    l.lineCount = res.lineCount;
-    l.guard = await readRange(path, Math.max(0, l.endOffset - GUARD), Math.min(GUARD, l.endOffset));
-    const meta = { transcriptPath: path, size: res.size, endOffset: l.endOffset, hasPartialLine: res.partial !== null, subagentFiles: await this.subagentFiles(l) };
-    const step = l.builder.extend(l.model, mark, meta);
-    if (step) {
-      const next = extendTimeline(l.timeline, l.cursor, step);
-      l.model = step.model;
-      l.timeline = next.timeline;
-      l.cursor = next.cursor;
-      this.work.set(path, { kind: 'extend', lines, messages: step.messages + step.walked.length, prompts: next.upserts.length });
-      // New slash commands and compactions are drawn from the whole document.
-      if (next.structural) this.emit({ type: 'timelineChanged', session: path, kind: 'reread', upserts: [], timeline: l.timeline, stats: l.timeline.stats });
-      else this.emit({ type: 'timelineChanged', session: path, kind: 'append', upserts: next.upserts, timeline: null, stats: l.timeline.stats });
-      return;
-    }
-    await this.rebuild(l, res.size, res.partial !== null);
-    this.work.set(path, { kind: 'rebuild', lines, messages: l.model.order.length, prompts: l.timeline.prompts.length });
-    this.emit({ type: 'timelineChanged', session: path, kind: 'reread', upserts: [], timeline: l.timeline, stats: l.timeline.stats });
+    if (st.size === end) return;
+    const step = await l.session.extend();
+    if (!step) return; // only a partial line so far
+    const now = l.session.endOffset;
+    l.guard = await readRange(path, Math.max(0, now - GUARD), Math.min(GUARD, now));
+    this.work.set(path, step.work);
+    const timeline = l.session.timeline;
+    if (step.kind === 'reread') this.emit({ type: 'timelineChanged', session: path, kind: 'reread', upserts: [], timeline, stats: timeline.stats });
+    else this.emit({ type: 'timelineChanged', session: path, kind: 'append', upserts: step.upserts, timeline: null, stats: timeline.stats });
   }
 }

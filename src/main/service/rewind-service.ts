@@ -4,8 +4,6 @@ import { runCompare, runExport, type InsightSession } from '../../engine/insight
 import { withCost } from '../../shared/insight/cost.js';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { SessionModel } from '../../engine/agents/claude/model.js';
-import { claudeRootFor } from '../../engine/agents/claude/paths.js';
 import type { RewindOutcome as RewindResult } from '../../engine/agents/adapter.js';
 import { materializeDemo } from '../../engine/demo.js';
 import { describeError, RewindError } from '../../engine/errors.js';
@@ -105,6 +103,8 @@ export class RewindService {
           () => this.emit(e),
         ),
       this.runner,
+      undefined,
+      (p) => this.adapterOf(p),
     );
   }
 
@@ -283,7 +283,7 @@ export class RewindService {
       onTranscript: (p) => {
         this.sessionChanged(p);
         if (this.live.has(p)) void this.live.refresh(p);
-        else void this.adapterOf(p).then((a) => (a.incremental ? undefined : this.otherChanged(a, p)));
+        else void this.adapterOf(p).then((a) => (a.follow ? undefined : this.otherChanged(a, p)));
       },
       onSessions: () => {
         this.indexCurrent = false;
@@ -449,14 +449,14 @@ export class RewindService {
   /** What restore needs of a session (any agent), off the timeline the service keeps for it. */
   private async restoreSession(session: string): Promise<{ session: RestoreSession; agentRoot: string | null }> {
     const { adapter, path } = await this.transcriptOf(session);
-    const timeline = adapter.incremental ? (await this.live.get(path)).timeline : await this.whole.timeline(adapter, path);
+    const timeline = await this.timelineOf(adapter, path);
     return { session: restoreSessionOf(path, adapter.id, timeline), agentRoot: this.agentRootOf(adapter, path) };
   }
 
   /** The root an agent's store is read from: the configured one (the primary agent's follows the transcript's own layout). */
   private agentRootOf(adapter: AgentAdapter, path: string): string | null {
-    if (adapter.id === AGENT_PRIMARY) return claudeRootFor(path, this.claudeRoot);
-    return this.roots().find((r) => r.adapter === adapter)?.root ?? null;
+    const root = this.roots().find((r) => r.adapter === adapter)?.root ?? null;
+    return root !== null && adapter.storeRootOf ? adapter.storeRootOf(path, root) : root;
   }
 
   /** The project a session ran in: its cwd, when that folder exists here. */
@@ -510,7 +510,7 @@ export class RewindService {
   /** A revert's project and the session its prompt ids come from (any agent). */
   private async revertContext(ref: string): Promise<{ projectRoot: string; session: RestoreSession }> {
     const { adapter, path } = await this.transcriptOf(ref);
-    const timeline = adapter.incremental ? (await this.live.get(path)).timeline : await this.whole.timeline(adapter, path);
+    const timeline = await this.timelineOf(adapter, path);
     const session = restoreSessionOf(path, adapter.id, timeline);
     const projectRoot = await this.projectOf(timeline.session.cwd);
     if (!projectRoot) throw new RewindError('NOT_FOUND', `the project folder ${timeline.session.cwd ?? '(unknown)'} is not on this machine`);
@@ -551,16 +551,17 @@ export class RewindService {
   }
 
   /** What a rewind of a session needs: its agent (refusing what it cannot rewind), model and project. */
-  private async rewindContext(session: string): Promise<{ adapter: AgentAdapter; path: string; model: SessionModel | null; projectRoot: string | null; agentRoot: string | null; timeline: Timeline }> {
+  private async rewindContext(session: string): Promise<{ adapter: AgentAdapter; path: string; projectRoot: string | null; agentRoot: string | null; timeline: Timeline }> {
     const { adapter, path } = await this.transcriptOf(session);
     await this.rewindable(adapter, path);
     const agentRoot = this.roots().find((r) => r.adapter === adapter)?.root ?? null;
-    if (adapter.incremental) {
-      const { model, timeline } = await this.live.get(path);
-      return { adapter, path, model, projectRoot: await this.projectOf(model.cwd), agentRoot, timeline };
-    }
-    const t = await this.whole.timeline(adapter, path);
-    return { adapter, path, model: null, projectRoot: await this.projectOf(t.session.cwd), agentRoot, timeline: t };
+    const timeline = await this.timelineOf(adapter, path);
+    return { adapter, path, projectRoot: await this.projectOf(timeline.session.cwd), agentRoot, timeline };
+  }
+
+  /** An open session's timeline: followed (kept current with each append) or read whole (`fresh`: read again). */
+  private async timelineOf(adapter: AgentAdapter, path: string, fresh = false): Promise<Timeline> {
+    return adapter.follow ? (await this.live.get(path)).timeline : this.whole.timeline(adapter, path, fresh);
   }
 
   /** An agent's own store follows the live path only: a dead prompt's code needs a Rewind checkpoint. */
@@ -594,7 +595,7 @@ export class RewindService {
   /** A session with its costs, as compare and export read it. */
   private async insightSession(ref: string): Promise<InsightSession> {
     const { adapter, path: file } = await this.transcriptOf(ref);
-    const timeline = adapter.incremental ? (await this.live.get(file)).timeline : await this.whole.timeline(adapter, file, true);
+    const timeline = await this.timelineOf(adapter, file, true);
     const { book } = await loadPrices();
     return { file, timeline: withCost(timeline, book), book };
   }
@@ -621,24 +622,21 @@ export class RewindService {
     },
     getTimeline: async (req) => {
       const { adapter, path } = await this.transcriptOf(req.session);
-      if (!adapter.incremental) {
+      if (!adapter.follow) {
         const t = await this.decorate(await this.whole.timeline(adapter, path, true));
         if (t.session.cwd) this.watcher?.watchStore(t.session.cwd).catch(() => undefined);
         await this.recoverAt(await this.projectOf(t.session.cwd));
         return { ...t, session: { ...t.session, readOnly: await this.readOnly(adapter, path) } };
       }
-      const { model, timeline } = await this.live.get(path);
-      const root = await this.projectOf(model.cwd);
+      const { timeline } = await this.live.get(path);
+      const root = await this.projectOf(timeline.session.cwd);
       if (root) this.watcher?.watchStore(root).catch(() => undefined);
       await this.recoverAt(root);
       return this.decorate(timeline);
     },
     getTurn: async (req) => {
       const { adapter, path } = await this.transcriptOf(req.session);
-      if (adapter.incremental) {
-        const { turnDetail } = await import('../../engine/agents/claude/turn-detail.js');
-        return turnDetail((await this.live.get(path)).model, req.promptUuid);
-      }
+      if (adapter.follow) return (await this.live.get(path)).session.turn(req.promptUuid);
       return adapter.turn(path, req.promptUuid);
     },
     searchPrompts: async (req) => {

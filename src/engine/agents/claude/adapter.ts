@@ -4,7 +4,7 @@ import type { AgentAdapter, RewindOutcome } from '../adapter.js';
 import { isRewindError } from '../../errors.js';
 import type { PromptCountCache } from './discover.js';
 import type { SessionModel } from './model.js';
-import { claudeConfigRoot, encodeProjectDir } from './paths.js';
+import { claudeConfigRoot, claudeRootFor, encodeProjectDir } from './paths.js';
 import { listSessionFilesSync } from './list-sync.js';
 import { CLAUDE_PROMPTS } from './prompt-lines.js';
 import { claudeCodeHistory } from './code-history.js';
@@ -17,13 +17,18 @@ export const claude: AgentAdapter = {
   id: 'claude',
   displayName: 'Claude Code',
   badge: 'Claude',
-  incremental: true,
+  follow: {
+    parse: async (path) => (await import('./follow.js')).claudeFollow.parse(path),
+    revive: async (parsed, path) => (await import('./follow.js')).claudeFollow.revive(parsed, path),
+  },
   codeHistory: claudeCodeHistory,
   checkpointHooks: true,
   hooks: claudeHooks,
 
   mcpConfig: async () => (await import('./mcp-config.js')).claudeMcpConfig,
   root: (env, override) => override || claudeConfigRoot(env),
+  // A transcript under another config folder (a copied session) reads that folder's file history.
+  storeRootOf: (path, root) => claudeRootFor(path, root),
   // Project folders and the transcripts in them (old-style `agent-*.jsonl` subagent files included: an open session reads them).
   watch: (root) => ({ dirs: [join(root, 'projects')], depth: 1, isSessionFile: (p) => p.endsWith('.jsonl') }),
   async sessionFiles(root) {
