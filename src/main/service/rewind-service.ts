@@ -9,25 +9,25 @@ import { materializeDemo } from '../../engine/demo.js';
 import { describeError, RewindError } from '../../engine/errors.js';
 import { insideAny } from '../../engine/guard.js';
 import { hookCommand, hooksStatus, installHooks, settingsPath, type Scope } from '../../engine/hooks/settings.js';
-import { resolveRestoreTarget, type RestorePreview, type RestoreSession, type RestoreTarget } from '../../engine/store/restore.js';
+import { resolveRestoreTarget, type RestoreSession, type RestoreTarget } from '../../engine/store/restore.js';
 import { restoreSessionOf } from '../../engine/store/restore-session.js';
-import type { RevertPreview } from '../../engine/store/revert.js';
 import { PromptCheckpoints } from './prompt-checkpoints.js';
-import { CONTRACT, type CodePlan, type RevertPlan, type ParsedRequestOf, type ResponseOf, type Result, type RewindEvent } from '../../shared/contract.js';
+import { CONTRACT, type CodePlan, type ParsedRequestOf, type ResponseOf, type Result, type RewindEvent } from '../../shared/contract.js';
 import type { OperationName } from '../../shared/operations.js';
 import type { Timeline } from '../../shared/session-schema.js';
 import { LiveSessions } from './live-sessions.js';
 import { InlineRunner, WorkerRunner, type TaskRunner } from './task-runner.js';
 import { Watcher } from './watcher.js';
-import { plural, restoredSummary, revertedSummary, statementLines } from '../../shared/wording.js';
+import { plural, restoredSummary, revertedSummary } from '../../shared/wording.js';
 import { DEAD_RESTORE_REASON } from '../../shared/eligibility.js';
-import { promptMarkers } from '../../engine/store/checkpoint-markers.js';
-import { checkpointsDir, listCheckpoints, type CheckpointSummary } from '../../engine/store/manifest.js';
+import { listCheckpoints } from '../../engine/store/manifest.js';
 import type { AgentAdapter } from '../../engine/agents/adapter.js';
 import { AGENT_PRIMARY, adapterFor, adapterOfFile, agentInfo, findSessionAcross, rootsFor, type AgentId, type AgentRoots } from '../../engine/agents/registry.js';
 import { defaultCacheDir } from '../../engine/cache-dir.js';
 import { indexDir } from '../../engine/search-index/search-index.js';
 import { WholeSessions } from './whole-sessions.js';
+import { CheckpointMarks } from './checkpoint-marks.js';
+import { chatDoc, codePlanDoc, revertPlanDoc, rewindSummary } from './documents.js';
 import { defaultPrefsFile, hideHooksNotice, readPrefs, renameSession } from '../../engine/ui-prefs.js';
 
 export interface ServiceOptions {
@@ -89,6 +89,7 @@ export class RewindService {
   private readonly demoDirs: string[] = [];
   readonly runner: TaskRunner;
   private readonly prefsFile: string;
+  private readonly marks = new CheckpointMarks({ paths: () => this.live.paths(), timeline: async (p) => (await this.live.get(p)).timeline }, (e) => this.emit(e));
   private remotes: RemoteHub | null = null;
 
   constructor(private readonly opts: ServiceOptions = {}) {
@@ -98,7 +99,7 @@ export class RewindService {
     // A marker that cannot be read must not cost the update itself (nor, unhandled, the process).
     this.live = new LiveSessions(
       (e) =>
-        void this.decorateEvent(e).then(
+        void this.marks.decorateEvent(e).then(
           (d) => this.emit(d),
           () => this.emit(e),
         ),
@@ -108,65 +109,6 @@ export class RewindService {
     );
   }
 
-  private async decorate(t: Timeline): Promise<Timeline> {
-    const mark = await this.markersFor(t);
-    return { ...t, prompts: this.remember(t.session.transcriptPath, t.prompts.map(mark)) };
-  }
-
-  private async decorateEvent(e: RewindEvent): Promise<RewindEvent> {
-    if (e.type !== 'timelineChanged') return e;
-    const mark = await this.markersFor(e.timeline ?? (await this.live.get(e.session)).timeline);
-    return { ...e, upserts: this.remember(e.session, e.upserts.map(mark)), timeline: e.timeline ? { ...e.timeline, prompts: this.remember(e.session, e.timeline.prompts.map(mark)) } : null };
-  }
-
-  /** Each project's checkpoint list, kept while its checkpoints folder and index file are unchanged. */
-  private readonly checkpointLists = new Map<string, { key: string; list: Promise<CheckpointSummary[]> }>();
-
-  /**
-   * The marker function for a timeline (Rewind's checkpoint of each prompt). Two stats per call: an
-   * append's event does not read the project's whole checkpoint list again, which grows with every
-   * prompt ever checkpointed there.
-   */
-  private async markersFor(t: Timeline): Promise<ReturnType<typeof promptMarkers>> {
-    const cwd = t.session.cwd;
-    if (!cwd) return promptMarkers([], t.session.transcriptPath);
-    const dir = checkpointsDir(cwd);
-    const [d, ix] = await Promise.all([stat(dir).catch(() => null), stat(join(dir, 'index.jsonl')).catch(() => null)]);
-    if (!d) return promptMarkers([], t.session.transcriptPath);
-    const key = `${d.mtimeMs}:${ix?.size}:${ix?.mtimeMs}`;
-    let known = this.checkpointLists.get(cwd);
-    if (known?.key !== key) {
-      known = { key, list: listCheckpoints(cwd).catch(() => []) };
-      this.checkpointLists.set(cwd, known);
-    }
-    return promptMarkers(await known.list, t.session.transcriptPath);
-  }
-
-  /** Which checkpoint each prompt was last sent with, per open session. */
-  private readonly markersSent = new Map<string, Map<string, string | null>>();
-
-  private remember<P extends { uuid: string; checkpoint?: { id: string } | null }>(session: string, prompts: P[]): P[] {
-    const sent = this.markersSent.get(session) ?? new Map<string, string | null>();
-    for (const p of prompts) sent.set(p.uuid, p.checkpoint?.id ?? null);
-    this.markersSent.set(session, sent);
-    return prompts;
-  }
-
-  /**
-   * A checkpoint landed in (or left) a project's store: the open timelines of that project get the
-   * prompts whose marker changed. The hook's checkpoint and the prompt's line race each other.
-   */
-  private async remark(projectRoot: string): Promise<void> {
-    for (const path of this.live.paths()) {
-      const { timeline } = await this.live.get(path);
-      if (timeline.session.cwd !== projectRoot) continue;
-      const mark = await this.markersFor(timeline);
-      const sent = this.markersSent.get(path);
-      const upserts = timeline.prompts.map(mark).filter((p) => (sent?.get(p.uuid) ?? null) !== (p.checkpoint?.id ?? null));
-      if (upserts.length === 0) continue;
-      this.emit({ type: 'timelineChanged', session: path, kind: 'append', upserts: this.remember(path, upserts), timeline: null, stats: timeline.stats });
-    }
-  }
 
   private indexRoots(): { dir: string; roots: { agent: AgentId; root: string }[] } {
     return { dir: indexDir(this.opts.cacheDir ?? defaultCacheDir(this.env)), roots: this.roots().map(({ adapter, root }) => ({ agent: adapter.id as AgentId, root })) };
@@ -291,7 +233,7 @@ export class RewindService {
       },
       onStore: (root) => {
         this.emit({ type: 'sessionsChanged' });
-        this.remark(root).catch(() => undefined);
+        this.marks.remark(root).catch(() => undefined);
       },
     });
     for (const { adapter, root } of this.roots()) await this.watcher.watchSessions(adapter.id, adapter.watch(root)).catch(() => undefined);
@@ -435,7 +377,7 @@ export class RewindService {
   private async wholeChanged(path: string, read?: Timeline): Promise<void> {
     const fresh = await this.whole.changed(path, read);
     if (!fresh) return;
-    const timeline = await this.decorate(fresh).catch(() => fresh);
+    const timeline = await this.marks.decorate(fresh).catch(() => fresh);
     this.emit({ type: 'timelineChanged', session: path, kind: 'reread', upserts: [], timeline, stats: timeline.stats });
   }
 
@@ -478,34 +420,6 @@ export class RewindService {
     return st?.isDirectory() ? cwd : null;
   }
 
-  private codePlanDoc(p: RestorePreview, projectRoot: string): CodePlan {
-    const diffs = new Map(p.diffs.map((d) => [d.path, d]));
-    return {
-      source: p.target.source,
-      agent: p.target.agent ?? null,
-      checkpointId: p.target.checkpoint?.id ?? null,
-      note: p.target.note,
-      projectRoot,
-      changes: p.plan.changes.map((c) => {
-        const d = diffs.get(c.path);
-        return {
-          path: c.path,
-          action: c.action,
-          kind: (c.after ?? c.before)?.kind ?? 'f',
-          conflict: c.conflict,
-          binary: d?.binary ?? false,
-          sizeBefore: d?.sizeBefore ?? null,
-          sizeAfter: d?.sizeAfter ?? null,
-          patch: d?.patch ?? null,
-          note: d?.note ?? null,
-        };
-      }),
-      unchanged: p.plan.unchanged,
-      untouched: p.plan.untouched.slice(0, 200),
-      skipped: p.skipped,
-      conflicts: p.plan.conflicts,
-    };
-  }
 
   /** A revert's project and the session its prompt ids come from (any agent). */
   private async revertContext(ref: string): Promise<{ projectRoot: string; session: RestoreSession }> {
@@ -517,38 +431,7 @@ export class RewindService {
     return { projectRoot, session };
   }
 
-  private revertPlanDoc(p: RevertPreview, projectRoot: string): RevertPlan {
-    const diffs = new Map(p.diffs.map((d) => [d.path, d]));
-    return {
-      promptId: p.promptId,
-      checkpointId: p.checkpointId,
-      afterCheckpointId: p.afterCheckpointId,
-      afterNote: p.afterNote,
-      projectRoot,
-      changes: p.plan.changes.map((c) => {
-        const d = diffs.get(c.path);
-        return { path: c.path, action: c.action, kind: (c.after ?? c.before)?.kind ?? 'f', conflict: null, binary: d?.binary ?? false, sizeBefore: d?.sizeBefore ?? null, sizeAfter: d?.sizeAfter ?? null, patch: d?.patch ?? null, note: d?.note ?? null };
-      }),
-      conflicts: p.conflicts,
-      unresolved: p.unresolved,
-    };
-  }
 
-  private chatDoc(r: RewindResult): ResponseOf<'previewRewind'>['chat'] {
-    return {
-      transcript: r.transcript,
-      sessionId: r.sessionId,
-      mode: r.mode,
-      boundaryOffset: r.boundaryOffset,
-      resultSize: r.resultSize,
-      droppedMessages: r.droppedMessages,
-      prompts: r.prompts.map((p) => ({ uuid: p.uuid, text: p.text, images: p.images, timestamp: p.timestamp })),
-      statement: r.statement ?? null,
-      sizeAtPlan: r.size ?? null,
-      backupPath: r.backupPath,
-      warnings: r.warnings,
-    };
-  }
 
   /** What a rewind of a session needs: its agent (refusing what it cannot rewind), model and project. */
   private async rewindContext(session: string): Promise<{ adapter: AgentAdapter; path: string; projectRoot: string | null; agentRoot: string | null; timeline: Timeline }> {
@@ -585,12 +468,6 @@ export class RewindService {
     return { target: r.target, note: r.missing ? `${r.missing[0]!.toUpperCase()}${r.missing.slice(1)}.` : null };
   }
 
-  /** The rewind statement's words (the CLI's dry run says the same), and the files when the code goes too. */
-  private summary(chat: RewindResult, files: number | null): string {
-    const n = chat.prompts.length;
-    const said = chat.statement ? statementLines(chat.statement).join(' ') : `${chat.mode === 'fork' ? 'Fork before this prompt' : 'Rewrite in place'}: ${plural(n, 'prompt')} left out.`;
-    return files === null ? said : `${said} Restores ${plural(files, 'file')}.`;
-  }
 
   /** A session with its costs, as compare and export read it. */
   private async insightSession(ref: string): Promise<InsightSession> {
@@ -623,7 +500,7 @@ export class RewindService {
     getTimeline: async (req) => {
       const { adapter, path } = await this.transcriptOf(req.session);
       if (!adapter.follow) {
-        const t = await this.decorate(await this.whole.timeline(adapter, path, true));
+        const t = await this.marks.decorate(await this.whole.timeline(adapter, path, true));
         if (t.session.cwd) this.watcher?.watchStore(t.session.cwd).catch(() => undefined);
         await this.recoverAt(await this.projectOf(t.session.cwd));
         return { ...t, session: { ...t.session, readOnly: await this.readOnly(adapter, path) } };
@@ -632,7 +509,7 @@ export class RewindService {
       const root = await this.projectOf(timeline.session.cwd);
       if (root) this.watcher?.watchStore(root).catch(() => undefined);
       await this.recoverAt(root);
-      return this.decorate(timeline);
+      return this.marks.decorate(timeline);
     },
     getTurn: async (req) => {
       const { adapter, path } = await this.transcriptOf(req.session);
@@ -668,10 +545,10 @@ export class RewindService {
         codeNote = t.note;
         if (t.target && projectRoot) {
           const preview = await this.runner.run('previewRestore', { projectRoot, target: t.target, agentRoot: storeRoot });
-          code = this.codePlanDoc(preview, projectRoot);
+          code = codePlanDoc(preview, projectRoot);
         }
       }
-      return { chat: this.chatDoc(chat), code, codeNote, summary: this.summary(chat, code ? code.changes.length : null) };
+      return { chat: chatDoc(chat), code, codeNote, summary: rewindSummary(chat, code ? code.changes.length : null) };
     },
     applyRewind: async (req) => {
       const id = `op-${++this.opCounter}`;
@@ -722,7 +599,7 @@ export class RewindService {
       this.emit({ type: 'operationFinished', id, operation: 'applyRewind', ok: true, summary });
       this.emit({ type: 'sessionsChanged' });
       const resumeCommand = adapter.resumeCommand(chat.forkSessionId ?? chat.sessionId);
-      return { chat: this.chatDoc(chat), forkSessionId: chat.forkSessionId, forkPath: chat.forkPath, backupPath: chat.backupPath, code, projectRoot, summary, resumeCommand };
+      return { chat: chatDoc(chat), forkSessionId: chat.forkSessionId, forkPath: chat.forkPath, backupPath: chat.backupPath, code, projectRoot, summary, resumeCommand };
     },
     listCheckpoints: async (req) => ({ projectRoot: req.project, checkpoints: await listCheckpoints(req.project) }),
     takeCheckpoint: async (req) => this.runner.run('checkpoint', { projectRoot: req.project, trigger: 'manual', label: req.label ?? null }),
@@ -731,7 +608,7 @@ export class RewindService {
       const target = await resolveRestoreTarget({ projectRoot: req.project, ref: req.ref, source: req.source, session, agentRoot });
       this.refuseDeadRestore(session, target);
       const preview = await this.runner.run('previewRestore', { projectRoot: req.project, target, agentRoot });
-      return this.codePlanDoc(preview, req.project);
+      return codePlanDoc(preview, req.project);
     },
     applyRestore: async (req) => {
       const { session, agentRoot } = req.session ? await this.restoreSession(req.session) : { session: null, agentRoot: null };
@@ -758,7 +635,7 @@ export class RewindService {
     revertPreview: async (req) => {
       const { projectRoot, session } = await this.revertContext(req.session);
       const r = await this.runner.run('revert', { projectRoot, promptId: req.promptUuid, session, take: req.take, dryRun: true });
-      return this.revertPlanDoc(r.preview, projectRoot);
+      return revertPlanDoc(r.preview, projectRoot);
     },
     revert: async (req) => {
       const { projectRoot, session } = await this.revertContext(req.session);
