@@ -57,13 +57,11 @@ export async function resolveTranscript(input: ResolveInput): Promise<ResolvedTr
     }
   }
   // Discovery is loaded only when needed: `back --transcript` stays a small import graph.
-  const { AGENT_PRIMARY, rootsFor } = await import('./agents/registry.js');
+  const { AGENT_PRIMARY, findSession, rootsFor } = await import('./agents/registry.js');
   const where = projectRoot ?? input.cwd;
   const roots = rootsFor(input.env, { [AGENT_PRIMARY]: input.claudeRoot });
   // Agents in registry order: the first one with a session here wins.
-  for (const { adapter, root } of roots) {
-    const newest = await adapter.newestFor(where, root).catch(() => null);
-    if (newest) return { path: newest, source: 'newest session for this directory', projectRoot };
-  }
+  const newest = await findSession(null, roots, where);
+  if (newest) return { path: newest.path, source: 'newest session for this directory', projectRoot };
   throw new RewindError('NO_TRANSCRIPT', `no transcript found for ${where}: pass --transcript PATH, set REWIND_TRANSCRIPT_PATH, or run inside a project with ${roots.map((r) => r.adapter.displayName).join(' or ')} sessions`);
 }

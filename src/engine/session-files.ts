@@ -1,6 +1,6 @@
 import type { Agent, Timeline } from '../shared/session-schema.js';
 import type { AgentAdapter } from './agents/adapter.js';
-import { adapterOfFile, findSessionAcross, rootsFor, type AgentRoots } from './agents/registry.js';
+import { adapterOfFile, findSession, rootsFor, type AgentRoots } from './agents/registry.js';
 
 /** Which agent wrote a session file (each adapter judges its path and first line). */
 export async function agentOfFile(path: string): Promise<Agent> {
@@ -16,11 +16,5 @@ export async function timelineOfFile(path: string): Promise<Timeline> {
 
 /** A session by path, id or id prefix; with no ref, the newest session of `cwd` (agents in registry order). */
 export async function resolveSessionFile(ref: string | undefined, opts: { cwd: string; env: NodeJS.ProcessEnv; roots?: AgentRoots }): Promise<{ adapter: AgentAdapter; path: string } | null> {
-  const roots = rootsFor(opts.env, opts.roots);
-  if (ref) return findSessionAcross(ref, roots);
-  for (const { adapter, root } of roots) {
-    const path = await adapter.newestFor(opts.cwd, root).catch(() => null);
-    if (path) return { adapter, path };
-  }
-  return null;
+  return findSession(ref, rootsFor(opts.env, opts.roots), opts.cwd);
 }

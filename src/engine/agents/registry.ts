@@ -62,8 +62,22 @@ export async function adapterOfFile(path: string): Promise<AgentAdapter> {
 
 const looksLikePath = (ref: string) => ref.includes('/') || ref.includes('\\') || ref.endsWith('.jsonl');
 
-/** A session by path, id or id prefix, across agents (first match in registry order). */
-export async function findSessionAcross(ref: string, roots: { adapter: AgentAdapter; root: string }[]): Promise<{ adapter: AgentAdapter; path: string }> {
+/**
+ * The one way to find a session file: by path, id or id prefix across agents (first match in
+ * registry order; throws NOT_FOUND when none); with no ref, the newest session that ran in `cwd`
+ * (null when none).
+ */
+export async function findSession(ref: string | null | undefined, roots: { adapter: AgentAdapter; root: string }[], cwd?: string): Promise<{ adapter: AgentAdapter; path: string } | null> {
+  if (ref) return findSessionAcross(ref, roots);
+  if (cwd === undefined) return null;
+  for (const { adapter, root } of roots) {
+    const path = await adapter.newestFor(cwd, root).catch(() => null);
+    if (path) return { adapter, path };
+  }
+  return null;
+}
+
+async function findSessionAcross(ref: string, roots: { adapter: AgentAdapter; root: string }[]): Promise<{ adapter: AgentAdapter; path: string }> {
   if (looksLikePath(ref)) {
     const st = await stat(ref).catch(() => null);
     if (!st) throw new RewindError('NOT_FOUND', `transcript not found: ${ref}`);

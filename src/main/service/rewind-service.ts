@@ -3,11 +3,10 @@ import { loadPrices } from '../../engine/insight/load-prices.js';
 import { runCompare, runExport, type InsightSession } from '../../engine/insight/run.js';
 import { withCost } from '../../shared/insight/cost.js';
 import { readdir, rm, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { RewindOutcome as RewindResult } from '../../engine/agents/adapter.js';
 import { materializeDemo } from '../../engine/demo.js';
 import { describeError, RewindError } from '../../engine/errors.js';
-import { insideAny } from '../../engine/guard.js';
 import { hookCommand, hooksStatus, installHooks, settingsPath, type Scope } from '../../engine/hooks/settings.js';
 import { resolveRestoreTarget, type RestoreSession, type RestoreTarget } from '../../engine/store/restore.js';
 import { restoreSessionOf } from '../../engine/store/restore-session.js';
@@ -15,17 +14,17 @@ import { PromptCheckpoints } from './prompt-checkpoints.js';
 import { CONTRACT, type CodePlan, type ParsedRequestOf, type ResponseOf, type Result, type RewindEvent } from '../../shared/contract.js';
 import type { OperationName } from '../../shared/operations.js';
 import type { Timeline } from '../../shared/session-schema.js';
-import { LiveSessions } from './live-sessions.js';
+import type { LiveSessions } from './live-sessions.js';
 import { InlineRunner, WorkerRunner, type TaskRunner } from './task-runner.js';
 import { Watcher } from './watcher.js';
 import { plural, restoredSummary, revertedSummary } from '../../shared/wording.js';
 import { DEAD_RESTORE_REASON } from '../../shared/eligibility.js';
 import { listCheckpoints } from '../../engine/store/manifest.js';
 import type { AgentAdapter } from '../../engine/agents/adapter.js';
-import { AGENT_PRIMARY, adapterFor, adapterOfFile, agentInfo, findSessionAcross, rootsFor, type AgentId, type AgentRoots } from '../../engine/agents/registry.js';
+import { AGENT_PRIMARY, adapterFor, agentInfo, rootsFor, type AgentId, type AgentRoots } from '../../engine/agents/registry.js';
 import { defaultCacheDir } from '../../engine/cache-dir.js';
 import { indexDir } from '../../engine/search-index/search-index.js';
-import { WholeSessions } from './whole-sessions.js';
+import { OpenSessions } from './open-sessions.js';
 import { CheckpointMarks } from './checkpoint-marks.js';
 import { chatDoc, codePlanDoc, revertPlanDoc, rewindSummary } from './documents.js';
 import { defaultPrefsFile, hideHooksNotice, readPrefs, renameSession } from '../../engine/ui-prefs.js';
@@ -80,16 +79,17 @@ export class RewindService {
   claudeRoot: string;
   demo = false;
   private readonly listeners = new Set<(e: RewindEvent) => void>();
-  readonly live: LiveSessions;
+  private readonly open: OpenSessions;
+  /** The followed sessions (the bench counts their work). */
+  get live(): LiveSessions {
+    return this.open.live;
+  }
   private watcher: Watcher | null = null;
-  private readonly whole = new WholeSessions();
-  /** Which agent wrote each session file (asked once per path). */
-  private readonly agentOf = new Map<string, AgentAdapter>();
   private opCounter = 0;
   private readonly demoDirs: string[] = [];
   readonly runner: TaskRunner;
   private readonly prefsFile: string;
-  private readonly marks = new CheckpointMarks({ paths: () => this.live.paths(), timeline: async (p) => (await this.live.get(p)).timeline }, (e) => this.emit(e));
+  private readonly marks = new CheckpointMarks({ paths: () => this.open.live.paths(), timeline: async (p) => (await this.open.live.get(p)).timeline }, (e) => this.emit(e));
   private remotes: RemoteHub | null = null;
 
   constructor(private readonly opts: ServiceOptions = {}) {
@@ -97,15 +97,14 @@ export class RewindService {
     this.prefsFile = opts.prefsFile ?? defaultPrefsFile(opts.env ?? process.env);
     this.runner = opts.workerScript ? new WorkerRunner(opts.workerScript, opts.workerExecArgv) : new InlineRunner();
     // A marker that cannot be read must not cost the update itself (nor, unhandled, the process).
-    this.live = new LiveSessions(
+    this.open = new OpenSessions(
       (e) =>
         void this.marks.decorateEvent(e).then(
           (d) => this.emit(d),
           () => this.emit(e),
         ),
       this.runner,
-      undefined,
-      (p) => this.adapterOf(p),
+      () => this.roots(),
     );
   }
 
@@ -144,8 +143,7 @@ export class RewindService {
   /** A session file grew or changed: its one summary, from the index (appended bytes only), as one event. */
   private sessionChanged(path: string): void {
     const update = (async () => {
-      const adapter = this.agentOf.get(path) ?? (await adapterOfFile(path));
-      this.agentOf.set(path, adapter);
+      const adapter = await this.open.adapterOf(path);
       const root = this.roots().find((r) => r.adapter === adapter)?.root;
       if (!root) return;
       const summary = await this.runner.run('indexFile', { dir: this.indexRoots().dir, agent: adapter.id as AgentId, root, path });
@@ -195,7 +193,7 @@ export class RewindService {
     void this.startWatching()
       .then(() => {
         this.indexLater(true);
-        for (const p of this.live.paths()) void this.live.refresh(p);
+        for (const p of this.open.live.paths()) void this.open.live.refresh(p);
       })
       .catch(() => undefined)
       .finally(() => this.watchStarted());
@@ -224,8 +222,8 @@ export class RewindService {
     this.watcher = new Watcher({
       onTranscript: (p) => {
         this.sessionChanged(p);
-        if (this.live.has(p)) void this.live.refresh(p);
-        else void this.adapterOf(p).then((a) => (a.follow ? undefined : this.otherChanged(a, p)));
+        if (this.open.live.has(p)) void this.open.live.refresh(p);
+        else void this.open.adapterOf(p).then((a) => (a.follow ? undefined : this.otherChanged(a, p)));
       },
       onSessions: () => {
         this.indexCurrent = false;
@@ -270,8 +268,7 @@ export class RewindService {
    */
   async catchUp(): Promise<void> {
     if (this.watcher) return;
-    await Promise.all(this.live.paths().map((p) => this.live.refresh(p)));
-    this.whole.clear();
+    await this.open.catchUp();
   }
 
   /** An operation on this machine only (the remote hub gathers the list and search with it). */
@@ -325,16 +322,6 @@ export class RewindService {
     return false;
   }
 
-  private async transcriptOf(session: string): Promise<{ adapter: AgentAdapter; path: string }> {
-    const roots = this.roots();
-    const found = await findSessionAcross(session, roots);
-    // A door's caller reads sessions, not any file of the agents' shape: a path must be in a root.
-    if (!(await insideAny(roots.map((r) => r.root), resolve(found.path)))) throw new RewindError('UNSAFE_PATH', `refusing a session file outside the agents' folders: ${found.path}`);
-    const known = this.agentOf.get(found.path);
-    if (known) return { adapter: known, path: found.path };
-    this.agentOf.set(found.path, found.adapter);
-    return found;
-  }
 
   /** Rewind's checkpoints at each new prompt of agents without hooks for it. */
   private readonly promptCheckpoints = new PromptCheckpoints(async (projectRoot, transcript) => {
@@ -351,11 +338,11 @@ export class RewindService {
   private otherChanged(adapter: AgentAdapter, path: string): Promise<void> {
     const next = (this.otherPending.get(path) ?? Promise.resolve())
       .then(async () => {
-        const open = this.whole.has(path);
+        const open = this.open.whole.has(path);
         if (!open && adapter.checkpointHooks) return;
         const timeline = await adapter.timeline(path).catch(() => null);
         if (!timeline) {
-          this.whole.forget(path);
+          this.open.whole.forget(path);
           return;
         }
         if (!adapter.checkpointHooks) await this.promptCheckpoints.changed(adapter, path, Date.now(), timeline);
@@ -367,15 +354,10 @@ export class RewindService {
     return next;
   }
 
-  private async adapterOf(path: string): Promise<AgentAdapter> {
-    let a = this.agentOf.get(path);
-    if (!a) this.agentOf.set(path, (a = await adapterOfFile(path)));
-    return a;
-  }
 
   /** An open session read whole changed (or got a marker): the window gets it again. */
   private async wholeChanged(path: string, read?: Timeline): Promise<void> {
-    const fresh = await this.whole.changed(path, read);
+    const fresh = await this.open.whole.changed(path, read);
     if (!fresh) return;
     const timeline = await this.marks.decorate(fresh).catch(() => fresh);
     this.emit({ type: 'timelineChanged', session: path, kind: 'reread', upserts: [], timeline, stats: timeline.stats });
@@ -390,8 +372,8 @@ export class RewindService {
 
   /** What restore needs of a session (any agent), off the timeline the service keeps for it. */
   private async restoreSession(session: string): Promise<{ session: RestoreSession; agentRoot: string | null }> {
-    const { adapter, path } = await this.transcriptOf(session);
-    const timeline = await this.timelineOf(adapter, path);
+    const { adapter, path } = await this.open.find(session);
+    const timeline = await this.open.timeline(adapter, path);
     return { session: restoreSessionOf(path, adapter.id, timeline), agentRoot: this.agentRootOf(adapter, path) };
   }
 
@@ -423,8 +405,8 @@ export class RewindService {
 
   /** A revert's project and the session its prompt ids come from (any agent). */
   private async revertContext(ref: string): Promise<{ projectRoot: string; session: RestoreSession }> {
-    const { adapter, path } = await this.transcriptOf(ref);
-    const timeline = await this.timelineOf(adapter, path);
+    const { adapter, path } = await this.open.find(ref);
+    const timeline = await this.open.timeline(adapter, path);
     const session = restoreSessionOf(path, adapter.id, timeline);
     const projectRoot = await this.projectOf(timeline.session.cwd);
     if (!projectRoot) throw new RewindError('NOT_FOUND', `the project folder ${timeline.session.cwd ?? '(unknown)'} is not on this machine`);
@@ -435,17 +417,13 @@ export class RewindService {
 
   /** What a rewind of a session needs: its agent (refusing what it cannot rewind), model and project. */
   private async rewindContext(session: string): Promise<{ adapter: AgentAdapter; path: string; projectRoot: string | null; agentRoot: string | null; timeline: Timeline }> {
-    const { adapter, path } = await this.transcriptOf(session);
+    const { adapter, path } = await this.open.find(session);
     await this.rewindable(adapter, path);
     const agentRoot = this.roots().find((r) => r.adapter === adapter)?.root ?? null;
-    const timeline = await this.timelineOf(adapter, path);
+    const timeline = await this.open.timeline(adapter, path);
     return { adapter, path, projectRoot: await this.projectOf(timeline.session.cwd), agentRoot, timeline };
   }
 
-  /** An open session's timeline: followed (kept current with each append) or read whole (`fresh`: read again). */
-  private async timelineOf(adapter: AgentAdapter, path: string, fresh = false): Promise<Timeline> {
-    return adapter.follow ? (await this.live.get(path)).timeline : this.whole.timeline(adapter, path, fresh);
-  }
 
   /** An agent's own store follows the live path only: a dead prompt's code needs a Rewind checkpoint. */
   private refuseDeadRestore(session: RestoreSession | null, target: RestoreTarget | null): void {
@@ -471,8 +449,8 @@ export class RewindService {
 
   /** A session with its costs, as compare and export read it. */
   private async insightSession(ref: string): Promise<InsightSession> {
-    const { adapter, path: file } = await this.transcriptOf(ref);
-    const timeline = await this.timelineOf(adapter, file, true);
+    const { adapter, path: file } = await this.open.find(ref);
+    const timeline = await this.open.timeline(adapter, file, true);
     const { book } = await loadPrices();
     return { file, timeline: withCost(timeline, book), book };
   }
@@ -498,22 +476,22 @@ export class RewindService {
       return { root: this.claudeRoot, exists, rootState, agents: agentInfo(), sessions };
     },
     getTimeline: async (req) => {
-      const { adapter, path } = await this.transcriptOf(req.session);
+      const { adapter, path } = await this.open.find(req.session);
       if (!adapter.follow) {
-        const t = await this.marks.decorate(await this.whole.timeline(adapter, path, true));
+        const t = await this.marks.decorate(await this.open.whole.timeline(adapter, path, true));
         if (t.session.cwd) this.watcher?.watchStore(t.session.cwd).catch(() => undefined);
         await this.recoverAt(await this.projectOf(t.session.cwd));
         return { ...t, session: { ...t.session, readOnly: await this.readOnly(adapter, path) } };
       }
-      const { timeline } = await this.live.get(path);
+      const { timeline } = await this.open.live.get(path);
       const root = await this.projectOf(timeline.session.cwd);
       if (root) this.watcher?.watchStore(root).catch(() => undefined);
       await this.recoverAt(root);
       return this.marks.decorate(timeline);
     },
     getTurn: async (req) => {
-      const { adapter, path } = await this.transcriptOf(req.session);
-      if (adapter.follow) return (await this.live.get(path)).session.turn(req.promptUuid);
+      const { adapter, path } = await this.open.find(req.session);
+      if (adapter.follow) return (await this.open.live.get(path)).session.turn(req.promptUuid);
       return adapter.turn(path, req.promptUuid);
     },
     searchPrompts: async (req) => {
@@ -582,8 +560,7 @@ export class RewindService {
           // Both or neither: the chat part is taken back before the error is reported.
           await this.runner.run('undo', { projectRoot, force: true }).catch(() => undefined);
           if (req.mode === 'in-place') {
-            this.live.forget(path);
-            this.whole.forget(path);
+            this.open.forget(path);
           }
           const d = describeError(e);
           throw new RewindError(d.code, `${d.message} (the chat was put back as it was: nothing changed)`);
@@ -591,8 +568,7 @@ export class RewindService {
         code = { written: r.applied?.written ?? 0, deleted: r.applied?.deleted ?? 0, checkpointId: target.checkpoint?.id ?? null };
       }
       if (req.mode === 'in-place') {
-        this.live.forget(path);
-        this.whole.forget(path);
+        this.open.forget(path);
       }
       const summary =
         req.mode === 'fork' ? `Fork created: ${chat.forkSessionId}` : `Chat rewritten in place (backup: ${chat.backupPath})`;
@@ -624,8 +600,7 @@ export class RewindService {
       const r = req.id ? await this.runner.run('undoById', { ...args, id: req.id }) : await this.runner.run('undo', args);
       if (!r.dryRun) {
         for (const p of r.parts ?? [r.undone]) if (p.kind === 'in-place') {
-          this.live.forget(p.transcript);
-          this.whole.forget(p.transcript);
+          this.open.forget(p.transcript);
         }
         this.emit({ type: 'operationFinished', id: `op-${++this.opCounter}`, operation: 'undo', ok: true, summary: r.summary });
         this.emit({ type: 'sessionsChanged' });
@@ -649,8 +624,7 @@ export class RewindService {
       if (!r.dryRun) {
         // A rewrite put back: the open timeline is read again.
         for (const p of r.parts) if (p.kind === 'in-place') {
-          this.live.forget(p.transcript);
-          this.whole.forget(p.transcript);
+          this.open.forget(p.transcript);
         }
         this.emit({ type: 'operationFinished', id: `op-${++this.opCounter}`, operation: 'redo', ok: true, summary: r.summary });
         this.emit({ type: 'sessionsChanged' });
