@@ -4,29 +4,24 @@ import { runCompare, runExport, type InsightSession } from '../../engine/insight
 import { withCost } from '../../shared/insight/cost.js';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RewindOutcome as RewindResult } from '../../engine/agents/adapter.js';
 import { materializeDemo } from '../../engine/demo.js';
 import { describeError, RewindError } from '../../engine/errors.js';
 import { hookCommand, hooksStatus, installHooks, settingsPath, type Scope } from '../../engine/hooks/settings.js';
-import { resolveRestoreTarget, type RestoreSession, type RestoreTarget } from '../../engine/store/restore.js';
-import { restoreSessionOf } from '../../engine/store/restore-session.js';
 import { PromptCheckpoints } from './prompt-checkpoints.js';
-import { CONTRACT, type CodePlan, type ParsedRequestOf, type ResponseOf, type Result, type RewindEvent } from '../../shared/contract.js';
+import { CONTRACT, type ParsedRequestOf, type ResponseOf, type Result, type RewindEvent } from '../../shared/contract.js';
 import type { OperationName } from '../../shared/operations.js';
 import type { Timeline } from '../../shared/session-schema.js';
 import type { LiveSessions } from './live-sessions.js';
 import { InlineRunner, WorkerRunner, type TaskRunner } from './task-runner.js';
 import { Watcher } from './watcher.js';
-import { plural, restoredSummary, revertedSummary } from '../../shared/wording.js';
-import { DEAD_RESTORE_REASON } from '../../shared/eligibility.js';
 import { listCheckpoints } from '../../engine/store/manifest.js';
 import type { AgentAdapter } from '../../engine/agents/adapter.js';
 import { AGENT_PRIMARY, adapterFor, agentInfo, rootsFor, type AgentId, type AgentRoots } from '../../engine/agents/registry.js';
 import { defaultCacheDir } from '../../engine/cache-dir.js';
 import { indexDir } from '../../engine/search-index/search-index.js';
 import { OpenSessions } from './open-sessions.js';
+import { projectOf, RewindFlow } from './rewind-flow.js';
 import { CheckpointMarks } from './checkpoint-marks.js';
-import { chatDoc, codePlanDoc, revertPlanDoc, rewindSummary } from './documents.js';
 import { defaultPrefsFile, hideHooksNotice, readPrefs, renameSession } from '../../engine/ui-prefs.js';
 
 export interface ServiceOptions {
@@ -80,6 +75,7 @@ export class RewindService {
   demo = false;
   private readonly listeners = new Set<(e: RewindEvent) => void>();
   private readonly open: OpenSessions;
+  private readonly flow: RewindFlow;
   /** The followed sessions (the bench counts their work). */
   get live(): LiveSessions {
     return this.open.live;
@@ -106,6 +102,7 @@ export class RewindService {
       this.runner,
       () => this.roots(),
     );
+    this.flow = new RewindFlow({ runner: this.runner, open: this.open, emit: (e) => this.emit(e), roots: () => this.roots(), opId: () => `op-${++this.opCounter}` });
   }
 
 
@@ -363,27 +360,9 @@ export class RewindService {
     this.emit({ type: 'timelineChanged', session: path, kind: 'reread', upserts: [], timeline, stats: timeline.stats });
   }
 
-  /** A session's agent, refusing what it cannot rewind with its own reason. */
-  private async rewindable(adapter: AgentAdapter, path: string): Promise<NonNullable<AgentAdapter['rewind']>> {
-    const reason = adapter.rewind ? ((await adapter.readOnlyReason?.(path)) ?? null) : `${adapter.displayName} sessions are shown, not rewound, for now`;
-    if (reason || !adapter.rewind) throw new RewindError('UNSUPPORTED', reason ?? `${adapter.displayName} sessions are shown, not rewound, for now`);
-    return adapter.rewind.bind(adapter);
-  }
 
-  /** What restore needs of a session (any agent), off the timeline the service keeps for it. */
-  private async restoreSession(session: string): Promise<{ session: RestoreSession; agentRoot: string | null }> {
-    const { adapter, path } = await this.open.find(session);
-    const timeline = await this.open.timeline(adapter, path);
-    return { session: restoreSessionOf(path, adapter.id, timeline), agentRoot: this.agentRootOf(adapter, path) };
-  }
 
-  /** The root an agent's store is read from: the configured one (the primary agent's follows the transcript's own layout). */
-  private agentRootOf(adapter: AgentAdapter, path: string): string | null {
-    const root = this.roots().find((r) => r.adapter === adapter)?.root ?? null;
-    return root !== null && adapter.storeRootOf ? adapter.storeRootOf(path, root) : root;
-  }
 
-  /** The project a session ran in: its cwd, when that folder exists here. */
   /**
    * A restore or undo killed half-way (the app crashed, the machine lost power) is rolled back or
    * finished as soon as its project is opened, not at the next restore: the user sees the project
@@ -396,55 +375,15 @@ export class RewindService {
     for (const line of lines) this.emit({ type: 'operationFinished', id: `op-${++this.opCounter}`, operation: 'recover', ok: !line.startsWith('could not'), summary: `${line[0]!.toUpperCase()}${line.slice(1)}.` });
   }
 
-  private async projectOf(cwd: string | null): Promise<string | null> {
-    if (!cwd) return null;
-    const st = await stat(cwd).catch(() => null);
-    return st?.isDirectory() ? cwd : null;
-  }
-
-
-  /** A revert's project and the session its prompt ids come from (any agent). */
-  private async revertContext(ref: string): Promise<{ projectRoot: string; session: RestoreSession }> {
-    const { adapter, path } = await this.open.find(ref);
-    const timeline = await this.open.timeline(adapter, path);
-    const session = restoreSessionOf(path, adapter.id, timeline);
-    const projectRoot = await this.projectOf(timeline.session.cwd);
-    if (!projectRoot) throw new RewindError('NOT_FOUND', `the project folder ${timeline.session.cwd ?? '(unknown)'} is not on this machine`);
-    return { projectRoot, session };
-  }
 
 
 
-  /** What a rewind of a session needs: its agent (refusing what it cannot rewind), model and project. */
-  private async rewindContext(session: string): Promise<{ adapter: AgentAdapter; path: string; projectRoot: string | null; agentRoot: string | null; timeline: Timeline }> {
-    const { adapter, path } = await this.open.find(session);
-    await this.rewindable(adapter, path);
-    const agentRoot = this.roots().find((r) => r.adapter === adapter)?.root ?? null;
-    const timeline = await this.open.timeline(adapter, path);
-    return { adapter, path, projectRoot: await this.projectOf(timeline.session.cwd), agentRoot, timeline };
-  }
 
 
-  /** An agent's own store follows the live path only: a dead prompt's code needs a Rewind checkpoint. */
-  private refuseDeadRestore(session: RestoreSession | null, target: RestoreTarget | null): void {
-    if (!session || !target || target.source !== 'agent' || !target.promptUuid) return;
-    const p = session.prompts.find((x) => x.uuid === target.promptUuid);
-    if (p && !p.active) throw new RewindError('NO_CHECKPOINT', DEAD_RESTORE_REASON);
-  }
 
-  /** Why a session of this agent is read only (null: it can be rewound). */
-  private async readOnly(adapter: AgentAdapter, path: string): Promise<string | null> {
-    return this.rewindable(adapter, path).then(
-      () => null,
-      (e: unknown) => (e instanceof Error ? e.message : String(e)),
-    );
-  }
 
-  private async codeTarget(session: RestoreSession, cwd: string | null, projectRoot: string | null, agentRoot: string | null, chat: RewindResult): Promise<{ target: RestoreTarget | null; note: string | null }> {
-    if (!projectRoot) return { target: null, note: `The project folder ${cwd ?? '(unknown)'} is not on this machine: only the chat can be rewound.` };
-    const r = await this.runner.run('codeTarget', { projectRoot, session, promptUuid: chat.prompts[0]!.uuid, boundaryOffset: chat.boundaryOffset, agentRoot });
-    return { target: r.target, note: r.missing ? `${r.missing[0]!.toUpperCase()}${r.missing.slice(1)}.` : null };
-  }
+
+
 
 
   /** A session with its costs, as compare and export read it. */
@@ -480,11 +419,11 @@ export class RewindService {
       if (!adapter.follow) {
         const t = await this.marks.decorate(await this.open.whole.timeline(adapter, path, true));
         if (t.session.cwd) this.watcher?.watchStore(t.session.cwd).catch(() => undefined);
-        await this.recoverAt(await this.projectOf(t.session.cwd));
-        return { ...t, session: { ...t.session, readOnly: await this.readOnly(adapter, path) } };
+        await this.recoverAt(await projectOf(t.session.cwd));
+        return { ...t, session: { ...t.session, readOnly: await this.flow.readOnly(adapter, path) } };
       }
       const { timeline } = await this.open.live.get(path);
-      const root = await this.projectOf(timeline.session.cwd);
+      const root = await projectOf(timeline.session.cwd);
       if (root) this.watcher?.watchStore(root).catch(() => undefined);
       await this.recoverAt(root);
       return this.marks.decorate(timeline);
@@ -509,128 +448,16 @@ export class RewindService {
         truncated: result.notSearched.length > 0 || result.moreSessions > 0,
       };
     },
-    previewRewind: async (req) => {
-      const { adapter, path, projectRoot, agentRoot, timeline } = await this.rewindContext(req.session);
-      const livePromptCount = timeline.stats.activePrompts;
-      const chat = await this.runner.run('rewind', { agent: adapter.id, transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, dryRun: true, projectRoot, agentRoot, livePromptCount });
-      let code: CodePlan | null = null;
-      let codeNote: string | null = null;
-      if (req.withCode) {
-        const session = restoreSessionOf(path, adapter.id, timeline);
-        const storeRoot = this.agentRootOf(adapter, path);
-        const t = await this.codeTarget(session, timeline.session.cwd, projectRoot, storeRoot, chat);
-        this.refuseDeadRestore(session, t.target);
-        codeNote = t.note;
-        if (t.target && projectRoot) {
-          const preview = await this.runner.run('previewRestore', { projectRoot, target: t.target, agentRoot: storeRoot });
-          code = codePlanDoc(preview, projectRoot);
-        }
-      }
-      return { chat: chatDoc(chat), code, codeNote, summary: rewindSummary(chat, code ? code.changes.length : null) };
-    },
-    applyRewind: async (req) => {
-      const id = `op-${++this.opCounter}`;
-      const { adapter, path, projectRoot, agentRoot, timeline } = await this.rewindContext(req.session);
-      const storeRoot = this.agentRootOf(adapter, path);
-      const livePromptCount = timeline.stats.activePrompts;
-      // The number the timeline shows, for the fork's label ("fork at #n").
-      const promptNumber = timeline.prompts.find((p) => p.uuid === req.promptUuid)?.number ?? undefined;
-      const dry = await this.runner.run('rewind', { agent: adapter.id, transcriptPath: path, promptUuid: req.promptUuid, mode: req.mode, dryRun: true, projectRoot, agentRoot, livePromptCount, expectSize: req.expectSize });
-      let target: RestoreTarget | null = null;
-      if (req.withCode) {
-        const session = restoreSessionOf(path, adapter.id, timeline);
-        target = (await this.codeTarget(session, timeline.session.cwd, projectRoot, storeRoot, dry)).target;
-        this.refuseDeadRestore(session, target);
-        if (target && projectRoot && !req.force) {
-          const preview = await this.runner.run('previewRestore', { projectRoot, target, agentRoot: storeRoot, withDiffs: false });
-          if (preview.plan.conflicts > 0) throw new RewindError('CONFLICT', `${plural(preview.plan.conflicts, 'file')} changed outside the agent would be overwritten: nothing was changed`);
-        }
-      }
-      this.emit({ type: 'operationProgress', id, message: req.mode === 'fork' ? 'Writing the fork…' : 'Rewriting the transcript…', fraction: null });
-      // One user action, one journal group: a single Undo reverts the chat and the code together.
-      const journalGroup = target && projectRoot ? (await import('node:crypto')).randomUUID() : undefined;
-      const chat = await this.runner.run('rewind', { agent: adapter.id, transcriptPath: path, promptUuid: req.promptUuid, promptNumber, mode: req.mode, force: req.force, projectRoot, agentRoot, livePromptCount, expectSize: req.expectSize, journalGroup });
-      let code: ResponseOf<'applyRewind'>['code'] = null;
-      if (target && projectRoot) {
-        this.emit({ type: 'operationProgress', id, message: 'Restoring files…', fraction: null });
-        let r;
-        try {
-          r = await this.runner.run('restore', { projectRoot, target, agentRoot: storeRoot, force: req.force, journalGroup });
-        } catch (e) {
-          // Both or neither: the chat part is taken back before the error is reported.
-          await this.runner.run('undo', { projectRoot, force: true }).catch(() => undefined);
-          if (req.mode === 'in-place') {
-            this.open.forget(path);
-          }
-          const d = describeError(e);
-          throw new RewindError(d.code, `${d.message} (the chat was put back as it was: nothing changed)`);
-        }
-        code = { written: r.applied?.written ?? 0, deleted: r.applied?.deleted ?? 0, checkpointId: target.checkpoint?.id ?? null };
-      }
-      if (req.mode === 'in-place') {
-        this.open.forget(path);
-      }
-      const summary =
-        req.mode === 'fork' ? `Fork created: ${chat.forkSessionId}` : `Chat rewritten in place (backup: ${chat.backupPath})`;
-      this.emit({ type: 'operationFinished', id, operation: 'applyRewind', ok: true, summary });
-      this.emit({ type: 'sessionsChanged' });
-      const resumeCommand = adapter.resumeCommand(chat.forkSessionId ?? chat.sessionId);
-      return { chat: chatDoc(chat), forkSessionId: chat.forkSessionId, forkPath: chat.forkPath, backupPath: chat.backupPath, code, projectRoot, summary, resumeCommand };
-    },
+    previewRewind: (req) => this.flow.previewRewind(req),
+    applyRewind: (req) => this.flow.applyRewind(req),
     listCheckpoints: async (req) => ({ projectRoot: req.project, checkpoints: await listCheckpoints(req.project) }),
     takeCheckpoint: async (req) => this.runner.run('checkpoint', { projectRoot: req.project, trigger: 'manual', label: req.label ?? null }),
-    previewRestore: async (req) => {
-      const { session, agentRoot } = req.session ? await this.restoreSession(req.session) : { session: null, agentRoot: null };
-      const target = await resolveRestoreTarget({ projectRoot: req.project, ref: req.ref, source: req.source, session, agentRoot });
-      this.refuseDeadRestore(session, target);
-      const preview = await this.runner.run('previewRestore', { projectRoot: req.project, target, agentRoot });
-      return codePlanDoc(preview, req.project);
-    },
-    applyRestore: async (req) => {
-      const { session, agentRoot } = req.session ? await this.restoreSession(req.session) : { session: null, agentRoot: null };
-      const target = await resolveRestoreTarget({ projectRoot: req.project, ref: req.ref, source: req.source, session, agentRoot });
-      this.refuseDeadRestore(session, target);
-      const r = await this.runner.run('restore', { projectRoot: req.project, target, agentRoot, force: req.force });
-      const summary = restoredSummary({ written: r.applied?.written ?? 0, deleted: r.applied?.deleted ?? 0 });
-      this.emit({ type: 'operationFinished', id: `op-${++this.opCounter}`, operation: 'applyRestore', ok: true, summary });
-      return { written: r.applied?.written ?? 0, deleted: r.applied?.deleted ?? 0, preRestoreId: r.applied?.preRestoreId ?? '', summary };
-    },
-    undo: async (req) => {
-      const args = { projectRoot: req.project, dryRun: req.dryRun, force: req.force, agentRoots: this.roots().map((r) => r.root) };
-      const r = req.id ? await this.runner.run('undoById', { ...args, id: req.id }) : await this.runner.run('undo', args);
-      if (!r.dryRun) {
-        for (const p of r.parts ?? [r.undone]) if (p.kind === 'in-place') {
-          this.open.forget(p.transcript);
-        }
-        this.emit({ type: 'operationFinished', id: `op-${++this.opCounter}`, operation: 'undo', ok: true, summary: r.summary });
-        this.emit({ type: 'sessionsChanged' });
-      }
-      return { kind: r.undone.kind, summary: r.summary, dryRun: r.dryRun, keptAt: r.keptAt, parts: r.parts?.length ?? 1 };
-    },
-    revertPreview: async (req) => {
-      const { projectRoot, session } = await this.revertContext(req.session);
-      const r = await this.runner.run('revert', { projectRoot, promptId: req.promptUuid, session, take: req.take, dryRun: true });
-      return revertPlanDoc(r.preview, projectRoot);
-    },
-    revert: async (req) => {
-      const { projectRoot, session } = await this.revertContext(req.session);
-      const r = await this.runner.run('revert', { projectRoot, promptId: req.promptUuid, session, take: req.take, force: req.force });
-      const summary = revertedSummary(r.applied, req.promptUuid);
-      this.emit({ type: 'operationFinished', id: `op-${++this.opCounter}`, operation: 'revert', ok: true, summary });
-      return { written: r.applied?.written ?? 0, deleted: r.applied?.deleted ?? 0, journalId: r.applied?.journalId ?? null, summary, projectRoot };
-    },
-    redo: async (req) => {
-      const r = await this.runner.run('redo', { projectRoot: req.project, dryRun: req.dryRun, force: req.force, agentRoots: this.roots().map((x) => x.root) });
-      if (!r.dryRun) {
-        // A rewrite put back: the open timeline is read again.
-        for (const p of r.parts) if (p.kind === 'in-place') {
-          this.open.forget(p.transcript);
-        }
-        this.emit({ type: 'operationFinished', id: `op-${++this.opCounter}`, operation: 'redo', ok: true, summary: r.summary });
-        this.emit({ type: 'sessionsChanged' });
-      }
-      return { kind: r.redone.kind, summary: r.summary, dryRun: r.dryRun, parts: r.parts.length };
-    },
+    previewRestore: (req) => this.flow.previewRestore(req),
+    applyRestore: (req) => this.flow.applyRestore(req),
+    undo: (req) => this.flow.undo(req),
+    revertPreview: (req) => this.flow.revertPreview(req),
+    revert: (req) => this.flow.revert(req),
+    redo: (req) => this.flow.redo(req),
     history: async (req) => ({ projectRoot: req.project, entries: await this.runner.run('history', { projectRoot: req.project, agentRoots: this.roots().map((x) => ({ id: x.adapter.id, root: x.root })) }) }),
     hooksStatus: async (req) => {
       const scopes = await Promise.all((['user', 'project', 'local'] as Scope[]).map((s) => hooksStatus(settingsPath(s, req.project, this.claudeRoot), s)));
