@@ -74,7 +74,7 @@ export async function measureBrowserSpeed(dir: string, root: string, runs = 7) {
       await page.waitForFunction(() => (window as unknown as { __readyAt?: number }).__readyAt !== undefined, null, { timeout: 60_000 });
       const readyAt = await page.evaluate(() => (window as unknown as { __readyAt: number }).__readyAt);
       // The script the page had fetched by then (the first screen's chunk and what it preloads).
-      scriptKiB = await page.evaluate((at) => performance.getEntriesByType('resource').filter((r) => r.name.endsWith('.js') && r.responseEnd <= at).reduce((n, r) => n + (r as PerformanceResourceTiming).decodedBodySize, 0) / 1024, readyAt);
+      scriptKiB = await page.evaluate((at) => performance.getEntriesByType('resource').filter((r) => r.name.endsWith('.js') && (r as PerformanceResourceTiming).responseEnd <= at).reduce((n, r) => n + (r as PerformanceResourceTiming).decodedBodySize, 0) / 1024, readyAt);
       await page.locator('.session').nth(1).waitFor();
       // The click and the wait for text both in the page: no round trip to this process is timed.
       const textMs = await page.evaluate(async () => {
