@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { RewindError } from '../../engine/errors.js';
 import { findDir, startRuntime } from '../../main/app-runtime.js';
 import type { ServiceOptions } from '../../main/service/rewind-service.js';
+import { inAppRunner } from '../in-app-runner.js';
 import type { CliIO } from '../io.js';
 
 declare const __APP_VERSION__: string;
@@ -45,6 +46,7 @@ export async function serveCommand(args: ServeArgs, io: CliIO, opts: { untilSign
     ...service,
     http: { port, host: args.host ?? '127.0.0.1', rendererDir },
     remotes: true,
+    forwarded: inAppRunner,
   }).catch((e: unknown) => {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new RewindError('USAGE', `port ${port} is in use (try --port 0)`);
