@@ -18,8 +18,9 @@ export interface ServeArgs {
 /** The service as `serve` runs it (browser mode, or `--stdio` for a window on another machine). */
 export function serviceOptions(args: { claudeDir?: string; demo?: boolean }, io: CliIO): ServiceOptions & { rendererDir: string | null } {
   const here = dirname(fileURLToPath(import.meta.url));
-  // Built: out/cli/chunks -> out/renderer, resources/; from source: src/cli/commands -> out/renderer.
-  const rendererDir = findDir(here, '../renderer', '../../renderer', '../../../out/renderer', '../../out/renderer');
+  // Built: this code sits in out/cli/lazy/ or, shared with serve --stdio, out/cli/lazy/chunks/ ->
+  // out/renderer, resources/; from source: src/cli/commands -> out/renderer.
+  const rendererDir = findDir(here, '../renderer', '../../renderer', '../../../renderer', '../../../out/renderer', '../../out/renderer');
   const resourcesDir = findDir(here, '../../resources', '../../../resources', '../../../../resources');
   const workerScript = findDir(here, '../engine-worker.mjs', 'engine-worker.mjs');
   return {
