@@ -7,7 +7,7 @@ export default defineConfig({
     build: {
       outDir: 'out/main',
       rollupOptions: {
-        input: { index: resolve(import.meta.dirname, 'src/main/index.ts'), 'engine-worker': resolve(import.meta.dirname, 'src/main/service/engine-worker.ts') },
+        input: { index: resolve(import.meta.dirname, 'src/cli/electron-main.ts'), 'engine-worker': resolve(import.meta.dirname, 'src/main/service/engine-worker.ts') },
       },
     },
   },

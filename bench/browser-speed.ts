@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { generatePrompts } from './generate-transcript.js';
 import { generateRewound } from './generate-rewound.js';
+import { type BenchContext, ROOT } from './lib.js';
 
 /**
  * The window in Chromium on a first visit (a fresh browser context each time: nothing cached):
@@ -73,7 +74,7 @@ export async function measureBrowserSpeed(dir: string, root: string, runs = 7) {
       await page.waitForFunction(() => (window as unknown as { __readyAt?: number }).__readyAt !== undefined, null, { timeout: 60_000 });
       const readyAt = await page.evaluate(() => (window as unknown as { __readyAt: number }).__readyAt);
       // The script the page had fetched by then (the first screen's chunk and what it preloads).
-      scriptKiB = await page.evaluate((at) => performance.getEntriesByType('resource').filter((r) => r.name.endsWith('.js') && r.responseEnd <= at).reduce((n, r) => n + (r as PerformanceResourceTiming).decodedBodySize, 0) / 1024, readyAt);
+      scriptKiB = await page.evaluate((at) => performance.getEntriesByType('resource').filter((r) => r.name.endsWith('.js') && (r as PerformanceResourceTiming).responseEnd <= at).reduce((n, r) => n + (r as PerformanceResourceTiming).decodedBodySize, 0) / 1024, readyAt);
       await page.locator('.session').nth(1).waitFor();
       // The click and the wait for text both in the page: no round trip to this process is timed.
       const textMs = await page.evaluate(async () => {
@@ -122,4 +123,13 @@ export async function measureBrowserSpeed(dir: string, root: string, runs = 7) {
     empty.close();
     child.kill('SIGTERM');
   }
+}
+
+/** `npm run bench -- browser`: the figures above (BROWSER_RUNS contexts each, 7 by default), printed. */
+export async function benchBrowser({ dir }: BenchContext) {
+  const r = await measureBrowserSpeed(dir, ROOT, Number(process.env.BROWSER_RUNS ?? 7));
+  for (const [label, x] of [['idle', r.idle], ['beside two busy loops', r.twoBusyLoops]] as const)
+    console.log(`browser (${label}): first visit to ready ${x.readyMs} ms (best ${x.readyBestMs}; target < 1000); a 10,000-message session's text on screen ${x.sessionTextMs} ms after the click (best ${x.sessionTextBestMs}; target < 500); an empty page ${x.emptyPageMs} ms; medians of ${r.runs} fresh contexts`);
+  console.log(`browser: the server's very first visit (its index built from nothing) to ready ${r.firstVisitOfServerMs} ms; script fetched before ready ${r.scriptBeforeReadyKiB} KiB`);
+  return r;
 }

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { median } from './lib.js';
 
 /**
  * `rewind-app hook --agent X` runs on every prompt and every tool call of the agent: its start-up
@@ -13,7 +14,6 @@ const ROOT = resolve(import.meta.dirname, '..');
 const CLI = join(ROOT, 'out', 'cli', 'rewind-app.mjs');
 const RUNS = Number(process.argv[2] ?? 15);
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 function once(args: string[], input: string, env: NodeJS.ProcessEnv): number {
   const t0 = performance.now();
   const r = spawnSync(process.execPath, args, { input, env, stdio: ['pipe', 'pipe', 'pipe'] });

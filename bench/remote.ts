@@ -3,6 +3,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { startSshd } from '../test/remote/sshd.js';
 import { generateHistory } from './generate-history.js';
+import { median } from './lib.js';
 
 /**
  * Remote listing over loopback ssh (the Remote issue's target): `sessions --json --host box` for a
@@ -28,7 +29,6 @@ export async function benchRemote(dir: string): Promise<Record<string, unknown>>
     if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')}: ${r.stderr}`);
     return { ms: performance.now() - t0, out: r.stdout };
   };
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   try {
     time(process.execPath, [cli, 'remote', 'add', sshd.alias, '--name', 'box'], env);
     const there = { ...process.env, HOME: sshd.remoteHome, ...hostEnv };

@@ -11,7 +11,7 @@ import { relative, resolve } from 'node:path';
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const ROOT = resolve(import.meta.dirname, '..');
 /** Dynamic imports that stay inside the hot file. */
-const HOT = new Set(['src/cli/socket-path.ts', 'src/cli/commands/back.ts', 'src/engine/agents/claude/rewind/rewind.ts']);
+const HOT = new Set(['src/main/doors/socket-path.ts', 'src/cli/commands/back.ts', 'src/engine/agents/claude/rewind/rewind.ts']);
 
 const common = {
   bundle: true,

@@ -63,7 +63,7 @@ export function commandOf(argv: string[]): string | undefined {
 
 /** Cheap check before loading the socket client: is there a socket file at all? */
 async function appMayBeRunning(io: CliIO): Promise<boolean> {
-  const { socketPath } = await import('./socket-path.js');
+  const { socketPath } = await import('../main/doors/socket-path.js');
   const path = socketPath(io.env);
   if (process.platform === 'win32') return true;
   const { existsSync } = await import('node:fs');

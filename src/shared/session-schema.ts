@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { AGENT_IDS } from '../engine/agents/registry.js';
+import { AGENT_IDS } from './agent-ids.js';
 import { SessionCountsSchema } from './session-counts.js';
 
 /** The document types every door (CLI --json, IPC, HTTP) speaks. Types derive from the schemas. */
 
-/** Every agent the registry holds (`src/engine/agents/registry.ts`). */
+/** Every agent the registry holds (`src/engine/agents/registry.ts` is checked against `agent-ids.ts`). */
 export const AgentSchema = z.enum(AGENT_IDS);
 export type Agent = z.infer<typeof AgentSchema>;
 

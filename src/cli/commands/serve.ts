@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { RewindError } from '../../engine/errors.js';
 import { findDir, startRuntime } from '../../main/app-runtime.js';
 import type { ServiceOptions } from '../../main/service/rewind-service.js';
+import { inAppRunner } from '../in-app-runner.js';
 import type { CliIO } from '../io.js';
 
 declare const __APP_VERSION__: string;
@@ -17,8 +18,9 @@ export interface ServeArgs {
 /** The service as `serve` runs it (browser mode, or `--stdio` for a window on another machine). */
 export function serviceOptions(args: { claudeDir?: string; demo?: boolean }, io: CliIO): ServiceOptions & { rendererDir: string | null } {
   const here = dirname(fileURLToPath(import.meta.url));
-  // Built: out/cli/chunks -> out/renderer, resources/; from source: src/cli/commands -> out/renderer.
-  const rendererDir = findDir(here, '../renderer', '../../renderer', '../../../out/renderer', '../../out/renderer');
+  // Built: this code sits in out/cli/lazy/ or, shared with serve --stdio, out/cli/lazy/chunks/ ->
+  // out/renderer, resources/; from source: src/cli/commands -> out/renderer.
+  const rendererDir = findDir(here, '../renderer', '../../renderer', '../../../renderer', '../../../out/renderer', '../../out/renderer');
   const resourcesDir = findDir(here, '../../resources', '../../../resources', '../../../../resources');
   const workerScript = findDir(here, '../engine-worker.mjs', 'engine-worker.mjs');
   return {
@@ -45,6 +47,7 @@ export async function serveCommand(args: ServeArgs, io: CliIO, opts: { untilSign
     ...service,
     http: { port, host: args.host ?? '127.0.0.1', rendererDir },
     remotes: true,
+    forwarded: inAppRunner,
   }).catch((e: unknown) => {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new RewindError('USAGE', `port ${port} is in use (try --port 0)`);

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { RewindError } from '../errors.js';
 import { readFirstLine } from '../io/first-line.js';
+import { AGENT_IDS as SHARED_AGENT_IDS, type AgentId } from '../../shared/agent-ids.js';
 import type { AgentAdapter } from './adapter.js';
 import { claude } from './claude/adapter.js';
 import { codex } from './codex/adapter.js';
@@ -9,9 +10,11 @@ import { qwen } from './qwen/adapter.js';
 import { gemini } from './gemini/adapter.js';
 
 /**
- * Every agent Rewind knows, in the order the tie-breaks (a bare id found under two agents, the
- * newest session of a folder) prefer them. Adding an agent: a folder `agents/<id>/` whose
- * `adapter.ts` exports an `AgentAdapter`, and one line here.
+ * Every agent Rewind knows. Adding an agent: a folder `agents/<id>/` whose `adapter.ts` exports an
+ * `AgentAdapter`, its id in `src/shared/agent-ids.ts` (the contract's list, which also sets the
+ * order the tie-breaks prefer: a bare id found under two agents, the newest session of a folder),
+ * and one line here. `satisfies` fails the build when an id of that list has no adapter here, or
+ * an adapter here has no id there.
  */
 export const ADAPTERS = {
   claude,
@@ -19,11 +22,12 @@ export const ADAPTERS = {
   droid,
   qwen,
   gemini,
-} as const;
+} as const satisfies Record<AgentId, AgentAdapter>;
 
-export type AgentId = keyof typeof ADAPTERS;
-export const AGENT_IDS = Object.keys(ADAPTERS) as [AgentId, ...AgentId[]];
-export const ALL_ADAPTERS: readonly AgentAdapter[] = Object.values(ADAPTERS);
+export type { AgentId };
+/** The agents in registry order: the shared list's (the registry's own key order plays no part). */
+export const AGENT_IDS: [AgentId, ...AgentId[]] = [...SHARED_AGENT_IDS];
+export const ALL_ADAPTERS: readonly AgentAdapter[] = AGENT_IDS.map((id) => ADAPTERS[id]);
 /** The first agent: its root is the one `--claude-dir`, the settings and the demo set. */
 export const AGENT_PRIMARY: AgentId = AGENT_IDS[0];
 

@@ -10,6 +10,7 @@ import type { Timeline } from '../../shared/session-schema.js';
 import { encodeProjectDir } from '../../engine/agents/claude/paths.js';
 import { handleAgentHook } from '../../engine/hooks/handle-hook.js';
 import { OPERATION_NAMES } from '../../shared/operations.js';
+import { inAppRunner } from '../../cli/in-app-runner.js';
 import { startRuntime, type Runtime } from '../app-runtime.js';
 import { RewindService } from '../service/rewind-service.js';
 import { startHttpDoor, type HttpDoor } from './http-door.js';
@@ -98,7 +99,7 @@ describe('doors', () => {
     await service.close();
   });
 
-  // IPC: main/index.ts with Electron mocked; the handlers it registers are called as the preload would.
+  // IPC: the Electron entry (cli/electron-main.ts -> main/electron-app.ts) with Electron mocked; the handlers it registers are called as the preload would.
   const ipc = new Map<string, (event: unknown, payload: unknown) => Promise<unknown>>();
   const ipcCall: Call = async (name, payload) =>
     (await ipc.get(`rewind:${name}`)!({ sender: { id: 1 }, senderFrame: { url: 'file:///app/out/renderer/index.html' } }, payload)) as Awaited<ReturnType<Call>>;
@@ -134,7 +135,7 @@ describe('doors', () => {
     });
     process.env.REWIND_SOCKET = join(await tempDir('rewind-sock-'), 'ipc-test.sock');
     const electron = (await import('electron')) as unknown as { BrowserWindow: { getAllWindows(): unknown[] } };
-    await import('../index.js');
+    await import('../../cli/electron-main.js');
     await vi.waitFor(() => expect(ipc.size).toBe(OPERATION_NAMES.length));
     await vi.waitFor(() => expect(electron.BrowserWindow.getAllWindows()).toHaveLength(1), { timeout: 5000 });
   });
@@ -315,7 +316,7 @@ describe('terminal door: the CLI forwards to a running app', () => {
     if (!spawnSync(process.execPath, [CLI, '--version']).stdout) throw new Error('build the CLI first (npm run build)');
     root = await copyClaudeHome();
     sock = join(await tempDir('rewind-sock-'), 'rewind.sock');
-    rt = await startRuntime({ claudeRoot: root, watch: false, http: null, env: { REWIND_SOCKET: sock }, roots: { codex: join(root, '..', 'no-codex') } });
+    rt = await startRuntime({ claudeRoot: root, watch: false, http: null, env: { REWIND_SOCKET: sock }, roots: { codex: join(root, '..', 'no-codex') }, forwarded: inAppRunner });
   });
   afterAll(async () => {
     await rt.close();

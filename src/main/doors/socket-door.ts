@@ -3,7 +3,7 @@ import { unlink } from 'node:fs/promises';
 import { createConnection, createServer, type Server } from 'node:net';
 import { dirname } from 'node:path';
 
-export { socketPath } from '../../cli/socket-path.js';
+export { socketPath } from './socket-path.js';
 
 export interface ForwardRequest {
   argv: string[];
