@@ -46,7 +46,7 @@ export function AddHost() {
   const error = useStore((s) => s.remoteError);
   if (!open)
     return (
-      <button type="button" className="link-button add-host" onClick={() => setOpen(true)}>
+      <button type="button" className="add-host" onClick={() => setOpen(true)}>
         + Remote host
       </button>
     );
