@@ -10,7 +10,7 @@ import { cp, mkdir, readdir, readFile, rm, utimes, writeFile } from 'node:fs/pro
 import { join } from 'node:path';
 import { BUILT_CLI, CC_HOME, FIXTURES, LINEAR, tempDir } from '../fixtures.js';
 import { snapshotTree } from '../tree.js';
-import { latestUndoable, readJournal } from '../../src/engine/journal.js';
+import { latestUndoable, readJournal } from '../../src/engine/journal/record.js';
 
 export interface TrialResult {
   outcome: string;

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LINEAR, copyClaudeHome, inCopy, tempDir } from '../fixtures.js';
 import { rewindTranscript } from '../../src/engine/agents/claude/rewind/rewind.js';
-import { undoLatest } from '../../src/engine/undo.js';
-import { journalPath } from '../../src/engine/journal.js';
+import { undoLatest } from '../../src/engine/journal/undo.js';
+import { journalPath } from '../../src/engine/journal/record.js';
 
 const past = new Date(Date.now() - 3600_000);
 const fp = { size: 1, head: 'x', tail: 'x' };

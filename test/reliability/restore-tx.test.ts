@@ -7,8 +7,8 @@ import { snapshotTree } from '../tree.js';
 import { takeCheckpoint } from '../../src/engine/store/checkpoint.js';
 import { checkpointsDir } from '../../src/engine/store/manifest.js';
 import { resolveRestoreTarget, restore } from '../../src/engine/store/restore.js';
-import { readJournal } from '../../src/engine/journal.js';
-import { undoLatest } from '../../src/engine/undo.js';
+import { readJournal } from '../../src/engine/journal/record.js';
+import { undoLatest } from '../../src/engine/journal/undo.js';
 
 async function project(files = 3) {
   const root = await tempDir('rewind-tx-');

@@ -1,8 +1,8 @@
 import type { AgentAdapter, RewindOutcome as RewindResult } from '../../engine/agents/adapter.js';
 import { adapterOfFile } from '../../engine/agents/registry.js';
 import { RewindError } from '../../engine/errors.js';
-import { resolveTranscript } from '../../engine/resolve-transcript.js';
-import { promptOfRef } from '../../engine/prompt-ref.js';
+import { resolveTranscript } from '../../engine/sessions/resolve-transcript.js';
+import { promptOfRef } from '../../engine/prompts/ref.js';
 import type { CliIO } from '../io.js';
 import type { RestoreResult, RestoreSession, RestoreTarget } from '../../engine/store/restore.js';
 import { truncate } from '../io.js';
@@ -77,7 +77,7 @@ export async function backCommand(args: BackArgs, io: CliIO): Promise<number> {
   report(result, args, io, checkpoint, adapter);
   if (args.copy && !args.json) {
     const text = result.prompts.map((p) => p.text).join('\n\n');
-    const { copyToClipboard } = await import('../../engine/clipboard.js');
+    const { copyToClipboard } = await import('../../engine/io/clipboard.js');
     const tool = await copyToClipboard(text);
     io.err(tool ? `Copied the reverted prompt${result.prompts.length > 1 ? 's' : ''} to the clipboard (${tool}).` : 'No clipboard tool worked (pbcopy, wl-copy, xclip, xsel, clip.exe): copy the prompt text above.');
   }

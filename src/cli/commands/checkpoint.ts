@@ -1,6 +1,6 @@
 import { takeCheckpoint } from '../../engine/store/checkpoint.js';
 import { listCheckpoints } from '../../engine/store/manifest.js';
-import { projectRootOrCwd } from '../../engine/resolve-transcript.js';
+import { projectRootOrCwd } from '../../engine/sessions/resolve-transcript.js';
 import type { CliIO } from '../io.js';
 import { relTime, truncate } from '../io.js';
 

@@ -1,5 +1,5 @@
-import { listHistory } from '../../engine/history.js';
-import { projectRootOrCwd } from '../../engine/resolve-transcript.js';
+import { listHistory } from '../../engine/journal/history.js';
+import { projectRootOrCwd } from '../../engine/sessions/resolve-transcript.js';
 import { historyTitle, undoableText } from '../../shared/wording.js';
 import type { CliIO } from '../io.js';
 

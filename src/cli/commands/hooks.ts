@@ -1,7 +1,7 @@
 import { RewindError } from '../../engine/errors.js';
 import { agentsStatus, installAgentHooks, uninstallAgentHooks, type AgentHooksStatus } from '../../engine/hooks/agents-hooks.js';
 import { hookCommand } from '../../engine/hooks/settings.js';
-import { projectRootOrCwd } from '../../engine/resolve-transcript.js';
+import { projectRootOrCwd } from '../../engine/sessions/resolve-transcript.js';
 import type { CliIO } from '../io.js';
 
 export interface HooksArgs {

@@ -57,7 +57,7 @@ async function register(action: 'install' | 'uninstall', args: McpArgs, io: CliI
   if (action === 'uninstall' && args.allowWrites) throw new RewindError('USAGE', '--allow-writes goes with mcp install');
   const self = io.self;
   if (action === 'install' && !self) throw new RewindError('INTERNAL', 'this build does not know where its CLI is');
-  const { installMcp, uninstallMcp } = await import('../../engine/mcp-install.js');
+  const { installMcp, uninstallMcp } = await import('../../engine/mcp/install.js');
   const env = args.claudeDir ? { ...io.env, CLAUDE_CONFIG_DIR: args.claudeDir } : io.env;
   const results = [];
   for (const agent of agents) {

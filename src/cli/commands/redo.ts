@@ -1,6 +1,6 @@
 import { RewindError } from '../../engine/errors.js';
-import { redo } from '../../engine/redo.js';
-import { resolveProjectRoot } from '../../engine/resolve-transcript.js';
+import { redo } from '../../engine/journal/redo.js';
+import { resolveProjectRoot } from '../../engine/sessions/resolve-transcript.js';
 import type { CliIO } from '../io.js';
 
 export interface RedoArgs {

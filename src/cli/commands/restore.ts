@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { RewindError } from '../../engine/errors.js';
-import { resolveProjectRoot, resolveTranscript } from '../../engine/resolve-transcript.js';
+import { resolveProjectRoot, resolveTranscript } from '../../engine/sessions/resolve-transcript.js';
 import { PROMPT_UUID, resolveRestoreTarget, restore, type RestoreResult, type RestoreSession } from '../../engine/store/restore.js';
 import { listCheckpointIds } from '../../engine/store/manifest.js';
 import { parseRestoreSource, readRestoreSession } from '../../engine/store/restore-session.js';

@@ -1,6 +1,6 @@
 import { createTwoFilesPatch } from 'diff';
 import { RewindError } from '../../engine/errors.js';
-import { projectRootOrCwd } from '../../engine/resolve-transcript.js';
+import { projectRootOrCwd } from '../../engine/sessions/resolve-transcript.js';
 import { revert, sessionForPrompt, type RevertResult, type Take } from '../../engine/store/revert.js';
 import { TAKES } from '../../engine/store/revert-merge.js';
 import { plural, revertedSummary } from '../../shared/wording.js';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { defaultCacheDir } from '../../engine/cache-dir.js';
+import { defaultCacheDir } from '../../engine/io/cache-dir.js';
 import { AGENT_IDS, AGENT_PRIMARY, rootsFor } from '../../engine/agents/registry.js';
 import { RewindError } from '../../engine/errors.js';
 import { indexDir, listSources, SearchIndex, type RefreshProgress } from '../../engine/search-index/search-index.js';

@@ -14,7 +14,7 @@ export async function sessionsCommand(args: SessionsArgs, io: CliIO): Promise<nu
   const project = args.project ? resolve(io.cwd, args.project) : undefined;
   // Every session with its counts, from the metadata index (only what changed since is read).
   const { freshIndex } = await import('./search.js');
-  const { withJournals } = await import('../../engine/session-journals.js');
+  const { withJournals } = await import('../../engine/journal/session-annotations.js');
   const ix = await freshIndex(io, args.claudeDir);
   const sessions = await withJournals(await ix.recovering(() => ix.summaries({ project })));
   for (const n of ix.notices.splice(0)) io.err(`rewind-app: ${n}`);

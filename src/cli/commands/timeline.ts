@@ -1,4 +1,4 @@
-import { resolveSessionFile, timelineOfFile } from '../../engine/session-files.js';
+import { resolveSessionFile, timelineOfFile } from '../../engine/sessions/files.js';
 import { RewindError } from '../../engine/errors.js';
 import { withMarkers } from '../../engine/store/checkpoint-markers.js';
 import { AGENT_PRIMARY, adapterFor } from '../../engine/agents/registry.js';

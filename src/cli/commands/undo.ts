@@ -1,6 +1,6 @@
 import { RewindError } from '../../engine/errors.js';
-import { resolveProjectRoot } from '../../engine/resolve-transcript.js';
-import { undoById, undoLatest } from '../../engine/undo.js';
+import { resolveProjectRoot } from '../../engine/sessions/resolve-transcript.js';
+import { undoById, undoLatest } from '../../engine/journal/undo.js';
 import type { CliIO } from '../io.js';
 
 export interface UndoArgs {

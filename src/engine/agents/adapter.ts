@@ -1,5 +1,5 @@
 import type { Agent, SessionSummary, Timeline, TimelinePrompt } from '../../shared/session-schema.js';
-import type { PromptLines } from '../prompt-search.js';
+import type { PromptLines } from '../prompts/search.js';
 import type { ResponseOf, TurnItem } from '../../shared/contract.js';
 import type { AgentHooks } from '../hooks/agent-hooks.js';
 

@@ -142,7 +142,7 @@ async function writeByPlan(planner: CutPlanner, opts: RewindRequest & { now?: ()
   if (state === 'grew' && opts.mode === 'in-place') throw new RewindError('TRANSCRIPT_LIVE', 'transcript grew while we worked: the agent is running (stop it first)');
 
   const { randomUUID } = await import('node:crypto');
-  const { appendJournal } = await import('../journal-append.js');
+  const { appendJournal } = await import('../journal/append.js');
   const journalId = randomUUID();
   const time = new Date(now()).toISOString();
   const prompts = plan.prompts.map((p) => p.uuid);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CC_HOME, FIXTURES, LINEAR, tempDir } from '../../../test/fixtures.js';
 import { qwenHome, restoreFromAgent, treeOf } from '../../../test/agent-store.js';
-import { undoLatest } from '../undo.js';
+import { undoLatest } from '../journal/undo.js';
 import type { RewindRequest } from './adapter.js';
 import { linkFileHistory } from './file-history-links.js';
 import { ADAPTERS } from './registry.js';

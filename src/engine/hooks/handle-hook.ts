@@ -256,7 +256,7 @@ export async function logHookError(root: string | undefined, message: string): P
     await appendFile(join(storeDir(root), 'hook.log'), line, { mode: 0o600 });
   } catch {
     try {
-      const { defaultCacheDir } = await import('../cache-dir.js');
+      const { defaultCacheDir } = await import('../io/cache-dir.js');
       const dir = defaultCacheDir();
       await mkdir(dir, { recursive: true, mode: 0o700 });
       await appendFile(join(dir, 'hook.log'), line, { mode: 0o600 });

@@ -2,7 +2,7 @@ import { RewindError } from '../errors.js';
 import type { Timeline, TimelinePrompt } from '../../shared/session-schema.js';
 import { formatCost } from '../../shared/insight/cost.js';
 import { pathTo, pathToEnd, promptParents } from './prompt-tree.js';
-import { oneLine } from '../turn-text.js';
+import { oneLine } from '../turn/text.js';
 import { redact, redactCut } from './redact.js';
 
 /** One item of a turn, as the turn reader gives it (the getTurn contract's items). */

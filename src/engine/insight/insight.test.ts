@@ -9,7 +9,7 @@ import { comparePrompts, liveEnd } from './compare.js';
 import { compareCode, diffTrees } from './compare-code.js';
 import { costReport, formatCost } from '../../shared/insight/cost.js';
 import { toHtml, toMarkdown } from './export.js';
-import { clip, oneLine } from '../turn-text.js';
+import { clip, oneLine } from '../turn/text.js';
 import { loadPrices } from './load-prices.js';
 import { DEFAULT_PRICE_BOOK, priceOf, type PriceBook } from '../../shared/insight/prices.js';
 import { agentTreeBefore } from './session-input.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { clip } from '../turn-text.js';
+import { clip } from '../turn/text.js';
 import { redact, redactCut, SECRET_PATTERNS } from './redact.js';
 
 // Planted secrets of every kind the table names (made-up values of the right shapes): [kind, text, secret].

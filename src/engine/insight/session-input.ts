@@ -1,13 +1,13 @@
 import type { Timeline } from '../../shared/session-schema.js';
 import type { AgentTreeBefore } from './compare-code.js';
 import { RewindError } from '../errors.js';
-import { resolveSessionFile, timelineOfFile } from '../session-files.js';
+import { resolveSessionFile, timelineOfFile } from '../sessions/files.js';
 import { AGENT_PRIMARY, adapterOfFile } from '../agents/registry.js';
 import { withCost } from '../../shared/insight/cost.js';
 import { loadPrices } from './load-prices.js';
 import type { PriceBook } from '../../shared/insight/prices.js';
 import type { ExportItem } from './export.js';
-import { plainItems } from '../turn-plain.js';
+import { plainItems } from '../turn/plain.js';
 
 /** A session read for insight: its file, its timeline with costs, and a notice from the price table. */
 export async function insightTimeline(ref: string | undefined, opts: { cwd: string; env: NodeJS.ProcessEnv; claudeRoot?: string }): Promise<{ file: string; timeline: Timeline; book: PriceBook; notice: string | null }> {

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { RewindError } from '../errors.js';
 import { writeBufferAtomic } from '../io/atomic-write.js';
-import { defaultPrefsFile } from '../ui-prefs.js';
+import { defaultPrefsFile } from '../config/ui-prefs.js';
 
 /** A host the user added: what they call it, and the ssh target it stands for. */
 export const RemoteHostSchema = z.object({

@@ -1,6 +1,6 @@
 import type { AgentAdapter, SessionFile } from '../agents/adapter.js';
 import type { SessionSummary } from '../../shared/session-schema.js';
-import { oneLine } from '../turn-text.js';
+import { oneLine } from '../turn/text.js';
 import { scanSession, type PreviousScan } from './scan-file.js';
 import { encodeJson, packPrompts, type FileMeta, type SegmentInput } from './segment.js';
 

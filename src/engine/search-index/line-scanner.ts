@@ -1,4 +1,4 @@
-import type { PromptLines } from '../prompt-search.js';
+import type { PromptLines } from '../prompts/search.js';
 import { LINE_SCAN_WASM } from './line-scan-wasm.js';
 
 /** The compiled scanner's exports (wasm/line-scan.ts). */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { FileEnds } from '../agents/adapter.js';
-import type { PromptLines } from '../prompt-search.js';
+import type { PromptLines } from '../prompts/search.js';
 import { fold } from './fold.js';
 import { CANDIDATE, lineScanner, MESSAGE, type LineScanner } from './line-scanner.js';
 import type { Counts, Fingerprint } from './segment.js';

@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeBufferAtomic } from '../io/atomic-write.js';
 import { processAlive } from '../io/process-alive.js';
-import type { JournalRecord } from '../journal.js';
+import type { JournalRecord } from '../journal/record.js';
 import { storeDir } from '../project.js';
 
 /**
@@ -43,7 +43,7 @@ export async function beginIntent(root: string, spec: IntentSpec, paths: string[
   await mkdir(pendingDir(root), { recursive: true, mode: 0o700 });
   const file = join(pendingDir(root), `${id}.json`);
   await writeBufferAtomic(file, JSON.stringify(pending));
-  const { appendJournal } = await import('../journal-append.js');
+  const { appendJournal } = await import('../journal/append.js');
   await appendJournal(root, { kind: 'intent', id, time: pending.time, op: spec.op, preRestoreCheckpointId: spec.preRestoreCheckpointId });
   return { id, file, pending };
 }
@@ -55,7 +55,7 @@ export async function markApplied(root: string, tx: Intent): Promise<void> {
 
 /** The op wrote its own journal record: the intent is closed. */
 export async function finishIntent(root: string, tx: Intent): Promise<void> {
-  const { appendJournal } = await import('../journal-append.js');
+  const { appendJournal } = await import('../journal/append.js');
   await appendJournal(root, { kind: 'intent-end', id: tx.id, time: new Date().toISOString(), intent: tx.id, outcome: 'completed' });
   await unlink(tx.file).catch(() => undefined);
 }
@@ -64,7 +64,7 @@ export async function finishIntent(root: string, tx: Intent): Promise<void> {
 export async function abandonIntent(root: string, tx: Intent): Promise<void> {
   for (const t of tx.pending.temps) await unlink(t).catch(() => undefined);
   await unlink(tx.file).catch(() => undefined);
-  const { appendJournal } = await import('../journal-append.js');
+  const { appendJournal } = await import('../journal/append.js');
   await appendJournal(root, { kind: 'intent-end', id: tx.id, time: new Date().toISOString(), intent: tx.id, outcome: 'rolled-back' });
 }
 
@@ -83,7 +83,7 @@ export async function rollBack(root: string, tx: Intent): Promise<number> {
   const plan = planRestore({ target: treeFromEntries(pre.entries), current, expected: null, coverage: new Set(tx.pending.paths), leaveAlone: new Set(pre.skipped.map((s) => s.path)) });
   const objects = objectStore(root);
   await applyPlan(root, plan, (ref) => objects.read(ref), new Set(pre.entries.filter((e) => e[1] === 'd').map((e) => e[0])));
-  const { appendJournal } = await import('../journal-append.js');
+  const { appendJournal } = await import('../journal/append.js');
   await appendJournal(root, { kind: 'intent-end', id: tx.id, time: new Date().toISOString(), intent: tx.id, outcome: 'rolled-back' });
   await unlink(tx.file).catch(() => undefined);
   return plan.changes.length;
@@ -123,7 +123,7 @@ export async function recoverPending(root: string): Promise<string[]> {
     const what = pending.op === 'undo-restore' ? 'undo of a restore' : pending.op === 'revert' ? "revert of a prompt's changes" : pending.op === 'redo' ? 'redo' : 'restore';
     if (pending.phase === 'applied') {
       for (const t of pending.temps) await unlink(t).catch(() => undefined);
-      const { readJournal, appendJournal } = await import('../journal.js');
+      const { readJournal, appendJournal } = await import('../journal/record.js');
       const done = pending.onComplete;
       if (done && !(await readJournal(root)).some((r) => r.id === done.id)) await appendJournal(root, done);
       await finishIntent(root, tx);

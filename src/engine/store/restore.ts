@@ -6,7 +6,7 @@ import { objectStore, takeCheckpoint } from './checkpoint.js';
 import { latestManifest, listCheckpointIds, listCheckpoints, readManifest, type CheckpointSummary, type Manifest } from './manifest.js';
 import { applyPlan, type WriteHook } from './restore-apply.js';
 import { finishIntent, recoverPending, type Intent, type IntentSpec } from './restore-intent.js';
-import type { JournalRecord } from '../journal.js';
+import type { JournalRecord } from '../journal/record.js';
 import { diffChanges, type FileDiff } from './restore-diff.js';
 import { planRestore, type RestorePlan } from './restore-plan.js';
 import { currentTree, treeFromEntries, type TreeState } from './tree-state.js';
@@ -291,7 +291,7 @@ export async function applyRecorded(
     touched: plan.changes.filter((c) => c.after?.kind !== 'd' && c.before?.kind !== 'd').map((c) => c.path),
     now: o.now,
   });
-  const { appendJournal } = await import('../journal.js');
+  const { appendJournal } = await import('../journal/record.js');
   await appendJournal(projectRoot, { ...record, postRestoreCheckpointId: post.manifest.id });
   if (intent) await finishIntent(projectRoot, intent);
   return { ...r, preRestoreId: pre.manifest.id, journalId };

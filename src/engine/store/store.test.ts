@@ -2,7 +2,7 @@ import { chmod, mkdir, readFile, readdir, readlink, rm, stat, symlink, utimes, w
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/fixtures.js';
-import { undoLatest } from '../undo.js';
+import { undoLatest } from '../journal/undo.js';
 import { recordAgentWrite } from './agent-writes.js';
 import { takeCheckpoint } from './checkpoint.js';
 import { checkpointsDir, listCheckpoints, readManifest } from './manifest.js';

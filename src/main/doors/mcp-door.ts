@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import type { z } from 'zod';
 import { adapterOfFile, agentInfo } from '../../engine/agents/registry.js';
 import { describeError, RewindError, type ErrorCode } from '../../engine/errors.js';
-import { promptOfRef } from '../../engine/prompt-ref.js';
+import { promptOfRef } from '../../engine/prompts/ref.js';
 import type { RequestOf, ResponseOf } from '../../shared/contract.js';
 import type { OperationName } from '../../shared/operations.js';
 import type { Timeline } from '../../shared/session-schema.js';

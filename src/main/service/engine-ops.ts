@@ -3,9 +3,9 @@ import { adapterFor, type AgentId } from '../../engine/agents/registry.js';
 import { RewindError } from '../../engine/errors.js';
 import { takeCheckpoint, type CheckpointOptions } from '../../engine/store/checkpoint.js';
 import { nothingForPrompt, previewRestore, restore, targetForRewind, type RestoreSession, type RestoreTarget } from '../../engine/store/restore.js';
-import { undoById, undoLatest } from '../../engine/undo.js';
-import { redo } from '../../engine/redo.js';
-import { listHistory } from '../../engine/history.js';
+import { undoById, undoLatest } from '../../engine/journal/undo.js';
+import { redo } from '../../engine/journal/redo.js';
+import { listHistory } from '../../engine/journal/history.js';
 import { revert, type RevertOptions } from '../../engine/store/revert.js';
 import { INDEX_OPS } from './index-ops.js';
 

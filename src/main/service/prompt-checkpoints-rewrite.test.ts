@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../../../test/fixtures.js';
 import { qwen } from '../../engine/agents/qwen/adapter.js';
-import { undoLatest } from '../../engine/undo.js';
+import { undoLatest } from '../../engine/journal/undo.js';
 import { PromptCheckpoints } from './prompt-checkpoints.js';
 
 const made: string[] = [];

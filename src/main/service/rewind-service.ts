@@ -17,12 +17,12 @@ import { Watcher } from './watcher.js';
 import { listCheckpoints } from '../../engine/store/manifest.js';
 import type { AgentAdapter } from '../../engine/agents/adapter.js';
 import { AGENT_PRIMARY, adapterFor, agentInfo, rootsFor, type AgentId, type AgentRoots } from '../../engine/agents/registry.js';
-import { defaultCacheDir } from '../../engine/cache-dir.js';
+import { defaultCacheDir } from '../../engine/io/cache-dir.js';
 import { indexDir } from '../../engine/search-index/search-index.js';
 import { OpenSessions } from './open-sessions.js';
 import { projectOf, RewindFlow } from './rewind-flow.js';
 import { CheckpointMarks } from './checkpoint-marks.js';
-import { defaultPrefsFile, hideHooksNotice, readPrefs, renameSession } from '../../engine/ui-prefs.js';
+import { defaultPrefsFile, hideHooksNotice, readPrefs, renameSession } from '../../engine/config/ui-prefs.js';
 
 export interface ServiceOptions {
   claudeRoot?: string;
@@ -406,7 +406,7 @@ export class RewindService {
       const r = await this.runner.run('indexSummaries', { ...this.indexRoots(), project: req.project, budgetMs: LIST_BUDGET_MS, stored });
       if (r.pending > 0) this.indexLater();
       else this.indexCurrent = !!this.watcher && !r.stored;
-      const { withJournals } = await import('../../engine/session-journals.js');
+      const { withJournals } = await import('../../engine/journal/session-annotations.js');
       const entries = await readdir(this.claudeRoot).catch(() => null);
       const rootState = entries === null ? 'missing' : entries.length === 0 ? 'empty' : 'present';
       const sessions = await withJournals(r.sessions);

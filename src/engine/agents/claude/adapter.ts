@@ -65,7 +65,7 @@ export const claude: AgentAdapter = {
 
   async summarize(root, opts = {}) {
     const { listSessions, PromptCountCache } = await import('./discover.js');
-    const { withJournals } = await import('../../session-journals.js');
+    const { withJournals } = await import('../../journal/session-annotations.js');
     const cache = opts.cacheDir ? await PromptCountCache.load(join(opts.cacheDir, 'prompt-counts.json')) : (countsInMemory ??= new PromptCountCache(null));
     return withJournals(await listSessions({ root, project: opts.project, countBudgetBytes: opts.countBudgetBytes, now: opts.now, cache }));
   },

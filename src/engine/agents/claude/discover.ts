@@ -62,7 +62,7 @@ interface CountCacheEntry {
   count: number;
 }
 
-export { defaultCacheDir } from '../../cache-dir.js';
+export { defaultCacheDir } from '../../io/cache-dir.js';
 
 /** Prompt counts keyed by (path, size, mtime), so a repeated listing reads only what changed. */
 export class PromptCountCache {

@@ -6,7 +6,7 @@ import { FIXTURES, tempDir } from '../../../../test/fixtures.js';
 import type { FileEnds } from '../adapter.js';
 import { isObject, str, classifyUser, readUserContent, parseCommand, type Json } from './classify.js';
 import { HEAD_TAIL_BYTES, readHeadTail, type HeadTailInfo } from './head-tail.js';
-import { oneLine } from '../../turn-text.js';
+import { oneLine } from '../../turn/text.js';
 import { rm } from 'node:fs/promises';
 
 // The reference: readHeadTail as it was before its lines were checked by the index's scanner

@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
 import { isObject, str, classifyUser, readUserContent, parseCommand, type Json } from './classify.js';
-import { oneLine } from '../../turn-text.js';
+import { oneLine } from '../../turn/text.js';
 import type { FileEnds } from '../adapter.js';
 import { lineScanner } from '../../search-index/line-scanner.js';
 

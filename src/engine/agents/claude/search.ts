@@ -1,4 +1,4 @@
-import { searchPromptLines, type PromptMatch } from '../../prompt-search.js';
+import { searchPromptLines, type PromptMatch } from '../../prompts/search.js';
 import { CLAUDE_PROMPTS } from './prompt-lines.js';
 import type { TranscriptFile } from './discover.js';
 

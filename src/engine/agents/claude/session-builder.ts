@@ -1,5 +1,5 @@
 import { parseJsonLine } from '../../io/json-line.js';
-import { oneLine } from '../../turn-text.js';
+import { oneLine } from '../../turn/text.js';
 import type { RawLine } from '../../io/line-splitter.js';
 import { classifyUser, isObject, parseCommand, readUserContent, str, type Json } from './classify.js';
 import type {

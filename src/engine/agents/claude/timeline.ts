@@ -1,7 +1,7 @@
 import type { Timeline, TimelinePrompt } from '../../../shared/session-schema.js';
 import type { CommandNode, CompactionNode, NativeSnapshot, PromptNode, SessionModel, Turn } from './model.js';
 import { findBranchRoot, type ModelStep } from './session-builder.js';
-import { sessionCounts } from '../../session-counts.js';
+import { sessionCounts } from '../../sessions/counts.js';
 
 /** The stable timeline document (what `timeline --json`, IPC and HTTP return) from a model. */
 export function toTimeline(model: SessionModel): Timeline {

@@ -63,7 +63,7 @@ describe('turn detail', () => {
 
 describe('turn as text (export)', () => {
   it('each tool call says what it did in text, followed by its result; a subagent lists its steps', async () => {
-    const { plainItems } = await import('../../turn-plain.js');
+    const { plainItems } = await import('../../turn/plain.js');
     const linear = await parseTranscriptFile(LINEAR);
     const write = plainItems((await turnDetail(linear, linear.prompts[0]!.uuid)).items);
     expect(write.map((i) => `${i.kind} ${i.title}`)).toEqual(['tool-call Write a.txt', 'tool-result Result', 'text Said']);

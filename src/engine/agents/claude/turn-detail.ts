@@ -2,8 +2,8 @@ import { open } from 'node:fs/promises';
 import { RewindError } from '../../errors.js';
 import type { SessionModel } from './model.js';
 import type { ResponseOf } from '../../../shared/contract.js';
-import { imageBudget, imagesOf } from '../../turn-images.js';
-import { MAX_TURN_ITEMS } from '../../turn-text.js';
+import { imageBudget, imagesOf } from '../../turn/images.js';
+import { MAX_TURN_ITEMS } from '../../turn/text.js';
 import { MAX_SUBAGENT_STEPS, subagentConversation } from './subagent-outline.js';
 import { TurnItemsBuilder } from './turn-items.js';
 

@@ -1,7 +1,7 @@
 import type { TurnItem } from '../../../shared/contract.js';
-import { clip } from '../../turn-text.js';
-import { imageBudget, imagesOf } from '../../turn-images.js';
-import { resultOf, toolTitle, toolView } from '../../tool-view.js';
+import { clip } from '../../turn/text.js';
+import { imageBudget, imagesOf } from '../../turn/images.js';
+import { resultOf, toolTitle, toolView } from '../../turn/tool-view.js';
 
 type Entry = { type?: unknown; isMeta?: unknown; message?: { content?: unknown; model?: unknown } };
 

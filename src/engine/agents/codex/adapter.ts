@@ -33,7 +33,7 @@ export const codex: AgentAdapter = {
 
   async summarize(root, opts = {}) {
     const { listCodexSessions } = await import('./discover.js');
-    const { withJournals } = await import('../../session-journals.js');
+    const { withJournals } = await import('../../journal/session-annotations.js');
     // The journals of the sessions' projects name the forks Rewind made.
     return withJournals(await listCodexSessions({ home: root, project: opts.project, now: opts.now, countBudgetBytes: opts.countBudgetBytes }));
   },

@@ -69,7 +69,7 @@ describe('Codex CLI 0.169 rollouts', () => {
   });
 
   it('search names a prompt as the timeline does', async () => {
-    const { searchPromptLines } = await import('../../prompt-search.js');
+    const { searchPromptLines } = await import('../../prompts/search.js');
     const h = await home();
     const r = await searchPromptLines(await codex.sessionFiles(h), 'gamma-three', codex.promptLines, { maxBytes: 1e9, maxMatches: 10, perSession: 3 });
     const linear = r.matches.find((m) => m.sessionId === LINEAR)!;

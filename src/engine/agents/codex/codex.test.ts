@@ -2,7 +2,7 @@ import { copyFile, cp, mkdir, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CODEX_SYNTHETIC, FIXTURES, tempDir } from '../../../../test/fixtures.js';
-import { agentOfFile } from '../../session-files.js';
+import { agentOfFile } from '../../sessions/files.js';
 import { findCodexSession, listCodexSessions } from './discover.js';
 import { parseRollout } from './rollout.js';
 

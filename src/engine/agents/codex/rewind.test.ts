@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../../../../test/fixtures.js';
 import { isRewindError } from '../../errors.js';
-import { undoLatest } from '../../undo.js';
+import { undoLatest } from '../../journal/undo.js';
 import { codex } from './adapter.js';
 import { findCodexSession, listCodexSessions } from './discover.js';
 import { parseRollout } from './rollout.js';

@@ -183,7 +183,7 @@ async function rewriteRollout(req: RewindRequest & { now?: () => number }, held:
   };
   const { randomUUID } = await import('node:crypto');
   const journalId = randomUUID();
-  const { appendJournal } = await import('../../journal-append.js');
+  const { appendJournal } = await import('../../journal/append.js');
 
   if (req.mode === 'fork') {
     const home = homeOfRollout(req.transcriptPath) ?? req.agentRoot ?? dirname(req.transcriptPath);

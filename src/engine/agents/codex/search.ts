@@ -1,4 +1,4 @@
-import { searchPromptLines, type PromptMatch } from '../../prompt-search.js';
+import { searchPromptLines, type PromptMatch } from '../../prompts/search.js';
 import { rolloutIdFromPath, type RolloutFile } from './discover.js';
 import { CODEX_PROMPTS } from './prompts.js';
 

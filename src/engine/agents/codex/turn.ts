@@ -3,8 +3,8 @@ import type { TurnItem } from '../../../shared/contract.js';
 import type { TurnDetail } from '../adapter.js';
 import { timelineOfThread } from './rollout.js';
 import { readThread } from './thread.js';
-import { resultOf, toolTitle, toolView } from '../../tool-view.js';
-import { blocksText, clip, MAX_TURN_ITEMS } from '../../turn-text.js';
+import { resultOf, toolTitle, toolView } from '../../turn/tool-view.js';
+import { blocksText, clip, MAX_TURN_ITEMS } from '../../turn/text.js';
 
 const MAX_ITEMS = MAX_TURN_ITEMS;
 

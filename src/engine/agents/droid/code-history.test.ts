@@ -2,7 +2,7 @@ import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { droidHome, restoreFromAgent, treeOf } from '../../../../test/agent-store.js';
-import { undoLatest } from '../../undo.js';
+import { undoLatest } from '../../journal/undo.js';
 import { sha256 } from '../code-history-parts.js';
 import { droid } from './adapter.js';
 

@@ -2,8 +2,8 @@ import { cp, mkdir, readFile, utimes, writeFile, appendFile } from 'node:fs/prom
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../../../../test/fixtures.js';
-import { readJournal } from '../../journal.js';
-import { undoLatest } from '../../undo.js';
+import { readJournal } from '../../journal/record.js';
+import { undoLatest } from '../../journal/undo.js';
 import { listDroidSessions, readDroidTimeline, findDroidSession } from './discover.js';
 import { droidTimeline } from './parse.js';
 import { rewindDroid } from './rewind.js';

@@ -1,4 +1,4 @@
-import type { PromptLines } from '../../prompt-search.js';
+import type { PromptLines } from '../../prompts/search.js';
 import { droidPromptText } from './parse.js';
 
 /** Droid prompts are user `message` lines; the parser decides which are the user's words. */

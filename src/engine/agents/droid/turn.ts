@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { TurnDetail, TurnItem } from '../adapter.js';
 import { turnItem } from '../timeline-parts.js';
 import { RewindError } from '../../errors.js';
-import { blocksText, clip, MAX_TURN_ITEMS } from '../../turn-text.js';
+import { blocksText, clip, MAX_TURN_ITEMS } from '../../turn/text.js';
 import { obj, splitJsonl, str } from '../jsonl.js';
 import { droidPromptText } from './parse.js';
 

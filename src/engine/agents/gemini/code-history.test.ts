@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../../../../test/fixtures.js';
 import { hasGit, restoreFromAgent, treeOf } from '../../../../test/agent-store.js';
-import { undoLatest } from '../../undo.js';
+import { undoLatest } from '../../journal/undo.js';
 import { readGeminiTimeline } from './discover.js';
 
 const REC = join(FIXTURES, 'gemini-real', 'interactive-checkpoints');

@@ -2,7 +2,7 @@ import { cp, mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../../../../test/fixtures.js';
-import { undoLatest } from '../../undo.js';
+import { undoLatest } from '../../journal/undo.js';
 import { adapterOfFile } from '../registry.js';
 import { findGeminiSession, listGeminiSessions, readGeminiTimeline } from './discover.js';
 import { geminiTimeline } from './parse.js';

@@ -1,4 +1,4 @@
-import type { PromptLines } from '../../prompt-search.js';
+import type { PromptLines } from '../../prompts/search.js';
 import { geminiPromptText } from './replay.js';
 
 /** Prompt records as written (a `$set` of the whole list repeats them: those lines are not searched). */

@@ -2,7 +2,7 @@ import { readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { qwenHome, restoreFromAgent, treeOf } from '../../../../test/agent-store.js';
-import { undoLatest } from '../../undo.js';
+import { undoLatest } from '../../journal/undo.js';
 import { rewindQwen } from './rewind.js';
 
 const P1 = 'd6c9c72d-6a88-404e-8fb7-94ff0a2cc70e'; // WRITE a.txt version one (a.txt was "v0")

@@ -2,7 +2,7 @@ import { cp, mkdir, readFile, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../../../../test/fixtures.js';
-import { undoLatest } from '../../undo.js';
+import { undoLatest } from '../../journal/undo.js';
 import { adapterOfFile } from '../registry.js';
 import { listQwenSessions, readQwenTimeline } from './discover.js';
 import { qwenModel } from './parse.js';

@@ -1,4 +1,4 @@
-import type { PromptLines } from '../../prompt-search.js';
+import type { PromptLines } from '../../prompts/search.js';
 import { qwenPromptText } from './parse.js';
 
 export const QWEN_PROMPTS: PromptLines = {

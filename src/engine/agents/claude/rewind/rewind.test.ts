@@ -3,8 +3,8 @@ import { appendFile, mkdir, readFile, readdir, stat, utimes, writeFile } from 'n
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { BRANCHED, LINEAR, copyClaudeHome, inCopy, tempDir } from '../../../../../test/fixtures.js';
-import { readJournal } from '../../../journal.js';
-import { undoLatest } from '../../../undo.js';
+import { readJournal } from '../../../journal/record.js';
+import { undoLatest } from '../../../journal/undo.js';
 import { parseTranscriptFile } from '../parse-transcript.js';
 import { toTimeline } from '../timeline.js';
 import { rewindTranscript } from './rewind.js';

@@ -229,7 +229,7 @@ async function rewindUnlocked(opts: RewindOptions): Promise<RewindResult> {
       const result = await fingerprintOf(forkPath);
       if (projectRoot) {
         // Loaded only when writing: keeps zod off the start-up path of a dry run.
-        const { appendJournal } = await import('../../../journal-append.js');
+        const { appendJournal } = await import('../../../journal/append.js');
         await appendJournal(projectRoot, {
           kind: 'fork',
           id: journalId,
@@ -260,7 +260,7 @@ async function rewindUnlocked(opts: RewindOptions): Promise<RewindResult> {
       await copyRanges(fh, out, ranges);
     } });
     warnings.push(...carriedWarning(carried));
-    const { appendJournal } = await import('../../../journal-append.js');
+    const { appendJournal } = await import('../../../journal/append.js');
     await appendJournal(projectRoot, {
       kind: 'in-place',
       id: journalId,

@@ -1,4 +1,4 @@
-import type { JournalRecord, UndoRecord } from './journal.js';
+import type { JournalRecord, UndoRecord } from './record.js';
 
 // Apart from journal.ts (and its zod schemas) so the session list can apply journals without loading them.
 /** Undo records a later redo has not cancelled: the ones that count. */

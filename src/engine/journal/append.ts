@@ -1,7 +1,7 @@
 import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { JournalRecord } from './journal.js';
-import { ensureStore, storeDir } from './project.js';
+import type { JournalRecord } from './record.js';
+import { ensureStore, storeDir } from '../project.js';
 
 export function journalPath(projectRoot: string): string {
   return join(storeDir(projectRoot), 'journal.jsonl');

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import type { SessionSummary } from '../shared/session-schema.js';
-import type { JournalRecord } from './journal.js';
-import { journalPath } from './journal-append.js';
-import { activeUndos } from './journal-undos.js';
+import type { SessionSummary } from '../../shared/session-schema.js';
+import type { JournalRecord } from './record.js';
+import { journalPath } from './append.js';
+import { activeUndos } from './undos.js';
 
 /**
  * What the pure journal says of listed sessions: which were forked from which, and which files are
@@ -38,6 +38,6 @@ export async function withJournals(sessions: SessionSummary[]): Promise<SessionS
   const texts = (await Promise.all(paths.map((p) => readFile(p, 'utf8').catch(() => '')))).filter(Boolean);
   // Most projects have no journal: the schemas (zod, a large module to load) only when one has.
   if (texts.length === 0) return annotateSessions(sessions, []);
-  const { parseJournal } = await import('./journal.js');
+  const { parseJournal } = await import('./record.js');
   return annotateSessions(sessions, texts.flatMap(parseJournal));
 }

@@ -1,8 +1,8 @@
 import { basename, dirname, join, resolve } from 'node:path';
-import { RewindError } from './errors.js';
-import { requireId, requireInside } from './guard.js';
-import type { JournalRecord } from './journal.js';
-import { storeDir } from './project.js';
+import { RewindError } from '../errors.js';
+import { requireId, requireInside } from '../guard.js';
+import type { JournalRecord } from './record.js';
+import { storeDir } from '../project.js';
 
 /**
  * A journal can arrive with a cloned repository: before undo acts on a record, every path it names

@@ -1,5 +1,5 @@
-import type { ToolView } from '../shared/contract.js';
-import { blocksText, clip } from './turn-text.js';
+import type { ToolView } from '../../shared/contract.js';
+import { blocksText, clip } from './text.js';
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 

@@ -2,9 +2,9 @@ import { mkdir, rename } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { writeBufferAtomic } from './io/atomic-write.js';
-import { readConfigFile } from './io/config-file.js';
-import { RewindError } from './errors.js';
+import { writeBufferAtomic } from '../io/atomic-write.js';
+import { readConfigFile } from '../io/config-file.js';
+import { RewindError } from '../errors.js';
 
 /**
  * What the window remembers for the user, in Rewind's own file (never in a transcript): names given

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../../test/temp.js';
+import { tempDir } from '../../../test/temp.js';
 import { hideHooksNotice, readPrefs, renameSession } from './ui-prefs.js';
 
 const fresh = async () => join(await tempDir('rewind-prefs-'), 'nested', 'prefs.json');

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { RewindError } from './errors.js';
-import { findProjectRoot, storeDir } from './project.js';
+import { RewindError } from '../errors.js';
+import { findProjectRoot, storeDir } from '../project.js';
 
 
 export interface ResolvedTranscript {
@@ -46,7 +46,7 @@ export async function resolveTranscript(input: ResolveInput): Promise<ResolvedTr
     const pointer = join(storeDir(projectRoot), 'session.json');
     const raw = await readFile(pointer, 'utf8').catch(() => null);
     if (raw !== null) {
-      const { SessionPointerSchema } = await import('../shared/session-pointer-schema.js');
+      const { SessionPointerSchema } = await import('../../shared/session-pointer-schema.js');
       let parsed: { transcript_path: string };
       try {
         parsed = SessionPointerSchema.parse(JSON.parse(raw));
@@ -57,7 +57,7 @@ export async function resolveTranscript(input: ResolveInput): Promise<ResolvedTr
     }
   }
   // Discovery is loaded only when needed: `back --transcript` stays a small import graph.
-  const { AGENT_PRIMARY, findSession, rootsFor } = await import('./agents/registry.js');
+  const { AGENT_PRIMARY, findSession, rootsFor } = await import('../agents/registry.js');
   const where = projectRoot ?? input.cwd;
   const roots = rootsFor(input.env, { [AGENT_PRIMARY]: input.claudeRoot });
   // Agents in registry order: the first one with a session here wins.

@@ -1,5 +1,5 @@
-import type { ToolView, TurnItem, TurnItemBase } from '../shared/contract.js';
-import { plural } from '../shared/wording.js';
+import type { ToolView, TurnItem, TurnItemBase } from '../../shared/contract.js';
+import { plural } from '../../shared/wording.js';
 
 /** A turn item as plain text, for outputs that are text (Markdown/HTML export). */
 export interface PlainItem {

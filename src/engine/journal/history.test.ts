@@ -1,14 +1,14 @@
 import { readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hookedSession } from '../../test/hooked-session.js';
-import { snapshotTree } from '../../test/tree.js';
-import { adapterFor } from './agents/registry.js';
+import { hookedSession } from '../../../test/hooked-session.js';
+import { snapshotTree } from '../../../test/tree.js';
+import { adapterFor } from '../agents/registry.js';
 import { listHistory } from './history.js';
-import { readJournal } from './journal.js';
+import { readJournal } from './record.js';
 import { redo } from './redo.js';
-import { resolveRestoreTarget, restore } from './store/restore.js';
-import { revert } from './store/revert.js';
+import { resolveRestoreTarget, restore } from '../store/restore.js';
+import { revert } from '../store/revert.js';
 import { undoById, undoLatest } from './undo.js';
 
 const dirs: string[] = [];

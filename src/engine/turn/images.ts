@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { TurnImageSchema } from '../shared/contract.js';
+import type { TurnImageSchema } from '../../shared/contract.js';
 
 type TurnImage = z.output<typeof TurnImageSchema>;
 

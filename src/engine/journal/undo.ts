@@ -1,17 +1,17 @@
 import { copyFile, lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { isRewindError, RewindError } from './errors.js';
-import { copyPrefixAtomic } from './io/atomic-write.js';
-import { fingerprintFile, sameFingerprint, type Fingerprint } from './io/fingerprint.js';
-import { appendJournal, isUndoable, latestAction, readJournal, undoneIds, type JournalRecord, type UndoableRecord, type UndoRecord } from './journal.js';
-import { validateRecord } from './journal-guard.js';
-import { ensureStore } from './project.js';
-import { removeFileHistoryDir } from './agents/file-history-links.js';
-import { beforeUndoPathFor } from './agents/backup-path.js';
-import { rootsFor } from './agents/registry.js';
-import { codeActionName, plural } from '../shared/wording.js';
-import type { TreeState } from './store/tree-state.js';
+import { isRewindError, RewindError } from '../errors.js';
+import { copyPrefixAtomic } from '../io/atomic-write.js';
+import { fingerprintFile, sameFingerprint, type Fingerprint } from '../io/fingerprint.js';
+import { appendJournal, isUndoable, latestAction, readJournal, undoneIds, type JournalRecord, type UndoableRecord, type UndoRecord } from './record.js';
+import { validateRecord } from './guard.js';
+import { ensureStore } from '../project.js';
+import { removeFileHistoryDir } from '../agents/file-history-links.js';
+import { beforeUndoPathFor } from '../agents/backup-path.js';
+import { rootsFor } from '../agents/registry.js';
+import { codeActionName, plural } from '../../shared/wording.js';
+import type { TreeState } from '../store/tree-state.js';
 
 export interface UndoResult {
   dryRun: boolean;
@@ -58,7 +58,7 @@ export interface UndoOptions {
  */
 export async function undoLatest(projectRoot: string, opts: UndoOptions = {}): Promise<UndoResult> {
   if (!opts.dryRun) {
-    const { recoverPending } = await import('./store/restore-intent.js');
+    const { recoverPending } = await import('../store/restore-intent.js');
     await recoverPending(projectRoot);
   }
   const parts = latestAction(await readJournal(projectRoot));
@@ -72,7 +72,7 @@ export async function undoLatest(projectRoot: string, opts: UndoOptions = {}): P
  */
 export async function undoById(projectRoot: string, id: string, opts: UndoOptions = {}): Promise<UndoResult> {
   if (!opts.dryRun) {
-    const { recoverPending } = await import('./store/restore-intent.js');
+    const { recoverPending } = await import('../store/restore-intent.js');
     await recoverPending(projectRoot);
   }
   const records = await readJournal(projectRoot);
@@ -156,7 +156,7 @@ async function undoRecord(projectRoot: string, r: UndoableRecord, opts: UndoOpti
     }
     if (opts.dryRun) return { dryRun: true, undone: r, summary: 'Would put back the transcript as it was before the rewrite', keptAt: null };
     // The same lock as an in-place rewrite: never two writers of one transcript.
-    const { lockTranscript } = await import('./io/transcript-lock.js');
+    const { lockTranscript } = await import('../io/transcript-lock.js');
     const lock = await lockTranscript(r.transcript);
     try {
       return await putBack(projectRoot, r, store, backup.size, current !== null && mismatch, now, current && !mismatch ? r.result : null);
@@ -215,7 +215,7 @@ async function putBack(
 }
 
 async function undoRestoreRecord(projectRoot: string, r: Extract<UndoableRecord, { kind: 'restore' | 'revert' }>, opts: UndoOptions, now: () => number): Promise<UndoResult> {
-  const { undoRestore } = await import('./store/restore.js');
+  const { undoRestore } = await import('../store/restore.js');
   const record: UndoRecord = { kind: 'undo', id: randomUUID(), ...groupOf(r), time: new Date(now()).toISOString(), undoes: r.id };
   // A revert touches only its own paths, and so does its undo; so does the undo of an older restore.
   const scoped = r.kind === 'revert' || !!opts.scoped;

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { journalPath } from './journal-append.js';
-import { activeUndos } from './journal-undos.js';
+import { journalPath } from './append.js';
+import { activeUndos } from './undos.js';
 
 export { activeUndos };
 
@@ -100,7 +100,7 @@ export const JournalRecordSchema = z.discriminatedUnion('kind', [
 ]);
 export type JournalRecord = z.infer<typeof JournalRecordSchema>;
 
-export { appendJournal, journalPath } from './journal-append.js';
+export { appendJournal, journalPath } from './append.js';
 
 export async function readJournal(projectRoot: string): Promise<JournalRecord[]> {
   let text: string;

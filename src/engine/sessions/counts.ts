@@ -1,6 +1,6 @@
-import type { SessionCounts } from '../shared/session-counts.js';
+import type { SessionCounts } from '../../shared/session-counts.js';
 
-export type { SessionCounts } from '../shared/session-counts.js';
+export type { SessionCounts } from '../../shared/session-counts.js';
 
 /**
  * The counts of a parsed session (see SessionCounts for what each one means). Pure: the model

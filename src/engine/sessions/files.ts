@@ -1,6 +1,6 @@
-import type { Agent, Timeline } from '../shared/session-schema.js';
-import type { AgentAdapter } from './agents/adapter.js';
-import { adapterOfFile, findSession, rootsFor, type AgentRoots } from './agents/registry.js';
+import type { Agent, Timeline } from '../../shared/session-schema.js';
+import type { AgentAdapter } from '../agents/adapter.js';
+import { adapterOfFile, findSession, rootsFor, type AgentRoots } from '../agents/registry.js';
 
 /** Which agent wrote a session file (each adapter judges its path and first line). */
 export async function agentOfFile(path: string): Promise<Agent> {

@@ -1,6 +1,6 @@
-import type { Timeline } from '../shared/session-schema.js';
-import { RewindError } from './errors.js';
-import { plural } from '../shared/wording.js';
+import type { Timeline } from '../../shared/session-schema.js';
+import { RewindError } from '../errors.js';
+import { plural } from '../../shared/wording.js';
 
 /**
  * A prompt as a user names it: `#n` (the n-th prompt of the live path, as the timeline numbers it)

@@ -1,13 +1,13 @@
 import { copyFile, lstat, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { isRewindError, RewindError } from './errors.js';
-import { fingerprintFile, sameFingerprint } from './io/fingerprint.js';
-import { activeUndos, appendJournal, readJournal, type UndoableRecord, type UndoRecord } from './journal.js';
-import { validateRecord } from './journal-guard.js';
-import { rootsFor } from './agents/registry.js';
-import { codeActionName, plural } from '../shared/wording.js';
-import type { TreeState } from './store/tree-state.js';
+import { isRewindError, RewindError } from '../errors.js';
+import { fingerprintFile, sameFingerprint } from '../io/fingerprint.js';
+import { activeUndos, appendJournal, readJournal, type UndoableRecord, type UndoRecord } from './record.js';
+import { validateRecord } from './guard.js';
+import { rootsFor } from '../agents/registry.js';
+import { codeActionName, plural } from '../../shared/wording.js';
+import type { TreeState } from '../store/tree-state.js';
 
 export interface RedoOptions {
   dryRun?: boolean;
@@ -36,7 +36,7 @@ export interface RedoResult {
  */
 export async function redo(projectRoot: string, opts: RedoOptions = {}): Promise<RedoResult> {
   if (!opts.dryRun) {
-    const { recoverPending } = await import('./store/restore-intent.js');
+    const { recoverPending } = await import('../store/restore-intent.js');
     await recoverPending(projectRoot);
   }
   const records = await readJournal(projectRoot);
@@ -56,8 +56,8 @@ export async function redo(projectRoot: string, opts: RedoOptions = {}): Promise
   const roots = opts.agentRoots ?? rootsFor(process.env).map((x) => x.root);
   for (const p of pairs) await validateRecord(projectRoot, p.r, roots);
   // A journal can arrive with a cloned repository: what an undo set aside is only ever in our store.
-  const { requireInside } = await import('./guard.js');
-  const { storeDir } = await import('./project.js');
+  const { requireInside } = await import('../guard.js');
+  const { storeDir } = await import('../project.js');
   const keptRoots = [join(storeDir(projectRoot), 'undone'), join(storeDir(projectRoot), 'transcript-backup')];
   for (const p of pairs) if (p.u.keptAt) await requireInside(keptRoots, p.u.keptAt, 'a journal record naming a set-aside file');
   const checked: string[] = [];
@@ -95,7 +95,7 @@ async function redoOne(projectRoot: string, u: UndoRecord, r: UndoableRecord, op
       await unlink(u.keptAt);
     }
     if (r.fileHistoryDir) {
-      const { linkFileHistory } = await import('./agents/file-history-links.js');
+      const { linkFileHistory } = await import('../agents/file-history-links.js');
       await linkFileHistory(dirname(dirname(r.fileHistoryDir)), r.sessionId, r.forkSessionId);
     }
     await appendJournal(projectRoot, record());
@@ -108,8 +108,8 @@ async function redoOne(projectRoot: string, u: UndoRecord, r: UndoableRecord, op
     const changed = !cur || !sameFingerprint(await fingerprintFile(r.transcript), u.left);
     if (changed && !opts.force) throw new RewindError('UNDO_MISMATCH', `transcript changed since the undo (the session went on): ${r.transcript} (pass --force to redo anyway)`);
     if (opts.dryRun) return `Would rewrite ${r.transcript} again`;
-    const { lockTranscript } = await import('./io/transcript-lock.js');
-    const { copyPrefixAtomic } = await import('./io/atomic-write.js');
+    const { lockTranscript } = await import('../io/transcript-lock.js');
+    const { copyPrefixAtomic } = await import('../io/atomic-write.js');
     const lock = await lockTranscript(r.transcript);
     try {
       const size = (await lstat(u.keptAt)).size;
@@ -125,11 +125,11 @@ async function redoOne(projectRoot: string, u: UndoRecord, r: UndoableRecord, op
   // A restore or a revert: the tree as it was right before the undo, on the paths the undo changed.
   if (!u.preUndoCheckpointId || !u.postUndoCheckpointId) throw new RewindError('UNDO_MISMATCH', 'this undo kept no record of the files it replaced: it cannot be redone');
   const [{ readManifest, latestManifest }, { currentTree, treeFromEntries }, { planRestore }, { objectStore }, { applyRecorded, touchedBetween }] = await Promise.all([
-    import('./store/manifest.js'),
-    import('./store/tree-state.js'),
-    import('./store/restore-plan.js'),
-    import('./store/checkpoint.js'),
-    import('./store/restore.js'),
+    import('../store/manifest.js'),
+    import('../store/tree-state.js'),
+    import('../store/restore-plan.js'),
+    import('../store/checkpoint.js'),
+    import('../store/restore.js'),
   ]);
   const pre = await readManifest(projectRoot, u.preUndoCheckpointId);
   const post = await readManifest(projectRoot, u.postUndoCheckpointId);

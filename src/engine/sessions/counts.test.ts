@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generateRewound } from '../../bench/generate-rewound.js';
-import { BRANCHED, LINEAR, tempDir } from '../../test/fixtures.js';
-import { parseTranscriptFile } from './agents/claude/parse-transcript.js';
-import { toTimeline } from './agents/claude/timeline.js';
-import { sessionCounts } from './session-counts.js';
-import { describeCounts } from '../shared/session-counts.js';
+import { generateRewound } from '../../../bench/generate-rewound.js';
+import { BRANCHED, LINEAR, tempDir } from '../../../test/fixtures.js';
+import { parseTranscriptFile } from '../agents/claude/parse-transcript.js';
+import { toTimeline } from '../agents/claude/timeline.js';
+import { sessionCounts } from './counts.js';
+import { describeCounts } from '../../shared/session-counts.js';
 
 describe('sessionCounts', () => {
   it('names the live prompts, the abandoned ones and the branch points of a real rewound session', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionSummary } from '../shared/session-schema.js';
-import type { JournalRecord } from './journal.js';
-import { annotateSessions } from './session-journals.js';
+import type { SessionSummary } from '../../shared/session-schema.js';
+import type { JournalRecord } from './record.js';
+import { annotateSessions } from './session-annotations.js';
 
 const session = (id: string, size = 10): SessionSummary => ({
   id, agent: 'claude', title: 't', cwd: '/p', projectDir: '/c/p', transcriptPath: `/c/p/${id}.jsonl`, promptCount: 1, firstPrompt: null, lastPrompt: null,

@@ -1,8 +1,8 @@
 import { appendFile, stat, utimes } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { LINEAR, copyClaudeHome, inCopy, tempDir } from '../../test/fixtures.js';
-import { rewindTranscript } from './agents/claude/rewind/rewind.js';
-import { readJournal } from './journal.js';
+import { LINEAR, copyClaudeHome, inCopy, tempDir } from '../../../test/fixtures.js';
+import { rewindTranscript } from '../agents/claude/rewind/rewind.js';
+import { readJournal } from './record.js';
 import { undoLatest } from './undo.js';
 
 async function twoPartAction() {

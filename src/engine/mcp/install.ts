@@ -1,9 +1,9 @@
 import { copyFile, mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { McpScope, McpServerEntry } from './agents/adapter.js';
-import { adapterFor } from './agents/registry.js';
-import { RewindError } from './errors.js';
-import { writeBufferAtomic } from './io/atomic-write.js';
+import type { McpScope, McpServerEntry } from '../agents/adapter.js';
+import { adapterFor } from '../agents/registry.js';
+import { RewindError } from '../errors.js';
+import { writeBufferAtomic } from '../io/atomic-write.js';
 
 export interface McpInstallRequest {
   agent: string;

@@ -1,9 +1,9 @@
-import { describeError } from './errors.js';
-import { activeUndos, isUndoable, readJournal, undoneIds, type JournalRecord, type UndoableRecord } from './journal.js';
-import { listCheckpoints, readManifest, type CheckpointSummary } from './store/manifest.js';
-import { touchedBetween } from './store/restore.js';
-import { treeFromEntries } from './store/tree-state.js';
-import { plural } from '../shared/wording.js';
+import { describeError } from '../errors.js';
+import { activeUndos, isUndoable, readJournal, undoneIds, type JournalRecord, type UndoableRecord } from './record.js';
+import { listCheckpoints, readManifest, type CheckpointSummary } from '../store/manifest.js';
+import { touchedBetween } from '../store/restore.js';
+import { treeFromEntries } from '../store/tree-state.js';
+import { plural } from '../../shared/wording.js';
 
 export type HistoryKind = 'fork' | 'in-place' | 'restore' | 'revert' | 'undo' | 'redo';
 
@@ -68,7 +68,7 @@ export interface HistoryOptions {
 export async function listHistory(projectRoot: string, opts: HistoryOptions = {}): Promise<HistoryEntry[]> {
   const records = await readJournal(projectRoot);
   const checkpoints = await listCheckpoints(projectRoot).catch(() => [] as CheckpointSummary[]);
-  const roots = opts.agentRoots ?? (await import('./agents/registry.js')).rootsFor(process.env).map((r) => ({ id: r.adapter.id, root: r.root }));
+  const roots = opts.agentRoots ?? (await import('../agents/registry.js')).rootsFor(process.env).map((r) => ({ id: r.adapter.id, root: r.root }));
   const undone = undoneIds(records);
   const active = new Set(activeUndos(records).map((u) => u.id));
   const byId = new Map(records.map((r) => [r.id, r]));
@@ -121,8 +121,8 @@ export async function listHistory(projectRoot: string, opts: HistoryOptions = {}
     const { undoById } = await import('./undo.js');
     const agentRoots = roots.map((r) => r.root);
     // One read of the tree for every check (each is a dry run of the undo).
-    const { currentTree } = await import('./store/tree-state.js');
-    const { latestManifest } = await import('./store/manifest.js');
+    const { currentTree } = await import('../store/tree-state.js');
+    const { latestManifest } = await import('../store/manifest.js');
     const treeNow = await currentTree(projectRoot, await latestManifest(projectRoot));
     for (const e of out) {
       if (e.kind === 'undo' && e.undone) {

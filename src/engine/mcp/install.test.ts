@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { run } from '../cli/main.js';
-import type { McpScope } from './agents/adapter.js';
-import { AGENT_IDS, adapterFor } from './agents/registry.js';
-import { installMcp, uninstallMcp } from './mcp-install.js';
+import { run } from '../../cli/main.js';
+import type { McpScope } from '../agents/adapter.js';
+import { AGENT_IDS, adapterFor } from '../agents/registry.js';
+import { installMcp, uninstallMcp } from './install.js';
 
 let home: string;
 let project: string;

@@ -1,5 +1,5 @@
-import { readLines } from './io/read-lines.js';
-import { oneLine } from './turn-text.js';
+import { readLines } from '../io/read-lines.js';
+import { oneLine } from '../turn/text.js';
 
 export interface PromptMatch {
   transcriptPath: string;
