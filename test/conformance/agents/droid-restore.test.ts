@@ -77,6 +77,16 @@ class JsonRpcDroid {
 
 const PROMPTS = ['WRITE a.txt version one', 'WRITE a.txt version two', 'WRITE b.txt bee', 'just chatting'];
 
+/** `droid exec` in stream-jsonrpc mode outlives a SIGTERM: then SIGKILL, and wait for it to be gone. */
+async function stopDroid(c: ChildProcessWithoutNullStreams): Promise<void> {
+  if (c.exitCode !== null || c.signalCode !== null) return;
+  const gone = new Promise((r) => c.once('exit', r));
+  c.kill('SIGTERM');
+  const hard = setTimeout(() => c.kill('SIGKILL'), 2000);
+  await gone;
+  clearTimeout(hard);
+}
+
 describe.runIf(DROID)("Factory Droid's own snapshots, recorded by the real CLI (stream-jsonrpc)", () => {
   let api: ModelApi;
   let home: string;
@@ -105,13 +115,13 @@ describe.runIf(DROID)("Factory Droid's own snapshots, recorded by the real CLI (
       before.push(await treeOf(project));
       await rpc.prompt(p);
     }
-    child.kill();
+    await stopDroid(child);
     // Deleted by hand after the session: restoring before any prompt puts it back.
     await rm(join(project, 'gone.txt'));
   }, 240_000);
 
   afterAll(async () => {
-    child?.kill();
+    if (child) await stopDroid(child);
     await api?.close();
   });
 
