@@ -1,8 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { tempDirSync } from '../../temp.js';
 
 /** Where a pinned CLI is installed once and reused: `~/.cache/rewind/<dir>` (REWIND_CACHE_DIR overrides). */
 export function cacheDirFor(dir: string): string {
@@ -62,14 +61,17 @@ export function ensureNpmCli(c: NpmCli): { cmd: string[] } | { skip: string } {
     if (r.status !== 0 || !existsSync(bin)) return { skip: `could not install ${c.packages.join(' ')} (npm exit ${r.status})` };
   }
   const cmd = c.node ? [process.execPath, bin] : [bin];
-  const v = spawnSync(cmd[0]!, [...cmd.slice(1), '--version'], { encoding: 'utf8', timeout: 120_000, env: { ...process.env, HOME: mkTempHome() } });
+  // An empty home for `--version`, removed at once: this runs at import, also in a runner's main
+  // process (Playwright collects specs there) where no afterAll of the file would remove it.
+  const home = mkdtempSync(join(tmpdir(), 'rewind-cli-version-home-'));
+  let v;
+  try {
+    v = spawnSync(cmd[0]!, [...cmd.slice(1), '--version'], { encoding: 'utf8', timeout: 120_000, env: { ...process.env, HOME: home } });
+  } finally {
+    rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  }
   if (v.status !== 0 || !v.stdout.includes(c.version)) return { skip: `${c.packages[0]} does not run here: ${(v.stderr || v.error?.message || v.stdout || '').split('\n')[0]}` };
   return { cmd };
-}
-
-/** An empty home for `--version`, removed with the test file's other temp dirs (not kept in the cache). */
-function mkTempHome(): string {
-  return tempDirSync('rewind-cli-version-home-');
 }
 
 /** Skips a suite with its reason in a banner; on linux-x64 (where CI runs) a skip is a failure. */
