@@ -62,10 +62,10 @@ await build({ ...common, banner: { js: '#!/usr/bin/env node' }, entryPoints: { '
 if (/typeof require/.test(readFileSync('out/cli/rewind-app.mjs', 'utf8'))) throw new Error('the hot CLI file now needs require(): move that import to a lazy module');
 chmodSync('out/cli/rewind-app.mjs', 0o755);
 
-// `search` and the index build's worker threads: each one file with everything it imports statically
+// `search`, `sessions` and the index build's worker threads: each one file with everything it imports statically
 // (its dynamic imports stay lazy entries). From the split build they loaded 37 modules each, about a
 // millisecond apiece to resolve, read and link: a warm search's budget is three times `node -e ''`.
-const STANDALONE = { 'cli-commands-search': 'src/cli/commands/search.ts', 'search-index-worker': 'src/engine/search-index/index-worker.ts' };
+const STANDALONE = { 'cli-commands-search': 'src/cli/commands/search.ts', 'cli-commands-sessions': 'src/cli/commands/sessions.ts', 'search-index-worker': 'src/engine/search-index/index-worker.ts' };
 await build({ ...common, entryPoints: STANDALONE, outdir: 'out/cli/lazy', plugins: [lazyFromLazy] });
 for (const rel of Object.values(STANDALONE)) cold.delete(rel);
 

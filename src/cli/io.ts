@@ -11,14 +11,34 @@ export interface CliIO {
   self?: { node: string; script: string };
   /** Set when the app itself runs a forwarded command: never forward again. */
   inApp?: boolean;
+  /** Output goes to a terminal (JSON is then indented for a person to read). */
+  tty?: boolean;
+  /** Writes bytes as they are (a big document made as UTF-8 need not become a string first). */
+  outBytes?(bytes: Buffer): void;
+}
+
+/** `bytes` on standard output: as they are where the IO can, else as text. */
+export function outBytes(io: CliIO, bytes: Buffer): void {
+  if (io.outBytes) io.outBytes(bytes);
+  else io.out(bytes.toString('utf8'));
+}
+
+/**
+ * A command's --json document: indented on a terminal, compact into a pipe or a file (what a
+ * program reads; megabytes of indentation cost a big list more than its own making).
+ */
+export function jsonText(io: CliIO, value: unknown): string {
+  return io.tty ? JSON.stringify(value, null, 2) : JSON.stringify(value);
 }
 
 export function processIO(): CliIO {
   return {
     out: (t) => process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
     err: (t) => process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
+    outBytes: (b) => process.stdout.write(b),
     env: process.env,
     cwd: process.cwd(),
+    tty: process.stdout.isTTY === true,
     self: { node: process.execPath, script: realScript() },
     stdin: async () => {
       // A plain read is faster to start than process.stdin (no stream machinery), and hooks run on

@@ -3,12 +3,13 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { defaultCacheDir } from '../../engine/io/cache-dir.js';
 import { AGENT_IDS, AGENT_PRIMARY, rootsFor } from '../../engine/agents/registry.js';
+import type { SessionFile } from '../../engine/agents/adapter.js';
 import { RewindError } from '../../engine/errors.js';
 import { indexDir, listSources, SearchIndex, type RefreshProgress } from '../../engine/search-index/search-index.js';
 import { plural } from '../../shared/wording.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
-import { relTime, tildify, truncate } from '../io.js';
+import { jsonText, relTime, tildify, truncate } from '../io.js';
 
 export interface SearchArgs {
   query: string;
@@ -29,11 +30,11 @@ function builtWorker(): URL | undefined {
 }
 
 /** The index for these roots, brought up to date (progress on stderr while a first build reads a lot). */
-export async function freshIndex(io: CliIO, claudeDir: string | undefined): Promise<SearchIndex> {
+export async function freshIndex(io: CliIO, claudeDir: string | undefined, listedAlready?: SessionFile[][]): Promise<SearchIndex> {
   const sources = rootsFor(io.env, { [AGENT_PRIMARY]: claudeDir });
   // The index's segments are read off this thread while the session files are listed here (a first
   // build lists them itself, once its worker threads are starting).
-  const [ix, listed] = await SearchIndex.openWhile(indexDir(defaultCacheDir(io.env)), (cold) => (cold ? undefined : listSources(sources)));
+  const [ix, listed] = await SearchIndex.openWhile(indexDir(defaultCacheDir(io.env)), (cold) => (listedAlready ? Promise.resolve(listedAlready) : cold ? undefined : listSources(sources)));
   for (const n of ix.notices.splice(0)) io.err(`rewind-app: ${n}`);
   const started = Date.now();
   let shown = -1;
@@ -60,7 +61,7 @@ export async function searchCommand(args: SearchArgs, io: CliIO): Promise<number
   const ix = await freshIndex(io, args.claudeDir);
   const r = await ix.recovering(() => ix.search(args.query, { project: args.project ? resolve(io.cwd, args.project) : undefined, agent: args.agent, limit }));
   for (const n of ix.notices.splice(0)) io.err(`rewind-app: ${n}`);
-  if (args.json) io.out(JSON.stringify(r, null, 2));
+  if (args.json) io.out(jsonText(io, r));
   else {
     for (const s of r.sessions) {
       io.out(`${s.sessionId.slice(0, 8)}  ${relTime(s.lastActivity).padStart(8)}  ${plural(s.count, 'prompt').padStart(11)}  ${tildify(s.cwd, io.env)}  ${truncate(s.title ?? '', 50)}`);

@@ -10,7 +10,10 @@ import { activeUndos } from './undos.js';
  * still exactly as we wrote them (a fork, a rewrite, an undone rewrite: recent, but no agent is
  * writing them, so not live).
  */
-export function annotateSessions(sessions: SessionSummary[], records: JournalRecord[]): SessionSummary[] {
+/** What the journals change in a list entry, and what they go by. */
+type Annotated = Pick<SessionSummary, 'id' | 'cwd' | 'transcriptPath' | 'sizeBytes' | 'live' | 'forkOf' | 'forkAt'>;
+
+export function annotateSessions<T extends Annotated>(sessions: T[], records: JournalRecord[]): T[] {
   const forkOf = new Map<string, string>();
   const forkAt = new Map<string, number>();
   const ourSize = new Map<string, number>();
@@ -31,7 +34,7 @@ export function annotateSessions(sessions: SessionSummary[], records: JournalRec
 }
 
 /** The journals of every project the sessions belong to, read and applied. */
-export async function withJournals(sessions: SessionSummary[]): Promise<SessionSummary[]> {
+export async function withJournals<T extends Annotated>(sessions: T[]): Promise<T[]> {
   const cwds = [...new Set(sessions.map((s) => s.cwd).filter((c): c is string => !!c))];
   // A stat per project first (a failed open through the promise API costs far more, per folder).
   const paths = cwds.map(journalPath).filter((p) => existsSync(p));

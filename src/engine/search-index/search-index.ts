@@ -1,18 +1,21 @@
-import { existsSync, lstatSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { stat, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { AgentAdapter, SessionFile } from '../agents/adapter.js';
 import { writeCacheFileAtomic } from '../io/atomic-write.js';
 import type { SessionSummary } from '../../shared/session-schema.js';
 import { highlight, parseQuery } from './fold.js';
+import { encodeListSnapshot, indexDir, LIST_SNAPSHOT, LIVE_WINDOW_MS } from './list-snapshot.js';
+import { listSources, type Source } from './list-sources.js';
+
+export { indexDir, listSources, type Source };
 import { indexFile, skipReason, type FileInput, type IndexJob } from './index-file.js';
 import { claimJobs, runJobs, startWorkers, stopWorkers, type ParallelOptions, type StartedWorker } from './parallel.js';
 import type { ScanState } from './scan-file.js';
-import { closeSegment, concatPacked, CorruptIndexError, openSegment, openSegmentAsync, encodeSegmentParts, fileMeta, filePrompts, fileSummary, NO_PROMPTS, segmentFolded, segmentPacked, segmentText, type FileMeta, type FileRecord, type Segment, type SegmentInput } from './segment.js';
+import { closeSegment, INDEX_VERSION, concatPacked, CorruptIndexError, openSegment, openSegmentAsync, encodeSegmentParts, fileMeta, filePrompts, fileSummary, NO_PROMPTS, segmentFolded, segmentPacked, segmentText, type FileMeta, type FileRecord, type Segment, type SegmentInput } from './segment.js';
 
 /** Past this many delta segments, a refresh writes one base segment holding everything. */
 const MAX_SEGMENTS = 12;
-const LIVE_WINDOW_MS = 10_000;
 /** Below this much to read, worker threads would cost more to start than they save. */
 const PARALLEL_BYTES = 64 * 1024 * 1024;
 
@@ -40,11 +43,6 @@ function summaryOf(v: View): SessionSummary | null {
     v.summary = fileSummary(last.seg, last.file);
   }
   return v.summary;
-}
-
-export interface Source {
-  adapter: AgentAdapter;
-  root: string;
 }
 
 export interface RefreshProgress {
@@ -102,11 +100,6 @@ export interface RefreshOptions {
   parallel?: ParallelOptions;
   /** The sources' files as `listSources` gave them (listed while the index was being read). */
   listed?: Promise<SessionFile[][]>;
-}
-
-/** Every source's session files, one list per source (in the sources' order). */
-export function listSources(sources: Source[]): Promise<SessionFile[][]> {
-  return Promise.all(sources.map(({ adapter, root }) => listFiles(adapter, root)));
 }
 
 export interface SearchOptions {
@@ -631,6 +624,17 @@ export class SearchIndex {
     return out.sort((a, b) => b.lastActivity.localeCompare(a.lastActivity) || a.transcriptPath.localeCompare(b.transcriptPath));
   }
 
+  /**
+   * Writes the session list beside the segments (list-snapshot.ts), for a warm `sessions` that then
+   * need not open the index. Not when the index lives only in memory (its segments are not files).
+   */
+  async saveListSnapshot(): Promise<void> {
+    if (this.readOnly) return;
+    const files = [...this.views.values()].map((v) => ({ path: v.rec.path, size: v.rec.fp.size, mtimeMs: v.rec.fp.mtimeMs }));
+    const snap = encodeListSnapshot({ indexVersion: INDEX_VERSION, segments: this.segments.map((s) => s.name), files, sessions: this.summaries() });
+    await this.persist(LIST_SNAPSHOT, [snap]);
+  }
+
   summary(path: string, now = Date.now()): SessionSummary | null {
     const v = this.views.get(path);
     const s = v ? summaryOf(v) : null;
@@ -713,16 +717,6 @@ export class SearchIndex {
   }
 }
 
-async function listFiles(adapter: AgentAdapter, root: string): Promise<SessionFile[]> {
-  // An agent that is not installed has no sessions: its listing code is not even loaded.
-  if (!existsSync(root)) return [];
-  try {
-    return adapter.sessionFilesSync ? adapter.sessionFilesSync(root) : await adapter.sessionFiles(root);
-  } catch {
-    return [];
-  }
-}
-
 /** A path that is a regular file itself (not a link, a folder, a FIFO, a device). */
 function isRegular(path: string): boolean {
   try {
@@ -737,10 +731,6 @@ function errText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-/** The index of the user's sessions: `<cache dir>/index/`. */
-export function indexDir(cacheDir: string): string {
-  return join(cacheDir, 'index');
-}
 
 /** The prompt whose folded text holds byte `at`. */
 function promptAt(starts: Uint32Array, at: number): number {
