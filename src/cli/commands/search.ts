@@ -11,6 +11,9 @@ import { EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { jsonText, relTime, tildify, truncate } from '../io.js';
 
+/** Matches shown with a snippet per session. */
+const SNIPPETS = 3;
+
 export interface SearchArgs {
   query: string;
   json: boolean;
@@ -59,7 +62,10 @@ export async function searchCommand(args: SearchArgs, io: CliIO): Promise<number
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new RewindError('USAGE', `--limit must be a whole number above 0, not "${args.limit}"`);
   if (args.agent && !(AGENT_IDS as string[]).includes(args.agent)) throw new RewindError('USAGE', `--agent must be one of ${AGENT_IDS.join(', ')}`);
   const ix = await freshIndex(io, args.claudeDir);
-  const r = await ix.recovering(() => ix.search(args.query, { project: args.project ? resolve(io.cwd, args.project) : undefined, agent: args.agent, limit }));
+  // The text lists the newest few matches of each listed session, with snippets, and no total;
+  // --json lists and counts every one.
+  const described = args.json ? {} : { promptsPerSession: SNIPPETS, countPastLimit: false };
+  const r = await ix.recovering(() => ix.search(args.query, { project: args.project ? resolve(io.cwd, args.project) : undefined, agent: args.agent, limit, snippets: SNIPPETS, ...described }));
   for (const n of ix.notices.splice(0)) io.err(`rewind-app: ${n}`);
   if (args.json) io.out(jsonText(io, r));
   else {

@@ -20,7 +20,8 @@ export function fold(s: string): string {
  * `fold` with, for each UTF-16 unit of the result, where it came from in `s`: `start[i]`..`end[i]`
  * (end exclusive). Used only on the prompts that matched, to place highlights on the original text.
  */
-export function foldWithMap(s: string): { folded: string; start: number[]; end: number[] } {
+export function foldWithMap(s: string): { folded: string; start: ArrayLike<number>; end: ArrayLike<number> } {
+  if (!NON_ASCII.test(s)) return foldAsciiWithMap(s);
   let folded = '';
   const start: number[] = [];
   const end: number[] = [];
@@ -46,6 +47,27 @@ export function foldWithMap(s: string): { folded: string; start: number[]; end: 
     }
     folded += f;
     i += w;
+  }
+  return { folded, start, end };
+}
+
+/** `foldWithMap` of ASCII text: lower case, and each run of white space as one space (no decomposition). */
+function foldAsciiWithMap(s: string): { folded: string; start: Int32Array; end: Int32Array } {
+  const folded = s.toLowerCase().replace(ASCII_SPACES, ' ');
+  const start = new Int32Array(folded.length);
+  const end = new Int32Array(folded.length);
+  let j = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const space = c === 32 || (c >= 9 && c <= 13);
+    // A space after a space is part of the run the last one stands for.
+    if (space && j > 0 && folded.charCodeAt(j - 1) === 32 && end[j - 1] === i) {
+      end[j - 1] = i + 1;
+      continue;
+    }
+    start[j] = i;
+    end[j] = i + 1;
+    j++;
   }
   return { folded, start, end };
 }

@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { FileInput, IndexJob } from './index-file.js';
 
 /** What the caller learns of a job a worker did: where its record's bytes are, or why the file was skipped. */
@@ -47,6 +47,8 @@ export function startWorkers(opts: ParallelOptions): StartedWorker[] {
   const n = opts.alsoHere ? opts.threads - 1 : opts.threads;
   return Array.from({ length: Math.max(0, n) }, () => {
     // A larger young generation: the scan's short-lived objects die young instead of being copied.
+    // Loaded by a build that starts threads, not by every search.
+    const { Worker } = process.getBuiltinModule('node:worker_threads');
     const worker = new Worker(opts.workerScript, { resourceLimits: { maxYoungGenerationSizeMb: 64 } });
     // An error before runJobs listens must not be thrown: the thread's jobs are then done here.
     worker.on('error', () => undefined);

@@ -123,4 +123,21 @@ describe("a search hit's prompt entry", () => {
       for (const k of wanted) expect(got.get(k)).toEqual(all[k]);
     }
   });
+
+  it('the entries of a long session are read from whichever end is nearer, the same as from the whole meta', () => {
+    // Thousands of entries (a window of the end is read, then a bigger one), ids of every shape,
+    // multi-byte ones where a window may start inside a character.
+    const shapes = ['a],["b",1,null]', 'with "quotes" \\', 'ünïcödé ☃ 𝄞'.repeat(3), '[1,2]', 'plain'];
+    const n = 3000;
+    const prompts: FileMeta['prompts'] = Array.from({ length: n }, (_, k) => [`${shapes[k % shapes.length]}-${k}`, k * 31, k % 4 === 0 ? null : `2026-11-01T00:00:${String(k % 60).padStart(2, '0')}.000Z`]);
+    const seg = decodeSegment('long.idx', encodeSegment({
+      base: true,
+      files: [{ mode: 'full', path: '/p/l.jsonl', agent: 'claude', sessionId: 'l', fp: { size: 1, mtimeMs: 1, ino: 1, head: 'h', headLen: 1 }, from: 0, indexedTo: 1, lineCount: 1, counts: { total: n, live: n }, summary: null, meta: { prompts, recent: { 'a],["b"': 1, z: 2 }, leaf: 'a]],"recent":' }, packed: packPrompts(prompts.map(() => 't'), prompts.map(() => 't')) }],
+    }));
+    for (const wanted of [[n - 1], [n - 1, n - 2, n - 3], [n - 1, n / 2], [n / 2 + 1, n - 7], [n / 2], [0], [2], [5, 1200], [n / 2 - 1], [0, n - 1], Array.from({ length: n }, (_, k) => k)]) {
+      const got = filePrompts(seg, 0, wanted);
+      expect([...got.keys()].sort((x, y) => x - y)).toEqual([...wanted].sort((x, y) => x - y));
+      for (const k of wanted) expect(got.get(k), `entry ${k}`).toEqual(prompts[k]);
+    }
+  });
 });

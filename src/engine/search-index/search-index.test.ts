@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ADAPTERS } from '../agents/registry.js';
-import { fold, highlight, parseQuery } from './fold.js';
-import { SearchIndex, type Source } from './search-index.js';
+import { fold, foldWithMap, highlight, parseQuery } from './fold.js';
+import { rareByteAt, SearchIndex, type Source } from './search-index.js';
 
 let dir: string;
 let root: string;
@@ -67,6 +67,24 @@ describe('fold and highlight', () => {
     // The same text with one accented letter takes the general path: same white space.
     expect(fold(`${ascii}é`)).toBe(' a b c d e f e');
   });
+  it('maps ASCII text back to the original as the general path does, white space runs and all', () => {
+    let seed = 7;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+    const alphabet = 'aB c\t\n\r\f\vXz  .';
+    for (let t = 0; t < 200; t++) {
+      const s = Array.from({ length: 1 + rand(40) }, () => alphabet[rand(alphabet.length)]).join('');
+      const ascii = foldWithMap(s);
+      // With one letter beyond ASCII at the end, the general path runs: the ASCII part must agree.
+      const general = foldWithMap(`${s}é`);
+      expect(ascii.folded).toBe(fold(s));
+      expect(general.folded.startsWith(ascii.folded)).toBe(true);
+      expect([...Array.from(ascii.start)]).toEqual(Array.from(general.start).slice(0, ascii.folded.length));
+      expect([...Array.from(ascii.end)]).toEqual(Array.from(general.end).slice(0, ascii.folded.length));
+    }
+    const h = highlight('Fix  the\t\tBIG  bug', parseQuery('"the big"').terms);
+    expect(h.snippet.slice(h.highlights[0]![0], h.highlights[0]![1])).toBe('the  BIG');
+  });
+
   it('places highlights on the original text', () => {
     const h = highlight('Fix the Crème brûlée bug', parseQuery('creme').terms);
     expect(h.snippet.slice(h.highlights[0]![0], h.highlights[0]![1])).toBe('Crème');
@@ -96,6 +114,44 @@ describe('SearchIndex', () => {
     expect(ix.search('ok').totalHits).toBe(0); // only in replies
     const hit = r.sessions[0]!.prompts[0]!;
     expect(hit.snippet!.slice(...hit.highlights[0]!).toLowerCase()).toBe('cafe');
+  });
+
+  it('finds a word from its rarest byte as a plain scan does: at the ends of prompts, after near misses, in every prompt of a run', async () => {
+    const texts = ['refactor', 'xfactor then refactor', 'efactor rfactor refacto', 'the end is refactor', 'refactorrefactor', 'ünï refactor ☃', 'factor', 're factor', 'REFACTOR the Factory', 'a'];
+    const s = new Session();
+    for (const t of texts) s.prompt(t);
+    await s.write();
+    const ix = await open();
+    await ix.refresh(sources);
+    expect(rareByteAt(Buffer.from('refactor'))).toBe(2);
+    expect(rareByteAt(Buffer.from('zebra'))).toBe(0);
+    for (const q of ['refactor', 'factor', 'actor', '"re factor"', 'refactor the', 'r', 'fac', 'zz', 'ünï', '☃']) {
+      const terms = parseQuery(q).terms;
+      const expected = texts.filter((t) => terms.every((w) => fold(t).includes(w))).length;
+      expect(ix.search(q).totalHits, q).toBe(expected);
+    }
+  });
+
+  it('a list that shows no total counts only the sessions it lists, the same counts as a full count', async () => {
+    const made: Session[] = [];
+    for (let i = 0; i < 6; i++) {
+      const s = new Session(i % 2 ? '/work/a' : '/work/b');
+      for (let k = 0; k <= i; k++) s.prompt(k % 2 ? `plain ${k}` : `kumquat ${i} ${k} kumquat`);
+      s.prompt('kumquat at the end');
+      await s.write();
+      made.push(s);
+    }
+    const ix = await open();
+    await ix.refresh(sources);
+    for (const opts of [{ limit: 2 }, { limit: 1 }, { limit: 5 }, { limit: 2, project: '/work/a' }, { limit: 9 }]) {
+      const full = ix.search('kumquat', opts);
+      const listed = ix.search('kumquat', { ...opts, countPastLimit: false });
+      expect(listed.sessions, JSON.stringify(opts)).toEqual(full.sessions);
+      expect(listed.moreSessions).toBe(full.moreSessions);
+      expect(listed.totalHits).toBe(full.sessions.reduce((n, x) => n + x.count, 0));
+      expect(full.totalHits).toBeGreaterThanOrEqual(listed.totalHits);
+    }
+    expect(ix.search('kumquat').totalHits).toBe(made.reduce((n, _, i) => n + Math.floor(i / 2) + 1 + 1, 0));
   });
 
   it('reads only appended bytes, counts live and abandoned prompts, and survives a reopen', async () => {

@@ -12,7 +12,7 @@ export { indexDir, listSources, type Source };
 import { indexFile, skipReason, type FileInput, type IndexJob } from './index-file.js';
 import { claimJobs, runJobs, startWorkers, stopWorkers, type ParallelOptions, type StartedWorker } from './parallel.js';
 import type { ScanState } from './scan-file.js';
-import { closeSegment, INDEX_VERSION, concatPacked, CorruptIndexError, openSegment, openSegmentAsync, encodeSegmentParts, fileMeta, filePrompts, fileSummary, NO_PROMPTS, segmentFolded, segmentPacked, segmentText, type FileMeta, type FileRecord, type Segment, type SegmentInput } from './segment.js';
+import { closeSegment, INDEX_VERSION, concatPacked, CorruptIndexError, openSegment, openSegmentAsync, encodeSegmentParts, fileMeta, filePrompts, fileSummary, NO_PROMPTS, segmentPacked, segmentText, type FileMeta, type FileRecord, type Segment, type SegmentInput } from './segment.js';
 
 /** Past this many delta segments, a refresh writes one base segment holding everything. */
 const MAX_SEGMENTS = 12;
@@ -110,6 +110,13 @@ export interface SearchOptions {
   snippets?: number;
   /** Snippets in all, newest sessions first (the window asks for every match's, up to this many). */
   snippetBudget?: number;
+  /** Matching prompts listed per session, newest first (`count` still counts every one): all when not given. */
+  promptsPerSession?: number;
+  /**
+   * false: the sessions past `limit` are found (`moreSessions`) but their prompts are not counted,
+   * and `totalHits` counts the listed sessions' only (a list that shows no total need not count them).
+   */
+  countPastLimit?: boolean;
 }
 
 /**
@@ -656,35 +663,54 @@ export class SearchIndex {
         w[file] = 1;
       }
     }
-    const bySession = new Map<string, { v: View; hits: { seg: Segment; p: number }[] }>();
-    const first = Buffer.from(terms[0]!, 'utf8');
-    for (const [seg, w] of wanted) {
-      let at = seg.folded.indexOf(first);
-      while (at !== -1) {
-        const p = promptAt(seg.foldStarts, at);
-        const rec = seg.files[seg.promptFile[p]!]!;
-        if (w[seg.promptFile[p]!] && (terms.length === 1 || terms.slice(1).every((t) => segmentFolded(seg, p).includes(t)))) {
-          let e = bySession.get(rec.path);
-          if (!e) bySession.set(rec.path, (e = { v: this.views.get(rec.path)!, hits: [] }));
-          e.hits.push({ seg, p });
-        }
-        at = seg.folded.indexOf(first, seg.foldStarts[p + 1]!);
-      }
-    }
-    const sessions = [...bySession.values()].sort((a, b) => b.v.rec.fp.mtimeMs - a.v.rec.fp.mtimeMs || a.v.rec.path.localeCompare(b.v.rec.path));
+    // Every matching prompt, as numbers: a common word matches most of a history's prompts, and an
+    // object per hit cost more (in garbage) than the scan. Hits stay in prompt order per segment.
     const limit = opts.limit ?? Number.POSITIVE_INFINITY;
+    // Past the limit, only whether a session matches (when its prompts need not be counted).
+    const firstOnly = opts.countPastLimit === false && limit !== Number.POSITIVE_INFINITY;
+    let found = new Map<Segment, SegmentHits>();
+    const words = terms.map((t) => Buffer.from(t, 'utf8'));
+    for (const [seg, w] of wanted) found.set(seg, scanSegment(seg, w, words, firstOnly));
+    const countOf = (v: View) => v.parts.reduce((n, { seg, file }) => n + (found.get(seg)?.perFile[file] ?? 0), 0);
+    const sessions: { v: View; count: number }[] = [];
+    for (const v of this.views.values()) {
+      const count = countOf(v);
+      if (count > 0) sessions.push({ v, count });
+    }
+    sessions.sort((a, b) => b.v.rec.fp.mtimeMs - a.v.rec.fp.mtimeMs || a.v.rec.path.localeCompare(b.v.rec.path));
+    if (firstOnly) {
+      // The listed sessions' prompts, every one: a second scan of their records only.
+      const listed = new Map<Segment, Uint8Array>();
+      for (const { v } of sessions.slice(0, limit))
+        for (const { seg, file } of v.parts) {
+          let w = listed.get(seg);
+          if (!w) listed.set(seg, (w = new Uint8Array(seg.files.length)));
+          w[file] = 1;
+        }
+      found = new Map([...listed].map(([seg, w]) => [seg, scanSegment(seg, w, words, false)]));
+      for (const e of sessions.slice(0, limit)) e.count = countOf(e.v);
+    }
     const snippets = opts.snippets ?? 3;
+    const described = opts.promptsPerSession ?? Number.POSITIVE_INFINITY;
     let budget = opts.snippetBudget ?? Number.POSITIVE_INFINITY;
-    for (const { v, hits } of sessions) {
-      result.totalHits += hits.length;
+    for (const { v, count } of sessions) {
       if (result.sessions.length >= limit) {
         result.moreSessions++;
+        if (!firstOnly) result.totalHits += count;
         continue;
+      }
+      result.totalHits += count;
+      // The session's hits, newest first, as far as they are described.
+      const hits: { seg: Segment; fi: number; p: number }[] = [];
+      for (let k = v.parts.length - 1; k >= 0 && hits.length < described; k--) {
+        const { seg, file } = v.parts[k]!;
+        const [first, n] = seg.files[file]!.prompts;
+        const all = found.get(seg)!.prompts;
+        for (let i = lowerBound(all.list, all.length, first + n) - 1; i >= 0 && all.list[i]! >= first && hits.length < described; i--) hits.push({ seg, fi: file, p: all.list[i]! });
       }
       // Each part's prompt entries, read up to the last hit only.
       const parts = new Map<string, { seg: Segment; fi: number; wanted: number[]; got?: Map<number, FileMeta['prompts'][number]> }>();
-      const local = hits.map(({ seg, p }) => {
-        const fi = seg.promptFile[p]!;
+      const local = hits.map(({ seg, fi, p }) => {
         const key = `${seg.name}:${fi}`;
         let part = parts.get(key);
         if (!part) parts.set(key, (part = { seg, fi, wanted: [] }));
@@ -693,12 +719,10 @@ export class SearchIndex {
         return { seg, p, part, k };
       });
       for (const part of parts.values()) part.got = filePrompts(part.seg, part.fi, part.wanted);
-      const prompts = local
-        .map(({ seg, p, part, k }) => {
-          const [uuid, offset, ts] = part.got!.get(k)!;
-          return { seg, p, uuid, offset, ts };
-        })
-        .reverse();
+      const prompts = local.map(({ seg, p, part, k }) => {
+        const [uuid, offset, ts] = part.got!.get(k)!;
+        return { seg, p, uuid, offset, ts };
+      });
       result.sessions.push({
         sessionId: v.rec.sessionId,
         agent: v.rec.agent,
@@ -706,7 +730,7 @@ export class SearchIndex {
         title: summaryOf(v)?.title ?? null,
         cwd: v.rec.cwd,
         lastActivity: new Date(v.rec.fp.mtimeMs).toISOString(),
-        count: hits.length,
+        count,
         prompts: prompts.map((h, i) => {
           const hl = i < snippets && budget-- > 0 ? highlight(segmentText(h.seg, h.p), terms) : null;
           return { promptUuid: h.uuid, offset: h.offset, timestamp: h.ts, snippet: hl?.snippet ?? null, highlights: hl?.highlights ?? [] };
@@ -732,10 +756,92 @@ function errText(e: unknown): string {
 }
 
 
-/** The prompt whose folded text holds byte `at`. */
-function promptAt(starts: Uint32Array, at: number): number {
-  let lo = 0;
-  let hi = starts.length - 2;
+/** A segment's matching prompts (ascending, `length` of `list` used) and how many of each file record's matched. */
+interface SegmentHits {
+  prompts: { list: Uint32Array; length: number };
+  perFile: Uint32Array;
+}
+
+/**
+ * The prompts of `seg` (in records `wanted`) whose folded text holds every word: the first word is
+ * found by a scan of the whole folded text, the others inside each prompt it is found in. A find in
+ * a record not wanted, or (`firstOnly`) after the first hit of a record, skips to the record's end.
+ */
+function scanSegment(seg: Segment, wanted: Uint8Array, words: Buffer[], firstOnly: boolean): SegmentHits {
+  const perFile = new Uint32Array(seg.files.length);
+  let list = new Uint32Array(1024);
+  let length = 0;
+  const [first, ...rest] = words as [Buffer, ...Buffer[]];
+  const { folded, foldStarts: starts, promptFile, files } = seg;
+  // The first word is looked for from its rarest byte on (memchr skips to it), its head then compared.
+  const k = rareByteAt(first);
+  const tail = k === 0 ? first : first.subarray(k);
+  // Matches come in order: each prompt is looked for from the previous one on.
+  let p = 0;
+  for (let t = folded.indexOf(tail, k); t !== -1; ) {
+    const at = t - k;
+    if (k > 0 && folded.compare(first, 0, k, at, t) !== 0) {
+      t = folded.indexOf(tail, t + 1);
+      continue;
+    }
+    p = promptFrom(starts, p, at);
+    const fi = promptFile[p]!;
+    const hit = wanted[fi] === 1 && (rest.length === 0 || allIn(folded, starts[p]!, starts[p + 1]!, rest));
+    if (hit) {
+      if (length === list.length) {
+        const grown = new Uint32Array(list.length * 2);
+        grown.set(list);
+        list = grown;
+      }
+      list[length++] = p;
+      perFile[fi]!++;
+    }
+    if (wanted[fi] !== 1 || (hit && firstOnly)) {
+      const [f0, n] = files[fi]!.prompts;
+      p = f0 + n - 1;
+    }
+    t = folded.indexOf(tail, starts[p + 1]! + k);
+  }
+  return { prompts: { list, length }, perFile };
+}
+
+/** Every one of `words` is in `buf[a, b)`. */
+function allIn(buf: Buffer, a: number, b: number, words: Buffer[]): boolean {
+  const prompt = buf.subarray(a, b);
+  for (const w of words) if (prompt.indexOf(w) === -1) return false;
+  return true;
+}
+
+/**
+ * Bytes of folded prompts from the most to the least common (lower case: the text is folded); any
+ * byte not here (other punctuation, every byte of a non-ASCII letter) is rarer than all of them.
+ * A substring search that starts at a rare byte skips ahead with memchr; one that starts at a
+ * common one stops at every occurrence ("refactor": 23 ms over 44 MB, "factor": 6 ms).
+ */
+const BY_FREQUENCY = ' etaoinsrhldcumfpgwybv,.k-_/x0:1()2"=\'3j;q5z48>{}967<[]';
+const RANK = new Uint8Array(256).fill(255);
+for (let i = 0; i < BY_FREQUENCY.length; i++) RANK[BY_FREQUENCY.charCodeAt(i)] = i;
+
+/** Where in `needle` its rarest byte is (the first of equals). */
+export function rareByteAt(needle: Uint8Array): number {
+  let best = 0;
+  for (let i = 1; i < needle.length; i++) if (RANK[needle[i]!]! > RANK[needle[best]!]!) best = i;
+  return best;
+}
+
+/**
+ * The prompt whose folded text holds byte `at`, at or after prompt `from`: galloping from there (the
+ * next match of a common word is most often in the very next prompt).
+ */
+function promptFrom(starts: Uint32Array, from: number, at: number): number {
+  const last = starts.length - 2;
+  let lo = from;
+  let step = 1;
+  while (lo + step <= last && starts[lo + step]! <= at) {
+    lo += step;
+    step *= 2;
+  }
+  let hi = Math.min(last, lo + step - 1);
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
     if (starts[mid]! <= at) lo = mid;
@@ -744,3 +850,14 @@ function promptAt(starts: Uint32Array, at: number): number {
   return lo;
 }
 
+/** The first index in `list[0..length)` (ascending) whose value is at least `x`. */
+function lowerBound(list: Uint32Array, length: number, x: number): number {
+  let lo = 0;
+  let hi = length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

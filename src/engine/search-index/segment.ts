@@ -299,17 +299,19 @@ function fromParts(name: string, header: Buffer, headerCrc: number, eager: Buffe
   checkHeader(name, h);
   if (check && crc32(eager) !== h.eagerCrc) throw new CorruptIndexError(`${name} fails its checksum`);
   const n = h.promptCount;
-  // Copies, so the tables are aligned whatever the header's length.
-  const u32 = (at: number, count: number) => new Uint32Array(eager.buffer.slice(eager.byteOffset + at, eager.byteOffset + at + count * 4));
+  // Views where the bytes are aligned (a file read puts them so), else copies.
+  const u32 = (at: number, count: number) => {
+    const from = eager.byteOffset + at;
+    return from % 4 === 0 ? new Uint32Array(eager.buffer, from, count) : new Uint32Array(eager.buffer.slice(from, from + count * 4));
+  };
   let at = 0;
   const foldStarts = u32(at, n + 1);
   at += (n + 1) * 4;
   const textStarts = u32(at, n + 1);
-  at += (n + 1) * 4;
-  const promptFile = u32(at, n);
-  at += n * 4;
+  // The stored prompt -> record table says what the records' ranges say: it is made from them.
+  at += (n + 1) * 4 + n * 4;
   if (eager.length - at !== h.foldedBytes) throw new CorruptIndexError(`${name} is truncated or was cut`);
-  checkTables(name, h, foldStarts, textStarts, promptFile);
+  const promptFile = checkTables(name, h, foldStarts, textStarts);
   const folded = eager.subarray(at, at + h.foldedBytes);
   return { name, base: h.base, files: h.files, promptCount: n, foldStarts, textStarts, promptFile, folded, lazy: lazy(h), textBytes: h.textBytes, metaBytes: h.metaBytes, bytes };
 }
@@ -365,16 +367,24 @@ function checkHeader(name: string, h: Header): void {
   if (!ok) throw new CorruptIndexError(`${name} has a damaged header`);
 }
 
-/** The prompt tables agree with the header: starts rise to the texts' ends, each prompt is its record's. */
-function checkTables(name: string, h: Header, foldStarts: Uint32Array, textStarts: Uint32Array, promptFile: Uint32Array): void {
+/**
+ * The prompt tables agree with the header: starts rise to the texts' ends, and the records' prompt
+ * ranges follow one another from the first prompt to the last. Returns each prompt's record.
+ */
+function checkTables(name: string, h: Header, foldStarts: Uint32Array, textStarts: Uint32Array): Uint32Array {
   const n = h.promptCount;
   let ok = foldStarts[0] === 0 && textStarts[0] === 0 && foldStarts[n] === h.foldedBytes && textStarts[n] === h.textBytes;
   for (let p = 0; ok && p < n; p++) ok = foldStarts[p]! < foldStarts[p + 1]! && textStarts[p]! <= textStarts[p + 1]!;
+  const promptFile = new Uint32Array(n);
+  let next = 0;
   for (let i = 0; ok && i < h.files.length; i++) {
     const [first, k] = h.files[i]!.prompts;
-    for (let p = first; ok && p < first + k; p++) ok = promptFile[p] === i;
+    ok = first === next;
+    promptFile.fill(i, first, first + k);
+    next = first + k;
   }
-  if (!ok) throw new CorruptIndexError(`${name} has a damaged header`);
+  if (!ok || next !== n) throw new CorruptIndexError(`${name} has a damaged header`);
+  return promptFile;
 }
 
 /** A segment in memory (as just written, or a whole file read): everything is checked now. */
@@ -427,6 +437,15 @@ function openHead(name: string, path: string): SegmentFile {
   }
 }
 
+/**
+ * Room for a segment's header and eager part, placed so the eager part starts 4-byte aligned in its
+ * memory: its Uint32 tables are then used where they lie instead of copied.
+ */
+function alignedBuffer(f: SegmentFile): Buffer {
+  const pad = (4 - (f.hLen % 4)) % 4;
+  return Buffer.allocUnsafeSlow(pad + f.hLen + f.eLen).subarray(pad);
+}
+
 /** The segment from its header and folded prompts (`got` bytes read into `buf`); the file stays open for the rest. */
 function fromHead(name: string, f: SegmentFile, buf: Buffer, got: number): Segment {
   if (got !== buf.length) throw new CorruptIndexError(`${name} is truncated or was cut`);
@@ -445,7 +464,7 @@ export function openSegmentAsync(name: string, path: string): Promise<Segment> {
   } catch (e) {
     return Promise.reject(e);
   }
-  const buf = Buffer.allocUnsafe(f.hLen + f.eLen);
+  const buf = alignedBuffer(f);
   return new Promise<Segment>((resolve, reject) => {
     read(f.fd, buf, 0, buf.length, f.at, (err, got) => {
       try {
@@ -467,7 +486,7 @@ export function openSegmentAsync(name: string, path: string): Promise<Segment> {
 export function openSegment(name: string, path: string): Segment {
   const f = openHead(name, path);
   try {
-    const buf = Buffer.allocUnsafe(f.hLen + f.eLen);
+    const buf = alignedBuffer(f);
     return fromHead(name, f, buf, readSync(f.fd, buf, 0, buf.length, f.at));
   } catch (e) {
     closeSync(f.fd);
@@ -521,13 +540,38 @@ const PROMPT_ENTRY = /\[("(?:[^"\\]|\\.)*"),(\d+),(null|"(?:[^"\\]|\\.)*")\],?/y
  * thousands of prompts needs only its own. Anything unexpected falls back to the whole parse.
  */
 export function filePrompts(s: Segment, fileIdx: number, wanted: number[]): Map<number, FileMeta['prompts'][number]> {
-  const [a, len] = s.files[fileIdx]!.meta;
-  const text = s.lazy.read(s.textBytes + a, s.textBytes + a + len).toString('utf8');
+  // The newest few of a long session (what a search lists first) are read from the meta's end.
+  if (wanted.length > 0 && Math.min(...wanted) >= s.files[fileIdx]!.prompts[1] / 2) {
+    const got = promptsFromEnd(s, fileIdx, wanted);
+    if (got) return got;
+  }
+  const got = promptsFromStart(s, fileIdx, wanted);
+  if (got) return got;
   const out = new Map<number, FileMeta['prompts'][number]>();
+  const all = fileMeta(s, fileIdx).prompts;
+  for (const k of wanted) {
+    const e = all[k];
+    if (!Array.isArray(e) || typeof e[0] !== 'string' || !count(e[1])) throw new CorruptIndexError(`${s.name} has a damaged record`);
+    out.set(k, e);
+  }
+  return out;
+}
+
+/**
+ * Entries `wanted` read from the meta's start up to the last one wanted, in a window that grows as
+ * needed (a window that ends inside an entry fails that entry's pattern, so it is read again in a
+ * bigger one). Null when the meta is not as expected.
+ */
+function promptsFromStart(s: Segment, fileIdx: number, wanted: number[]): Map<number, FileMeta['prompts'][number]> | null {
+  const [a, len] = s.files[fileIdx]!.meta;
+  const base = s.textBytes + a;
   const last = Math.max(-1, ...wanted);
   const want = new Set(wanted);
   const start = '{"prompts":[';
-  if (text.startsWith(start)) {
+  for (let window = Math.min(len, 16 * 1024); ; window = Math.min(len, window * 4)) {
+    const text = s.lazy.read(base, base + window).toString('utf8');
+    if (!text.startsWith(start)) return null;
+    const out = new Map<number, FileMeta['prompts'][number]>();
     let at = start.length;
     let k = 0;
     for (; k <= last; k++) {
@@ -538,14 +582,55 @@ export function filePrompts(s: Segment, fileIdx: number, wanted: number[]): Map<
       at = PROMPT_ENTRY.lastIndex;
     }
     if (k > last) return out;
+    if (window === len) return null;
   }
-  const all = fileMeta(s, fileIdx).prompts;
-  for (const k of wanted) {
-    const e = all[k];
-    if (!Array.isArray(e) || typeof e[0] !== 'string' || !count(e[1])) throw new CorruptIndexError(`${s.name} has a damaged record`);
-    out.set(k, e);
+}
+
+/** Where the prompts array of a meta ends (its last entry's `]`): `"` outside a JSON string is never escaped, so this is structure. */
+const PROMPTS_END = ']],"recent":';
+/** Between two entries: `[` then an unescaped `"` cannot be inside a JSON string (its quotes are `\\"`). */
+const ENTRY_GAP = '],["';
+
+/**
+ * `filePrompts` for entries near the end: the meta is read backwards from its end, entry by entry,
+ * in a window that doubles as needed (a session of 24,000 prompts: a few KiB instead of 2 MiB).
+ * Null when the meta is not as expected (the caller then parses it from the start).
+ */
+function promptsFromEnd(s: Segment, fileIdx: number, wanted: number[]): Map<number, FileMeta['prompts'][number]> | null {
+  const rec = s.files[fileIdx]!;
+  const [a, len] = rec.meta;
+  const total = rec.prompts[1];
+  const want = new Set(wanted);
+  const lowest = Math.min(...wanted);
+  const base = s.textBytes + a;
+  for (let window = Math.min(len, 16 * 1024); ; window = Math.min(len, window * 4)) {
+    // A window that starts inside a character only garbles what lies before the first gap found.
+    const text = s.lazy.read(base + len - window, base + len).toString('utf8');
+    const whole = window === len;
+    const out = new Map<number, FileMeta['prompts'][number]>();
+    let close = text.indexOf(PROMPTS_END);
+    if (close === -1) {
+      if (whole) return null;
+      continue;
+    }
+    let k = total - 1;
+    for (; k >= lowest; k--) {
+      // Only entries after the first are read this way (the first is never in the later half).
+      const gap = text.lastIndexOf(ENTRY_GAP, close - 1);
+      if (gap === -1) break;
+      const start = gap + 2;
+      if (want.has(k)) {
+        PROMPT_ENTRY.lastIndex = start;
+        const m = PROMPT_ENTRY.exec(text);
+        if (!m || m.index !== start || PROMPT_ENTRY.lastIndex - (m[0].endsWith(',') ? 1 : 0) !== close + 1) return null;
+        out.set(k, [JSON.parse(m[1]!) as string, Number(m[2]), m[3] === 'null' ? null : (JSON.parse(m[3]!) as string)]);
+      }
+      close = gap;
+    }
+    if (k < lowest) return out;
+    // Not far enough back: a bigger window, or (the whole meta read) entries that do not add up.
+    if (whole) return null;
   }
-  return out;
 }
 
 export function fileMeta(s: Segment, fileIdx: number): FileMeta {
