@@ -9,13 +9,18 @@ import { generateTranscript } from './generate-transcript.js';
  *   - PLANT_MANY in 11 prompts of 11 sessions (old and new, small and big);
  *   - PLANT_BIG once, in the biggest session;
  *   - PLANT_PHRASE ("quartz ledger") in 3 prompts;
- *   - PLANT_ACCENT ("Zqxcafé") in 2 prompts, searched as "ZQXCAFE".
+ *   - PLANT_ACCENT ("Zqxcafé") in 2 prompts, searched as "ZQXCAFE";
+ *   - PLANT_COMMON ("refactor", the issue's common word) in the first prompt of 95% of the sessions
+ *     and every sixth prompt after it: in about 2,375 sessions, as in the issue's history.
  * Planted words are never in tool results, so `grep -rlF` finds exactly the planted sessions.
  */
 export const PLANT_MANY = 'zqxplantmany';
 export const PLANT_BIG = 'zqxplantbig';
 export const PLANT_PHRASE = 'quartz ledger';
 export const PLANT_ACCENT = 'Zqxcafé';
+export const PLANT_COMMON = 'refactor';
+/** The history's shape: a marker of another version is made again. */
+const VERSION = 2;
 
 export interface History {
   root: string;
@@ -31,8 +36,8 @@ export async function generateHistory(root: string, scale: number): Promise<Hist
   const marker = join(root, 'history.json');
   const done = await readFile(marker, 'utf8').catch(() => null);
   if (done) {
-    const h = JSON.parse(done) as History & { scale: number };
-    if (h.scale === scale) return h;
+    const h = JSON.parse(done) as History & { scale: number; version?: number };
+    if (h.scale === scale && h.version === VERSION) return h;
   }
   let seed = 99;
   const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
@@ -63,6 +68,7 @@ export async function generateHistory(root: string, scale: number): Promise<Hist
       if (n === 3 && i === 0) words.push(PLANT_BIG);
       if (n === 1 && phrase.has(i)) words.push(`the ${PLANT_PHRASE} is off`);
       if (n === 1 && accent.has(i)) words.push(PLANT_ACCENT);
+      if ((n === 0 && i % 20 !== 7) || n % 6 === 5) words.push(PLANT_COMMON);
       return words.length ? words.join(' ') : null;
     };
     const g = await generateTranscript(file, size, {
@@ -84,6 +90,6 @@ export async function generateHistory(root: string, scale: number): Promise<Hist
     if (i === 5 && g.lines < 1) throw new Error('generator failed');
   }
   out.bytes = bytes;
-  await writeFile(marker, JSON.stringify({ ...out, scale }));
+  await writeFile(marker, JSON.stringify({ ...out, scale, version: VERSION }));
   return out;
 }

@@ -131,6 +131,8 @@ export class LineScanner {
   /** The input holds at least `cap` bytes (what it holds is kept). */
   grow(cap: number): void {
     this.told(this.x.reserveInput(cap));
+    // The input is longer even when the memory did not have to grow: its view is made again.
+    if (this.input.length < cap) this.refresh();
   }
 
   /** Checks the line at [s, e) of the input: CANDIDATE and MESSAGE bits. */

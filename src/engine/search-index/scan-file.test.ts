@@ -47,6 +47,24 @@ describe('scanSession on a new file', () => {
         scan.release();
       });
 
+  it('reads a line of 12 MB after short ones: the input grows again and again, with or without new memory', async () => {
+    const prompt = (k: number) => JSON.stringify({ type: 'user', uuid: `u${k}`, parentUuid: k ? `u${k - 1}` : null, sessionId: 's', message: { role: 'user', content: `prompt ${k}` } });
+    const huge = JSON.stringify({ type: 'user', uuid: 'r', parentUuid: 'u1', sessionId: 's', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'y'.repeat(12 * 1024 * 1024) }] } });
+    const path = join(dir, 'huge.jsonl');
+    await writeFile(path, [prompt(0), prompt(1), huge, prompt(2), ''].join('\n'));
+    // First a file of many messages: the thread's scanner keeps the memory their ids took, and the
+    // input then grows inside it (the view of the input must be made again all the same).
+    const many = join(dir, 'many.jsonl');
+    await writeFile(many, Array.from({ length: 400_000 }, (_, k) => JSON.stringify({ type: 'assistant', uuid: `m-${k}-0000-4000-8000-000000000000`, parentUuid: k ? `m-${k - 1}-0000-4000-8000-000000000000` : null })).join('\n') + '\n');
+    scanSession(many, CLAUDE_PROMPTS, null).release();
+    for (let round = 0; round < 2; round++) {
+      const scan = scanSession(path, CLAUDE_PROMPTS, null);
+      expect(scan.prompts.map((p) => p.text)).toEqual(['prompt 0', 'prompt 1', 'prompt 2']);
+      expect(scan.state.lineCount).toBe(4);
+      scan.release();
+    }
+  });
+
   it("keeps each file's ends until it is released, then reuses the memory", async () => {
     const a = lines(3 * 1024 * 1024, 500);
     const b = Buffer.from(lines(2 * 1024 * 1024 + 99, 700).toString('latin1').replaceAll('x', 'y'), 'latin1');
