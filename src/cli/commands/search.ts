@@ -69,8 +69,10 @@ export async function searchCommand(args: SearchArgs, io: CliIO): Promise<number
   for (const n of ix.notices.splice(0)) io.err(`rewind-app: ${n}`);
   if (args.json) io.out(jsonText(io, r));
   else {
+    // One write for the list (a write per line cost more than the lines).
+    const lines: string[] = [];
     for (const s of r.sessions) {
-      io.out(`${s.sessionId.slice(0, 8)}  ${relTime(s.lastActivity).padStart(8)}  ${plural(s.count, 'prompt').padStart(11)}  ${tildify(s.cwd, io.env)}  ${truncate(s.title ?? '', 50)}`);
+      lines.push(`${s.sessionId.slice(0, 8)}  ${relTime(s.lastActivity).padStart(8)}  ${plural(s.count, 'prompt').padStart(11)}  ${tildify(s.cwd, io.env)}  ${truncate(s.title ?? '', 50)}`);
       for (const p of s.prompts) {
         if (!p.snippet) break;
         // Matches in [brackets]: the terminal may not show colour.
@@ -80,10 +82,11 @@ export async function searchCommand(args: SearchArgs, io: CliIO): Promise<number
           line += `${p.snippet.slice(at, a)}[${p.snippet.slice(a, b)}]`;
           at = b;
         }
-        io.out(`    ${line}${p.snippet.slice(at)}`);
+        lines.push(`    ${line}${p.snippet.slice(at)}`);
       }
     }
-    if (r.moreSessions) io.out(`… and ${plural(r.moreSessions, 'more session')} (--limit)`);
+    if (r.moreSessions) lines.push(`… and ${plural(r.moreSessions, 'more session')} (--limit)`);
+    if (lines.length > 0) io.out(lines.join('\n'));
     if (r.totalHits === 0) io.err(`No prompt matches ${JSON.stringify(args.query)} in ${plural(r.indexedFiles, 'session')}.`);
   }
   for (const n of r.notSearched) io.err(`rewind-app: not searched: ${n.path}: ${n.reason}`);

@@ -1,11 +1,12 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CLAUDE_PROMPTS } from '../agents/claude/prompt-lines.js';
 import { writeCacheFileAtomic } from '../io/atomic-write.js';
 import { ENDS_BYTES, scanSession } from './scan-file.js';
-import { decodeSegment, encodeSegment, encodeSegmentParts, fileMeta, filePrompts, fileSummary, packPrompts, segmentFolded, segmentText, type FileMeta } from './segment.js';
+import { decodeSegment, encodeSegment, encodeSegmentParts, fileMeta, filePrompts, fileSummary, openSegment, packPrompts, segmentFolded, segmentText, type FileMeta } from './segment.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -86,6 +87,20 @@ describe('scanSession on a new file', () => {
   });
 });
 
+/** A segment file as written before `blockBytes`: its lazy part checked in 64 KiB blocks. */
+function asOldBlocks(buf: Buffer): Buffer {
+  const l1 = buf.indexOf(10);
+  const l2 = buf.indexOf(10, l1 + 1);
+  const [hLen, , eLen, lLen] = buf.toString('latin1', l1 + 1, l2).split(' ').map(Number) as [number, number, number, number];
+  const header = JSON.parse(buf.toString('utf8', l2 + 1, l2 + 1 + hLen)) as { blockBytes?: number; lazyCrcs: number[] };
+  const lazy = buf.subarray(l2 + 1 + hLen + eLen);
+  delete header.blockBytes;
+  header.lazyCrcs = [];
+  for (let k = 0; k * 65536 < lazy.length; k++) header.lazyCrcs.push(crc32(lazy.subarray(k * 65536, (k + 1) * 65536)));
+  const hb = Buffer.from(JSON.stringify(header));
+  return Buffer.concat([buf.subarray(0, l1 + 1), Buffer.from(`${hb.length} ${crc32(hb)} ${eLen} ${lLen}\n`), hb, buf.subarray(l2 + 1 + hLen)]);
+}
+
 describe('a segment written from its parts', () => {
   it('is the same file and the same segment as one buffer decoded', async () => {
     const summary = { id: 's', agent: 'claude', title: 'hi', cwd: '/w', projectDir: '/p', transcriptPath: '/p/s.jsonl', promptCount: 1, livePromptCount: 1, firstPrompt: 'hi', lastPrompt: 'hi', createdAt: null, lastActivity: new Date(0).toISOString(), sizeBytes: 3, version: null, live: false, forkOf: null } as const;
@@ -115,7 +130,11 @@ describe('a segment written from its parts', () => {
     expect(Buffer.compare(onDisk, encodeSegment(input))).toBe(0);
     const made = enc.segment('seg.idx');
     const read = decodeSegment('seg.idx', onDisk);
-    for (const s of [made, read]) {
+    // As written before blocks had their size in the header (64 KiB each): read the same way.
+    const old = asOldBlocks(onDisk);
+    expect(old.length).not.toBe(onDisk.length);
+    await writeFile(join(dir, 'old.idx'), old);
+    for (const s of [made, read, decodeSegment('old.idx', old), openSegment('old.idx', join(dir, 'old.idx'))]) {
       expect(s.files).toEqual(read.files);
       expect(segmentText(s, 1)).toBe('zweite ' + 'ü'.repeat(70_000));
       expect(segmentFolded(s, 0)).toBe('hello cafe');
