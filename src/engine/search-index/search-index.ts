@@ -800,7 +800,8 @@ function scanSegment(seg: Segment, wanted: Uint8Array, words: Buffer[], firstOnl
       const [f0, n] = files[fi]!.prompts;
       p = f0 + n - 1;
     }
-    t = folded.indexOf(tail, starts[p + 1]! + k);
+    // Always forward, whatever the table says.
+    t = folded.indexOf(tail, Math.max(starts[p + 1]!, at + 1) + k);
   }
   return { prompts: { list, length }, perFile };
 }

@@ -379,13 +379,15 @@ function checkHeader(name: string, h: Header): void {
 }
 
 /**
- * The prompt tables agree with the header: starts rise to the texts' ends, and the records' prompt
- * ranges follow one another from the first prompt to the last. Returns each prompt's record.
+ * The prompt tables agree with the header: they run from the first byte of the texts to their ends,
+ * and the records' prompt ranges follow one another from the first prompt to the last. Returns each
+ * prompt's record. That the starts rise in between is not checked here, prompt by prompt (8 ms on
+ * a big history, for every search): the bytes are the writer's (their checksum held), and the
+ * readers stay in bounds and move forward whatever the starts say.
  */
 function checkTables(name: string, h: Header, foldStarts: Uint32Array, textStarts: Uint32Array): Uint32Array {
   const n = h.promptCount;
   let ok = foldStarts[0] === 0 && textStarts[0] === 0 && foldStarts[n] === h.foldedBytes && textStarts[n] === h.textBytes;
-  for (let p = 0; ok && p < n; p++) ok = foldStarts[p]! < foldStarts[p + 1]! && textStarts[p]! <= textStarts[p + 1]!;
   const promptFile = new Uint32Array(n);
   let next = 0;
   for (let i = 0; ok && i < h.files.length; i++) {
