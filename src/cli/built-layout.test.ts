@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { utimes } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -46,5 +47,18 @@ describe('the built CLI (npm run build)', () => {
       expect(existsSync(join(root!, pkg.main))).toBe(true);
     }
     expect(appRootFrom('/')).toBeNull();
+  });
+
+  it('a reader that closes the pipe early (| head) ends the output: no stack trace, exit 0', async () => {
+    const root = await copyClaudeHome();
+    const env = { ...process.env, CLAUDE_CONFIG_DIR: root, HOME: await tempDir(), REWIND_CACHE_DIR: await tempDir(), REWIND_NO_FORWARD: '1' };
+    const child = spawn(process.execPath, [CLI, 'sessions', '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Closed before the list is written: its write meets EPIPE.
+    child.stdout.destroy();
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const code = await new Promise<number | null>((res) => child.on('close', res));
+    expect(err).toBe('');
+    expect(code).toBe(0);
   });
 });
