@@ -10,6 +10,15 @@ import { join } from 'node:path';
  */
 const made = new Set<string>();
 
+/**
+ * TMPDIR (and Windows' TMP, TEMP) for a process a test starts with an environment of its own: the
+ * run's temp folder, not the machine's /tmp (an agent's CLI keeps its own scratch there).
+ */
+export function tempEnv(): NodeJS.ProcessEnv {
+  const t = tmpdir();
+  return { TMPDIR: t, TMP: t, TEMP: t };
+}
+
 export async function tempDir(prefix = 'rewind-test-'): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
   made.add(dir);

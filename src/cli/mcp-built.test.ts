@@ -5,6 +5,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_CLI, CC_HOME, runBuiltCli, tempDir } from '../../test/fixtures.js';
+import { tempEnv } from '../../test/temp.js';
 
 /** `rewind-app mcp` as built (scripts/build-cli.mjs): its libraries bundled, off the hot file. */
 describe('the built CLI’s mcp command', () => {
@@ -23,7 +24,7 @@ describe('the built CLI’s mcp command', () => {
   });
 
   it('serves the tools over stdio', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BUILT_CLI, 'mcp'], env: { HOME: home, PATH: process.env.PATH ?? '', CLAUDE_CONFIG_DIR: CC_HOME }, stderr: 'ignore' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BUILT_CLI, 'mcp'], env: { HOME: home, PATH: process.env.PATH ?? '', ...tempEnv(), CLAUDE_CONFIG_DIR: CC_HOME }, stderr: 'ignore' });
     const client = new Client({ name: 'built-test', version: '1' });
     await client.connect(transport);
     try {

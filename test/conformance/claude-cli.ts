@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureNpmCli, runCli } from './agents/npm-cli.js';
+import { tempEnv } from '../temp.js';
 
 /** The pinned CLI the conformance tier judges against. */
 export const CLAUDE_VERSION = '2.1.330';
@@ -51,7 +52,7 @@ export interface RunResult {
 
 export function claudeEnv(e: ClaudeEnv, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return {
-    PATH: process.env.PATH,
+    PATH: process.env.PATH, ...tempEnv(),
     HOME: e.home,
     CLAUDE_CONFIG_DIR: e.configDir,
     ANTHROPIC_BASE_URL: e.apiUrl,

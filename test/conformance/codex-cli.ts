@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensureNpmCli, runCli } from './agents/npm-cli.js';
+import { tempEnv } from '../temp.js';
 
 /** The pinned Codex CLI the conformance tier judges Codex rewinds against. */
 export const CODEX_VERSION = '0.169.0';
@@ -59,7 +60,7 @@ const FLAGS = ['--skip-git-repo-check', '--dangerously-bypass-approvals-and-sand
 /** `codex exec [args] "prompt"` in `cwd`, stdin closed (or it waits for input). */
 export async function runCodex(e: CodexEnv, cwd: string, args: string[], timeoutMs = 120_000): Promise<CodexRun> {
   const argv = args[0] === 'resume' || args[0] === 'fork' ? ['exec', args[0], ...FLAGS, ...args.slice(1)] : ['exec', ...FLAGS, ...args];
-  const env = { PATH: process.env.PATH, HOME: e.home, CODEX_HOME: e.home, FAKE_OPENAI_KEY: 'sk-test', TERM: 'dumb', NO_COLOR: '1' };
+  const env = { PATH: process.env.PATH, ...tempEnv(), HOME: e.home, CODEX_HOME: e.home, FAKE_OPENAI_KEY: 'sk-test', TERM: 'dumb', NO_COLOR: '1' };
   const r = await runCli([process.execPath, e.bin], argv, { cwd, env, timeoutMs });
   let threadId: string | null = null;
   for (const line of r.stdout.split('\n')) {

@@ -6,6 +6,7 @@ import { codeConformance } from './agents/code-suite.js';
 import { runCli } from './agents/npm-cli.js';
 import { startCodexApi } from './codex-api.js';
 import { codexHome, ensureCodex } from './codex-cli.js';
+import { tempEnv } from '../temp.js';
 
 /**
  * Codex CLI 0.169.0 with Rewind's hooks (FORMATS.md §2c): Codex runs a hook only once trusted, so
@@ -19,7 +20,7 @@ if (!('bin' in found)) {
 const bin = 'bin' in found ? found.bin : '';
 
 const codexDir = (home: string) => join(home, '.codex');
-const env = (home: string): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: home, CODEX_HOME: codexDir(home), FAKE_OPENAI_KEY: 'sk-test', REWIND_CODEX_BIN: bin, TERM: 'dumb', NO_COLOR: '1' });
+const env = (home: string): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, ...tempEnv(), HOME: home, CODEX_HOME: codexDir(home), FAKE_OPENAI_KEY: 'sk-test', REWIND_CODEX_BIN: bin, TERM: 'dumb', NO_COLOR: '1' });
 
 describe.runIf('bin' in found)('Codex CLI', () => {
   codeConformance({

@@ -6,6 +6,7 @@ import { DROID_CLI, GEMINI_CLI, QWEN_CLI, ensureNpmCli, orSkip, runCli } from '.
 import { ensureClaude } from './claude-cli.js';
 import { ensureCodex } from './codex-cli.js';
 import { ensureCliBuilt, rewindApp } from './harness.js';
+import { tempEnv } from '../temp.js';
 
 /**
  * `rewind-app mcp install --agent <id>` judged by each agent's own CLI: its `mcp list` finds the
@@ -38,7 +39,7 @@ describe('each agent’s own CLI finds the server rewind-app mcp install registe
   });
 
   it.each(AGENTS.filter((a) => a.cmd))('$id mcp list', async ({ id, cmd, listed, env }) => {
-    const e = { PATH: process.env.PATH, HOME: home, TERM: 'dumb', NO_COLOR: '1', CI: '1', ...env };
+    const e = { PATH: process.env.PATH, ...tempEnv(), HOME: home, TERM: 'dumb', NO_COLOR: '1', CI: '1', ...env };
     const list = async () => {
       const r = await runCli(cmd!.cmd, ['mcp', 'list'], { cwd: project, env: e, timeoutMs: 90_000 });
       return `${r.stdout}\n${r.stderr}`;

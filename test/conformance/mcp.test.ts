@@ -9,6 +9,7 @@ import { CLI, claudeOrSkip, copySession, ensureCliBuilt, withApi } from './harne
 import { SCENARIOS, resumedHistory, runScenario, type Scenario } from './scenario.js';
 import { textOf, type ApiMessage, type ScriptedApi } from './scripted-api.js';
 import { fieldOf, hitsOf, promptsOf, structured } from './mcp-results.js';
+import { tempEnv } from '../temp.js';
 
 /**
  * The real Claude Code CLI as an MCP client of `rewind-app mcp`: the scripted model calls Rewind's
@@ -25,7 +26,7 @@ const TOOLS = ['search', 'timeline', 'turn', 'list_sessions', 'preview_rewind', 
 /** Runs Claude in its own folder with the Rewind MCP server registered as `rewind` (writes as asked). */
 async function withRewind(prompt: string, allowWrites: boolean): Promise<{ results: { tool: string; text: string; isError: boolean }[]; stdout: string }> {
   const config = join(caller, `mcp-${allowWrites ? 'rw' : 'ro'}.json`);
-  const env = { HOME: sc.env.home, CLAUDE_CONFIG_DIR: sc.env.configDir, PATH: process.env.PATH ?? '' };
+  const env = { HOME: sc.env.home, CLAUDE_CONFIG_DIR: sc.env.configDir, PATH: process.env.PATH ?? '', ...tempEnv() };
   await writeFile(config, JSON.stringify({ mcpServers: { rewind: { type: 'stdio', command: process.execPath, args: [CLI, 'mcp', ...(allowWrites ? ['--allow-writes'] : [])], env } } }));
   const from = api.requests.length;
   const r = await runClaude(sc.env, caller, ['-p', prompt, '--mcp-config', config, '--strict-mcp-config', '--output-format', 'json', '--permission-mode', 'acceptEdits', '--allowedTools', TOOLS.join(' ')]);

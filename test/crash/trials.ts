@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { BUILT_CLI, CC_HOME, FIXTURES, LINEAR, tempDir } from '../fixtures.js';
 import { snapshotTree } from '../tree.js';
 import { latestUndoable, readJournal } from '../../src/engine/journal/record.js';
+import { tempEnv } from '../temp.js';
 
 export interface TrialResult {
   outcome: string;
@@ -60,7 +61,7 @@ async function sandbox(agent: CrashAgent = 'claude'): Promise<Sandbox> {
   const project = join(top, 'project');
   await mkdir(project);
   await mkdir(join(top, 'outside'));
-  const env = { PATH: process.env.PATH, HOME: join(top, 'home'), CLAUDE_CONFIG_DIR: claude, REWIND_NO_FORWARD: '1', REWIND_SOCKET: join(top, 'no.sock') };
+  const env = { PATH: process.env.PATH, ...tempEnv(), HOME: join(top, 'home'), CLAUDE_CONFIG_DIR: claude, REWIND_NO_FORWARD: '1', REWIND_SOCKET: join(top, 'no.sock') };
   return { top, claude, transcript, project, env };
 }
 

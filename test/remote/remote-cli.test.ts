@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_CLI, CC_HOME, LINEAR, runBuiltCli } from '../fixtures.js';
 import { SSHD, startSshd, type TestSshd } from './sshd.js';
+import { tempEnv } from '../temp.js';
 
 /**
  * `--host` and `remote add` against a real OpenSSH server on 127.0.0.1: the "remote" is a temp
@@ -24,7 +25,7 @@ describe.skipIf(!onLinux)('remote hosts over the user\'s ssh', () => {
   let remoteProject: string;
   const cli = (args: string[], extra: NodeJS.ProcessEnv = {}) => runBuiltCli(args, { ...env, ...extra });
   /** The same command run on the "remote" directly: what `--host` must reproduce. */
-  const there = (args: string[]) => runBuiltCli(args, { PATH: process.env.PATH, HOME: sshd.remoteHome, REWIND_NO_FORWARD: '1' });
+  const there = (args: string[]) => runBuiltCli(args, { PATH: process.env.PATH, ...tempEnv(), HOME: sshd.remoteHome, REWIND_NO_FORWARD: '1' });
 
   beforeAll(async () => {
     if (!SSHD) throw new Error('sshd not found: install openssh-server (.ci/run does)');
@@ -41,7 +42,7 @@ describe.skipIf(!onLinux)('remote hosts over the user\'s ssh', () => {
     await mkdir(remoteProject);
     await writeFile(join(remoteProject, 'app.txt'), 'one\n');
     local = await mkdtemp(join(tmpdir(), 'rewind-remote-local-'));
-    env = { PATH: process.env.PATH, HOME: local, REWIND_CONFIG_DIR: join(local, 'config'), REWIND_SSH: sshd.sshWrapper, REWIND_NO_FORWARD: '1' };
+    env = { PATH: process.env.PATH, ...tempEnv(), HOME: local, REWIND_CONFIG_DIR: join(local, 'config'), REWIND_SSH: sshd.sshWrapper, REWIND_NO_FORWARD: '1' };
   }, 60_000);
 
   afterAll(async () => {

@@ -9,6 +9,7 @@ import type { OperationName } from '../../src/shared/operations.js';
 import { parseRemoteRef, remoteRef } from '../../src/shared/remote-ref.js';
 import { BUILT_CLI, CC_HOME, LINEAR } from '../fixtures.js';
 import { SSHD, startSshd, type TestSshd } from './sshd.js';
+import { tempEnv } from '../temp.js';
 
 /**
  * The window's side of a remote host: the service keeps `ssh host rewind-app serve --stdio` open,
@@ -59,7 +60,7 @@ describe.skipIf(process.platform !== 'linux')('remote hosts in the window (servi
       watch: false,
       remotes: true,
       version: 'dev',
-      env: { PATH: process.env.PATH, HOME: local, REWIND_CONFIG_DIR: join(local, 'config'), REWIND_SSH: sshd.sshWrapper, REWIND_CACHE_DIR: join(local, 'cache') },
+      env: { PATH: process.env.PATH, ...tempEnv(), HOME: local, REWIND_CONFIG_DIR: join(local, 'config'), REWIND_SSH: sshd.sshWrapper, REWIND_CACHE_DIR: join(local, 'cache') },
     });
     service.onEvent((e) => events.push(e));
     await service.start();

@@ -633,13 +633,16 @@ export class SearchIndex {
 
   /**
    * Writes the session list beside the segments (list-snapshot.ts), for a warm `sessions` that then
-   * need not open the index. Not when the index lives only in memory (its segments are not files).
+   * need not open the index. Not when the index lives only in memory (its segments are not files),
+   * nor when the last refresh left files out.
    */
   async saveListSnapshot(): Promise<void> {
-    if (this.readOnly) return;
+    // Files left out (unreadable, not indexed yet) are listed but not held: it could never be fresh.
+    if (this.readOnly || this.left.size > 0) return;
     const files = [...this.views.values()].map((v) => ({ path: v.rec.path, size: v.rec.fp.size, mtimeMs: v.rec.fp.mtimeMs }));
     const snap = encodeListSnapshot({ indexVersion: INDEX_VERSION, segments: this.segments.map((s) => s.name), files, sessions: this.summaries() });
-    await this.persist(LIST_SNAPSHOT, [snap]);
+    // Only a shortcut: one that cannot be written leaves the next list to open the index, unsaid.
+    await writeCacheFileAtomic(join(this.dir, LIST_SNAPSHOT), [snap]).catch(() => undefined);
   }
 
   summary(path: string, now = Date.now()): SessionSummary | null {

@@ -2,6 +2,7 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { qwenEnv, runCli } from './npm-cli.js';
 import type { ModelApi } from './suite.js';
+import { tempEnv } from '../../temp.js';
 
 /**
  * How each real CLI is run offline against the scripted model (FORMATS.md §2b): its environment, a
@@ -18,7 +19,7 @@ export interface Driver {
 /** Factory Droid 0.225: a custom Chat Completions model, no login. */
 export function droidDriver(cmd: string[]): Driver {
   // Without FACTORY_API_BASE_URL answering 404, `exec -s` fails "Failed to fetch session".
-  const env = (home: string, api: ModelApi): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: home, FACTORY_API_BASE_URL: api.url, TERM: 'dumb', CI: '1', NO_COLOR: '1' });
+  const env = (home: string, api: ModelApi): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, ...tempEnv(), HOME: home, FACTORY_API_BASE_URL: api.url, TERM: 'dumb', CI: '1', NO_COLOR: '1' });
   return {
     env,
     async setup(home, project, api) {
@@ -68,7 +69,7 @@ export function qwenDriver(cmd: string[]): Driver {
 /** Gemini CLI 0.61.0: an API key and a local Gemini API, the workspace trusted. */
 export function geminiDriver(cmd: string[]): Driver {
   const env = (home: string, api: ModelApi): NodeJS.ProcessEnv => ({
-    PATH: process.env.PATH,
+    PATH: process.env.PATH, ...tempEnv(),
     HOME: home,
     GEMINI_API_KEY: 'test-key',
     GOOGLE_GEMINI_BASE_URL: api.url,

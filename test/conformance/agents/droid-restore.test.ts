@@ -7,6 +7,7 @@ import { restoreFromAgent, treeOf } from '../../agent-store.js';
 import { chatModelApi } from './chat-model.js';
 import { DROID_CLI, ensureNpmCli, orSkip } from './npm-cli.js';
 import type { ModelApi } from './suite.js';
+import { tempEnv } from '../../temp.js';
 
 /**
  * Droid writes its file snapshots only in its TUI and stream-jsonrpc modes (not `droid exec`):
@@ -105,7 +106,7 @@ describe.runIf(DROID)("Factory Droid's own snapshots, recorded by the real CLI (
     await writeFile(join(home, '.factory', 'settings.json'), JSON.stringify({ customModels: [model] }));
     await writeFile(join(project, 'a.txt'), 'v0\n');
     await writeFile(join(project, 'gone.txt'), 'deleted by hand later\n');
-    const env = { PATH: process.env.PATH, HOME: home, FACTORY_API_BASE_URL: api.url, TERM: 'dumb', CI: '1', NO_COLOR: '1' };
+    const env = { PATH: process.env.PATH, ...tempEnv(), HOME: home, FACTORY_API_BASE_URL: api.url, TERM: 'dumb', CI: '1', NO_COLOR: '1' };
     child = spawn(DROID!.cmd[0]!, [...DROID!.cmd.slice(1), 'exec', '--input-format', 'stream-jsonrpc', '--output-format', 'stream-jsonrpc', '--auto', 'high', '-m', 'custom:Fake-0'], { cwd: project, env, stdio: 'pipe' });
     const rpc = new JsonRpcDroid(child);
     const init = (await rpc.call('droid.initialize_session', { machineId: 'rewind-test', cwd: project })) as { sessionId: string };

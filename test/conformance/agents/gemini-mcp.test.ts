@@ -7,6 +7,7 @@ import { ensureCliBuilt, rewindApp } from '../harness.js';
 import { fieldOf, hitsOf, promptsOf } from '../mcp-results.js';
 import { geminiModelApi, type GenRequest } from './gemini-api.js';
 import { GEMINI_CLI, ensureNpmCli, orSkip, runCli } from './npm-cli.js';
+import { tempEnv } from '../../temp.js';
 
 /**
  * Gemini CLI 0.61.0 as a third MCP client: `rewind-app mcp install --agent gemini` merges the
@@ -20,7 +21,7 @@ let home: string;
 let project: string;
 let id: string;
 
-const env = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: api.url, GEMINI_CLI_TRUST_WORKSPACE: 'true', TERM: 'dumb', CI: '1', NO_COLOR: '1' });
+const env = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, ...tempEnv(), HOME: home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: api.url, GEMINI_CLI_TRUST_WORKSPACE: 'true', TERM: 'dumb', CI: '1', NO_COLOR: '1' });
 
 async function geminiRun(prompt: string, resume: string | null): Promise<string> {
   const args = ['-p', prompt, '--approval-mode', 'yolo', '-o', 'json', ...(resume ? ['--resume', resume] : [])];

@@ -9,6 +9,7 @@ import { hasGit, restoreFromAgent, treeOf } from '../../agent-store.js';
 import { geminiModelApi } from './gemini-api.js';
 import { GEMINI_CLI, ensureNpmCli, orSkip } from './npm-cli.js';
 import type { ModelApi } from './suite.js';
+import { tempEnv } from '../../temp.js';
 
 /**
  * Gemini writes its checkpoints only from its interactive (Ink) terminal UI: `-p` and the ACP mode
@@ -54,7 +55,7 @@ describe.runIf(GEMINI && TERMINAL)("Gemini CLI's own checkpoints, recorded by it
     await mkdir(project, { recursive: true });
     await writeFile(join(project, 'a.txt'), 'v0\n');
     await writeFile(join(home, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } }, general: { checkpointing: { enabled: true } } }));
-    const env = { PATH: process.env.PATH, HOME: home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: api.url, GEMINI_CLI_TRUST_WORKSPACE: 'true', TERM: 'xterm-256color' };
+    const env = { PATH: process.env.PATH, ...tempEnv(), HOME: home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: api.url, GEMINI_CLI_TRUST_WORKSPACE: 'true', TERM: 'xterm-256color' };
     const quote = (x: string) => `'${x.replace(/'/g, `'\\''`)}'`;
     // Not yolo: Gemini checkpoints a file edit while it waits for the user's approval.
     child = spawn('script', ['-qfc', `stty cols 140 rows 50; exec ${GEMINI!.cmd.map(quote).join(' ')}`, '/dev/null'], { cwd: project, env, stdio: 'pipe' });

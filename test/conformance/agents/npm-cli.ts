@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { tempEnv } from '../../temp.js';
 
 /** Where a pinned CLI is installed once and reused: `~/.cache/rewind/<dir>` (REWIND_CACHE_DIR overrides). */
 export function cacheDirFor(dir: string): string {
@@ -33,7 +34,7 @@ export const DROID_CLI: NpmCli = {
 export const QWEN_CLI: NpmCli = { dir: 'qwen-code-0.24.4', packages: ['@qwen-code/qwen-code@0.24.4'], bin: join('node_modules', '@qwen-code', 'qwen-code', 'cli.js'), node: true, version: '0.24.4' };
 /** Qwen Code's environment against a scripted OpenAI-compatible model at `apiUrl`, offline. */
 export const qwenEnv = (home: string, apiUrl: string): NodeJS.ProcessEnv => ({
-  PATH: process.env.PATH,
+  PATH: process.env.PATH, ...tempEnv(),
   HOME: home,
   OPENAI_BASE_URL: `${apiUrl}/v1`,
   OPENAI_API_KEY: 'sk-test',

@@ -7,6 +7,7 @@ import { restoreFromAgent, treeOf } from '../../agent-store.js';
 import { chatModelApi } from './chat-model.js';
 import { QWEN_CLI, ensureNpmCli, orSkip } from './npm-cli.js';
 import type { ModelApi } from './suite.js';
+import { tempEnv } from '../../temp.js';
 
 /**
  * Qwen writes its file history only in its interactive and daemon-like modes (not `qwen "P"`):
@@ -81,7 +82,7 @@ describe.runIf(QWEN)("Qwen Code's own file history, recorded by the real CLI (--
     // Qwen refuses to overwrite a file it has not read in the session (the scripted model does not
     // read first): the session creates a.txt, then overwrites its own file.
     await writeFile(join(project, 'keep.txt'), 'untouched\n');
-    const env = { PATH: process.env.PATH, HOME: home, OPENAI_BASE_URL: `${api.url}/v1`, OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'fake-model', QWEN_CODE_SUPPRESS_YOLO_WARNING: '1', TERM: 'dumb', CI: '1', NO_COLOR: '1' };
+    const env = { PATH: process.env.PATH, ...tempEnv(), HOME: home, OPENAI_BASE_URL: `${api.url}/v1`, OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'fake-model', QWEN_CODE_SUPPRESS_YOLO_WARNING: '1', TERM: 'dumb', CI: '1', NO_COLOR: '1' };
     child = spawn(QWEN!.cmd[0]!, [...QWEN!.cmd.slice(1), '--acp', '--approval-mode', 'yolo'], { cwd: project, env, stdio: 'pipe' });
     const acp = new Acp(child);
     await acp.call('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false } } });
