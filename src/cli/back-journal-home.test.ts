@@ -2,8 +2,7 @@ import { mkdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CODEX_SYNTHETIC, LINEAR, tempDir } from '../../test/fixtures.js';
-import type { CliIO } from './io.js';
-import { run } from './main.js';
+import { captureCli } from '../../test/cli-capture.js';
 
 // Without --project, a rewind keeps its journal in the session's folder only when that folder is
 // already a Rewind project or the user is working in it: a transcript can name any existing
@@ -12,12 +11,7 @@ import { run } from './main.js';
 const made: string[] = [];
 afterAll(() => Promise.all(made.map((d) => rm(d, { recursive: true, force: true }))));
 
-async function cli(argv: string[], cwd: string, env: NodeJS.ProcessEnv) {
-  let out = '';
-  let err = '';
-  const io: CliIO = { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`), env: { HOME: '/nonexistent-home', REWIND_NO_FORWARD: '1', ...env }, cwd };
-  return { code: await run(argv, io), out, err };
-}
+const cli = (argv: string[], cwd: string, env: NodeJS.ProcessEnv) => captureCli(argv, { env: { REWIND_NO_FORWARD: '1', ...env }, cwd });
 
 const exists = (p: string) => stat(p).then(() => true, () => false);
 

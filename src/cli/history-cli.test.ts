@@ -2,20 +2,14 @@ import { rm } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hookedSession } from '../../test/hooked-session.js';
 import { snapshotTree } from '../../test/tree.js';
-import type { CliIO } from './io.js';
-import { run } from './main.js';
+import { captureCli } from '../../test/cli-capture.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
   for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
 });
 
-async function cli(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`), env, cwd: '/' };
-  return { code: await run(argv, io), out, err };
-}
+const cli = (argv: string[], env: NodeJS.ProcessEnv) => captureCli(argv, { env });
 
 describe('rewind-app revert, redo, history and undo ID', () => {
   it('refuses a conflicted revert with exit 6 until --take chooses, then lists, undoes, redoes and undoes by id', async () => {

@@ -2,23 +2,9 @@ import { appendFile, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/p
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/fixtures.js';
-import type { CliIO } from './io.js';
-import { run } from './main.js';
+import { captureCli } from '../../test/cli-capture.js';
 
-async function cli(argv: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; stdin?: string } = {}) {
-  let out = '';
-  let err = '';
-  const io: CliIO = {
-    out: (t) => (out += `${t}\n`),
-    err: (t) => (err += `${t}\n`),
-    env: { HOME: '/nonexistent-home', ...opts.env },
-    cwd: opts.cwd ?? '/',
-    stdin: async () => opts.stdin ?? '',
-    self: { node: '/usr/bin/node', script: '/opt/rewind/out/cli/rewind-app.mjs' },
-  };
-  const code = await run(argv, io);
-  return { code, out, err };
-}
+const cli = (argv: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; stdin?: string } = {}) => captureCli(argv, { stdin: '', installed: true, ...opts });
 
 /** A fake agent session: writes transcript lines the way Claude Code does and calls our hook. */
 async function agentSession() {

@@ -3,15 +3,9 @@ import { readFile, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LINEAR, SUBAGENT, copyClaudeHome, inCopy, tempDir } from '../../test/fixtures.js';
-import type { CliIO } from './io.js';
-import { run } from './main.js';
+import { captureCli } from '../../test/cli-capture.js';
 
-async function cli(argv: string[], env: NodeJS.ProcessEnv, cwd = '/'): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`), env: { HOME: '/nonexistent-home', REWIND_NO_FORWARD: '1', ...env }, cwd };
-  return { code: await run(argv, io), out, err };
-}
+const cli = (argv: string[], env: NodeJS.ProcessEnv, cwd = '/') => captureCli(argv, { env: { REWIND_NO_FORWARD: '1', ...env }, cwd });
 
 async function home() {
   const root = await copyClaudeHome();

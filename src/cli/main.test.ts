@@ -3,27 +3,9 @@ import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BRANCHED, CODEX_SYNTHETIC, FIXTURES, LINEAR, copyClaudeHome, inCopy, tempDir } from '../../test/fixtures.js';
 import { encodeProjectDir } from '../engine/agents/claude/paths.js';
-import type { CliIO } from './io.js';
-import { run } from './main.js';
+import { captureCli } from '../../test/cli-capture.js';
 
-interface Captured {
-  code: number;
-  out: string;
-  err: string;
-}
-
-async function cli(argv: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<Captured> {
-  let out = '';
-  let err = '';
-  const io: CliIO = {
-    out: (t) => (out += t.endsWith('\n') ? t : `${t}\n`),
-    err: (t) => (err += t.endsWith('\n') ? t : `${t}\n`),
-    env: { HOME: '/nonexistent-home', ...opts.env },
-    cwd: opts.cwd ?? '/',
-  };
-  const code = await run(argv, io);
-  return { code, out, err };
-}
+const cli = (argv: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {}) => captureCli(argv, opts);
 
 const past = new Date(Date.now() - 3600_000);
 

@@ -4,16 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BRANCHED, copyClaudeHome, inCopy } from '../../test/fixtures.js';
 import { ADAPTERS } from '../engine/agents/registry.js';
-import type { CliIO } from './io.js';
-import { run } from './main.js';
+import { captureCli } from '../../test/cli-capture.js';
 
-async function cli(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`), env: { HOME: '/nonexistent-home', ...env }, cwd: '/' };
-  const code = await run(argv, io);
-  return { code, out, err };
-}
+const cli = (argv: string[], env: NodeJS.ProcessEnv) => captureCli(argv, { env });
 
 async function home() {
   const root = await copyClaudeHome();

@@ -3,16 +3,9 @@ import { appendFile, readdir, readFile, rm, utimes, writeFile } from 'node:fs/pr
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BRANCHED, LINEAR, copyClaudeHome, inCopy } from '../../test/fixtures.js';
-import type { CliIO } from './io.js';
-import { run } from './main.js';
+import { captureCli } from '../../test/cli-capture.js';
 
-async function cli(argv: string[], env: NodeJS.ProcessEnv, tty = false): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = { out: (t) => (out += t.endsWith('\n') ? t : `${t}\n`), err: (t) => (err += `${t}\n`), env, cwd: '/', tty };
-  const code = await run(argv, io);
-  return { code, out, err };
-}
+const cli = (argv: string[], env: NodeJS.ProcessEnv, tty = false) => captureCli(argv, { env, tty });
 
 const past = new Date(Date.now() - 3600_000);
 

@@ -1,22 +1,15 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DROID_SID, droidHome, qwenHome, treeOf } from '../../../test/agent-store.js';
-import type { CliIO } from '../../cli/io.js';
-import { run } from '../../cli/main.js';
 import { RewindService } from './rewind-service.js';
+import { captureCli } from '../../../test/cli-capture.js';
 
 const P2 = '65879ecd-2868-4781-b2e0-f132877ff260'; // Droid: WRITE a.txt version two
 const QWEN_P2 = 'f12463c2-8185-4fed-a450-ec0901460950';
 
 type Ok<T> = { ok: true; value: T };
 
-async function cli(argv: string[], env: NodeJS.ProcessEnv) {
-  let out = '';
-  let err = '';
-  const io: CliIO = { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`), env, cwd: '/', stdin: async () => '', self: { node: '/usr/bin/node', script: '/opt/rewind/out/cli/rewind-app.mjs' } };
-  const code = await run(argv, io);
-  return { code, out, err };
-}
+const cli = (argv: string[], env: NodeJS.ProcessEnv) => captureCli(argv, { env, stdin: '', installed: true });
 
 describe("the window's Restore code and Fork + restore code, from an agent's own store (through the service)", () => {
   it('Droid: the preview lists the files with A/M/D and diffs, applying restores them, and one undo reverts a fork and its code', async () => {
