@@ -346,7 +346,8 @@ export const CONTRACT = {
   },
   hooksStatus: {
     request: z.object({ project: path }).strict(),
-    response: z.object({ projectRoot: z.string(), scopes: z.array(HooksScopeSchema), command: z.string(), agents: z.array(AgentHooksSchema).default([]) }),
+    // projectExists: false for a session of a folder not on this machine (nothing to install hooks into).
+    response: z.object({ projectRoot: z.string(), projectExists: z.boolean().default(true), scopes: z.array(HooksScopeSchema), command: z.string(), agents: z.array(AgentHooksSchema).default([]) }),
   },
   installHooks: {
     request: z

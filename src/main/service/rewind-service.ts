@@ -461,9 +461,12 @@ export class RewindService {
     history: async (req) => ({ projectRoot: req.project, entries: await this.runner.run('history', { projectRoot: req.project, agentRoots: this.roots().map((x) => ({ id: x.adapter.id, root: x.root })) }) }),
     hooksStatus: async (req) => {
       const scopes = await Promise.all((['user', 'project', 'local'] as Scope[]).map((s) => hooksStatus(settingsPath(s, req.project, this.claudeRoot), s)));
-      return { projectRoot: req.project, scopes, command: this.hookCommandLine(), agents: await this.agentsHooks(req.project) };
+      return { projectRoot: req.project, projectExists: await isFolder(req.project), scopes, command: this.hookCommandLine(), agents: await this.agentsHooks(req.project) };
     },
     installHooks: async (req) => {
+      // A project's hooks live in its own folder: one that is not on this machine (another machine's
+      // session, a folder since removed) is never made for them.
+      if (req.scope !== 'user' && !(await isFolder(req.project))) throw new RewindError('NOT_FOUND', `the project folder ${req.project} is not on this machine: no hooks can go there`);
       if (!req.agent) return { ...(await installHooks(settingsPath(req.scope ?? 'local', req.project, this.claudeRoot), this.hookCommandLine(), req.dryRun)), nextStep: null };
       const { installAgentHooks } = await import('../../engine/hooks/agents-hooks.js');
       const r = await installAgentHooks(req.agent, { projectRoot: req.project, env: this.env, claudeDir: this.claudeRoot, scope: req.scope ?? null, command: this.hookCommandLine(), dryRun: req.dryRun });
@@ -519,4 +522,9 @@ export class RewindService {
     if (!cli) throw new RewindError('INTERNAL', 'this build does not know where its CLI is');
     return hookCommand(cli.node, cli.script);
   }
+}
+
+/** A folder that exists (not a file, not missing). */
+async function isFolder(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => null))?.isDirectory() ?? false;
 }

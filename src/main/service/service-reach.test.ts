@@ -1,4 +1,4 @@
-import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { copyFile, mkdir, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LINEAR, copyClaudeHome, inCopy, tempDir } from '../../../test/fixtures.js';
@@ -21,7 +21,7 @@ beforeAll(async () => {
   await mkdir(dirname(outside), { recursive: true });
   await copyFile(LINEAR, outside);
   const none = join(elsewhere, 'none');
-  service = new RewindService({ claudeRoot: root, roots: { codex: none, droid: none, qwen: none, gemini: none }, prefsFile: join(elsewhere, 'prefs.json'), cacheDir: join(elsewhere, 'cache'), watch: false, env: { HOME: elsewhere } });
+  service = new RewindService({ claudeRoot: root, roots: { codex: none, droid: none, qwen: none, gemini: none }, prefsFile: join(elsewhere, 'prefs.json'), cacheDir: join(elsewhere, 'cache'), watch: false, env: { HOME: elsewhere }, cli: { node: '/usr/bin/node', script: '/opt/rewind/out/cli/rewind-app.mjs' } });
 });
 afterAll(async () => {
   await service.close();
@@ -50,5 +50,21 @@ describe('the service reaches only the agents\' roots', () => {
       const r = await service.handle(op, payload);
       expect(r, `${op} ${JSON.stringify(payload)}`).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
     }
+  });
+
+  it('a project folder not on this machine: no hooks notice, and no hooks install makes the folder', async () => {
+    const away = join(dirname(outside), 'not-on-this-machine');
+    const status = await service.handle('hooksStatus', { project: away });
+    expect(status).toMatchObject({ ok: true, value: { projectExists: false } });
+    for (const payload of [{ project: away }, { project: away, scope: 'project' }, { project: away, agent: 'codex' }]) {
+      const r = await service.handle('installHooks', payload);
+      expect(r, JSON.stringify(payload)).toMatchObject({ ok: false, error: { code: 'NOT_FOUND', message: expect.stringContaining('not on this machine') } });
+    }
+    expect(await stat(away).catch(() => null)).toBeNull();
+    // A folder that is here: notice and install as before.
+    const here = await tempDir('rewind-reach-project-');
+    made.push(here);
+    expect(await service.handle('hooksStatus', { project: here })).toMatchObject({ ok: true, value: { projectExists: true } });
+    expect(await service.handle('installHooks', { project: here })).toMatchObject({ ok: true, value: { changed: true } });
   });
 });

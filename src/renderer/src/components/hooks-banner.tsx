@@ -13,7 +13,8 @@ export function HooksBanner() {
   const dismiss = useStore((s) => s.dismissHooksNotice);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  if (!hooks || hidden.includes(hooks.projectRoot)) return null;
+  // Nothing to offer for a folder that is not on this machine.
+  if (!hooks || !hooks.projectExists || hidden.includes(hooks.projectRoot)) return null;
   // Agents with sessions here (the service lists them); without that list, the first agent's settings decide.
   const missing = hooks.agents.length
     ? hooks.agents.filter((a) => !a.installed)
