@@ -545,6 +545,14 @@ function checkMeta(s: Segment, m: FileMeta): FileMeta {
   return m;
 }
 
+/** Past this many entries wanted, the whole meta is parsed at once. */
+const MANY_ENTRIES = 64;
+
+/** Bytes to read first for entries up to `upTo` of a meta of `len` bytes and `count` entries: about all of them, in one read. */
+function firstWindow(len: number, count: number, upTo: number): number {
+  return Math.min(len, Math.max(16 * 1024, Math.ceil((len / Math.max(1, count)) * upTo * 1.25) + 4096));
+}
+
 /** One entry of a meta's `prompts` as `JSON.stringify` writes it: `["id",offset,"timestamp"|null]`. */
 const PROMPT_ENTRY = /\[("(?:[^"\\]|\\.)*"),(\d+),(null|"(?:[^"\\]|\\.)*")\],?/y;
 
@@ -554,13 +562,17 @@ const PROMPT_ENTRY = /\[("(?:[^"\\]|\\.)*"),(\d+),(null|"(?:[^"\\]|\\.)*")\],?/y
  * thousands of prompts needs only its own. Anything unexpected falls back to the whole parse.
  */
 export function filePrompts(s: Segment, fileIdx: number, wanted: number[]): Map<number, FileMeta['prompts'][number]> {
-  // The newest few of a long session (what a search lists first) are read from the meta's end.
-  if (wanted.length > 0 && Math.min(...wanted) >= s.files[fileIdx]!.prompts[1] / 2) {
-    const got = promptsFromEnd(s, fileIdx, wanted);
+  // A few: read entry by entry from the nearer end (the newest few of a long session, what a search
+  // lists first, from the meta's end). Many: one JSON.parse of the whole meta is faster than a
+  // pattern per entry (4,000 hits of a 24,000-prompt session: 67 ms entry by entry).
+  if (wanted.length <= MANY_ENTRIES) {
+    if (wanted.length > 0 && Math.min(...wanted) >= s.files[fileIdx]!.prompts[1] / 2) {
+      const got = promptsFromEnd(s, fileIdx, wanted);
+      if (got) return got;
+    }
+    const got = promptsFromStart(s, fileIdx, wanted);
     if (got) return got;
   }
-  const got = promptsFromStart(s, fileIdx, wanted);
-  if (got) return got;
   const out = new Map<number, FileMeta['prompts'][number]>();
   const all = fileMeta(s, fileIdx).prompts;
   for (const k of wanted) {
@@ -582,7 +594,7 @@ function promptsFromStart(s: Segment, fileIdx: number, wanted: number[]): Map<nu
   const last = Math.max(-1, ...wanted);
   const want = new Set(wanted);
   const start = '{"prompts":[';
-  for (let window = Math.min(len, 16 * 1024); ; window = Math.min(len, window * 4)) {
+  for (let window = firstWindow(len, s.files[fileIdx]!.prompts[1], last + 1); ; window = Math.min(len, window * 4)) {
     const text = s.lazy.read(base, base + window).toString('utf8');
     if (!text.startsWith(start)) return null;
     const out = new Map<number, FileMeta['prompts'][number]>();
@@ -617,7 +629,7 @@ function promptsFromEnd(s: Segment, fileIdx: number, wanted: number[]): Map<numb
   const want = new Set(wanted);
   const lowest = Math.min(...wanted);
   const base = s.textBytes + a;
-  for (let window = Math.min(len, 16 * 1024); ; window = Math.min(len, window * 4)) {
+  for (let window = firstWindow(len, total, total - lowest); ; window = Math.min(len, window * 4)) {
     // A window that starts inside a character only garbles what lies before the first gap found.
     const text = s.lazy.read(base + len - window, base + len).toString('utf8');
     const whole = window === len;
