@@ -189,16 +189,15 @@ test('a Codex CLI session: listed with its agent, read turn by turn, forked from
   await page.locator('.session').filter({ hasText: 'List the synthetic files' }).click();
   await expect(page.locator('.timeline-header')).toContainText('Codex CLI 0.0.0-test');
   await expect(promptRows(page)).toHaveCount(1);
-  // The session's project folder is not on this machine: no checkpoints notice (nothing to install
-  // hooks into), and no other note.
-  await expect(page.locator('.timeline-header')).toBeVisible();
-  await expect(page.getByRole('note')).toHaveCount(0);
   // Codex's shell call is a terminal block with its output, like Claude's Bash.
   await page.getByRole('button', { name: /Ran find \. -maxdepth 1 -type f/ }).click();
   await expect(page.getByLabel('Terminal')).toContainText('$ find . -maxdepth 1 -type f');
   await expect(page.getByLabel('Terminal')).toContainText('./alpha.txt');
   await expect(page.getByLabel('Model and tokens')).toContainText('synthetic-model');
   await expect(page.locator('.turn')).not.toContainText('SYNTHETIC_ENCRYPTED_CONTENT');
+  // The session's project folder (/workspace/synthetic-project) is not on this machine: no
+  // checkpoints notice (nothing to install hooks into), and no other note.
+  await expect(page.getByRole('note')).toHaveCount(0);
   await page.screenshot({ path: join(SHOTS, 'codex-light.png') });
   await page.locator('.session').filter({ hasText: 'WRITE notes/a.txt alpha-one' }).filter({ hasText: '4 prompts' }).click();
   await expect(page.locator('.timeline-header')).toContainText('Codex CLI 0.169.0');

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { appendFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -167,11 +167,10 @@ test('the filter counts what `rewind-app search` finds, and ↓ walks every matc
 test('the session list is one tab stop, arrows inside; F2 renames; Esc in the palette gives the focus back', async ({ page }) => {
   await openApp(page, s);
   await expect(page.locator('.session')).toHaveCount(3);
-  // Settled first (the timeline, the chunks loaded after the first screen): a render landing
-  // between two Tabs on a loaded machine moved the focus back into the list. (No hooks notice: the
-  // fixtures' project folders are not on this machine.)
+  // Settled first (the timeline, the hooks notice, the chunks loaded after the first screen): a
+  // render landing between two Tabs on a loaded machine moved the focus back into the list.
   await expect(page.locator('#timeline-rows')).toBeVisible();
-  await expect(page.getByRole('note')).toHaveCount(0);
+  await expect(page.getByRole('note')).toBeVisible();
   await page.waitForLoadState('load');
   await page.waitForTimeout(500);
   // Tab from the top of the page to the timeline: the list is passed in one stop.
@@ -267,4 +266,26 @@ test('one event stream however many previews are opened; the page loads without 
   await expect(page.getByRole('dialog')).toBeVisible();
   expect(streams).toBe(1);
   expect(errors).toEqual([]);
+});
+
+test("a prefs file that is not valid is said once, under the list, and left as it was", async ({ page }) => {
+  const config = await mkdtemp(join(tmpdir(), 'rewind-e2e-config-'));
+  await mkdir(join(config, 'rewind'), { recursive: true });
+  const file = join(config, 'rewind', 'prefs.json');
+  await writeFile(file, '{ "names": broken');
+  const own = await serve({ env: { XDG_CONFIG_HOME: config } });
+  try {
+    await openApp(page, own);
+    const notice = page.getByRole('status', { name: "Rewind's prefs" });
+    await expect(notice).toContainText('is not valid');
+    await expect(notice).toContainText('left as it is');
+    // The window goes on with empty prefs; the file is as it was.
+    await expect(page.locator('.session')).toHaveCount(3);
+    expect(await readFile(file, 'utf8')).toBe('{ "names": broken');
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(notice).toHaveCount(0);
+  } finally {
+    await own.stop();
+    await rm(config, { recursive: true, force: true });
+  }
 });

@@ -11,11 +11,13 @@ import { join } from 'node:path';
 const made = new Set<string>();
 
 /**
- * TMPDIR (and Windows' TMP, TEMP) for a process a test starts with an environment of its own: the
- * run's temp folder, not the machine's /tmp (an agent's CLI keeps its own scratch there).
+ * TMPDIR (and Windows' TMP, TEMP) for a process a test starts with an environment of its own: a
+ * temp dir of the test's, removed with the others when its file is done. Without it an agent's CLI
+ * keeps its scratch (Claude Code's claude-<uid>, cc-socks) in the machine's /tmp, or in the run's
+ * TMPDIR, which a fresh machine's run must leave empty.
  */
 export function tempEnv(): NodeJS.ProcessEnv {
-  const t = tmpdir();
+  const t = tempDirSync('rewind-agent-tmp-');
   return { TMPDIR: t, TMP: t, TEMP: t };
 }
 

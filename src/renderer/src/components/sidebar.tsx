@@ -10,6 +10,7 @@ import { Highlight } from './highlight.js';
 import { AddHost, HostRow } from './remote-hosts.js';
 import { SessionRow } from './session-row.js';
 import { useNow } from './use-now.js';
+import { PrefsNotice } from './prefs-notice.js';
 
 const HEIGHT: Record<SidebarItem['kind'], number> = { host: 40, group: 34, session: 52, match: 26 };
 
@@ -128,6 +129,7 @@ export function Sidebar() {
           })}
         </div>
       </nav>
+      <PrefsNotice />
     </aside>
   );
 }
