@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, truncate, unlink, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, truncate, unlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -154,6 +154,28 @@ describe('SearchIndex', () => {
       expect(full.totalHits).toBeGreaterThanOrEqual(listed.totalHits);
     }
     expect(ix.search('kumquat').totalHits).toBe(made.reduce((n, _, i) => n + Math.floor(i / 2) + 1 + 1, 0));
+  });
+
+  it('a listed session older than the newest ones is counted in full too (its first hit was all the scan looked for)', async () => {
+    // 14 sessions, newest first; only the four oldest match, each several times.
+    const t0 = Date.now() - 100_000;
+    for (let i = 0; i < 14; i++) {
+      const s = new Session();
+      for (let k = 0; k < 5; k++) s.prompt(i >= 10 ? `quince ${i} ${k}` : `plain ${i} ${k}`);
+      await s.write();
+      const t = new Date(t0 - i * 1000);
+      await utimes(s.path, t, t);
+    }
+    const ix = await open();
+    await ix.refresh(sources);
+    for (const limit of [1, 2, 3]) {
+      const full = ix.search('quince', { limit });
+      const listed = ix.search('quince', { limit, countPastLimit: false });
+      expect(full.sessions.map((x) => x.count)).toEqual(Array(limit).fill(5));
+      expect(listed.sessions).toEqual(full.sessions);
+      expect(listed.moreSessions).toBe(4 - limit);
+      expect(listed.totalHits).toBe(5 * limit);
+    }
   });
 
   it('reads only appended bytes, counts live and abandoned prompts, and survives a reopen', async () => {

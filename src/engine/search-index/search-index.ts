@@ -656,47 +656,44 @@ export class SearchIndex {
     const { terms } = parseQuery(query);
     const result: SearchResult = { query, terms, sessions: [], totalHits: 0, moreSessions: 0, notSearched: [...this.left].map(([path, reason]) => ({ path, reason })), indexedFiles: this.views.size };
     if (terms.length === 0) return result;
+    const candidates = [...this.views.values()].filter((v) => (!opts.agent || v.rec.agent === opts.agent) && (!opts.project || v.rec.cwd === opts.project));
+    const newestFirst = (x: View, y: View) => y.rec.fp.mtimeMs - x.rec.fp.mtimeMs || x.rec.path.localeCompare(y.rec.path);
+    const limit = opts.limit ?? Number.POSITIVE_INFINITY;
+    // Past the limit, only whether a session matches (when its prompts need not be counted): every
+    // hit is counted in the newest sessions, which a common word fills the list from, and only the
+    // first in the others (a session of those that does make the list is counted again below).
+    const firstOnly = opts.countPastLimit === false && limit !== Number.POSITIVE_INFINITY;
+    const counted = firstOnly ? Math.min(candidates.length, limit * 2 + 8) : candidates.length;
+    if (firstOnly) candidates.sort(newestFirst);
     const wanted = new Map<Segment, Uint8Array>();
-    for (const v of this.views.values()) {
-      if (opts.agent && v.rec.agent !== opts.agent) continue;
-      if (opts.project && v.rec.cwd !== opts.project) continue;
-      for (const { seg, file } of v.parts) {
-        let w = wanted.get(seg);
-        if (!w) wanted.set(seg, (w = new Uint8Array(seg.files.length)));
-        w[file] = 1;
-      }
-    }
+    candidates.forEach((v, i) => mark(wanted, v, i < counted ? ALL_HITS : FIRST_HIT));
     // Every matching prompt, as numbers: a common word matches most of a history's prompts, and an
     // object per hit cost more (in garbage) than the scan. Hits stay in prompt order per segment.
-    const limit = opts.limit ?? Number.POSITIVE_INFINITY;
-    // Past the limit, only whether a session matches (when its prompts need not be counted).
-    const firstOnly = opts.countPastLimit === false && limit !== Number.POSITIVE_INFINITY;
-    let found = new Map<Segment, SegmentHits>();
     const words = terms.map((t) => Buffer.from(t, 'utf8'));
-    for (const [seg, w] of wanted) found.set(seg, scanSegment(seg, w, words, firstOnly));
-    const countOf = (v: View) => v.parts.reduce((n, { seg, file }) => n + (found.get(seg)?.perFile[file] ?? 0), 0);
-    const sessions: { v: View; count: number }[] = [];
-    for (const v of this.views.values()) {
-      const count = countOf(v);
-      if (count > 0) sessions.push({ v, count });
+    const scan = (w: Map<Segment, Uint8Array>) => new Map([...w].map(([seg, marks]) => [seg, scanSegment(seg, marks, words)]));
+    const found = scan(wanted);
+    const countOf = (v: View, hits: Map<Segment, SegmentHits>) => v.parts.reduce((n, { seg, file }) => n + (hits.get(seg)?.perFile[file] ?? 0), 0);
+    const sessions: { v: View; count: number; hits: Map<Segment, SegmentHits> }[] = [];
+    for (const v of candidates) {
+      const count = countOf(v, found);
+      if (count > 0) sessions.push({ v, count, hits: found });
     }
-    sessions.sort((a, b) => b.v.rec.fp.mtimeMs - a.v.rec.fp.mtimeMs || a.v.rec.path.localeCompare(b.v.rec.path));
+    sessions.sort((x, y) => newestFirst(x.v, y.v));
     if (firstOnly) {
-      // The listed sessions' prompts, every one: a second scan of their records only.
-      const listed = new Map<Segment, Uint8Array>();
-      for (const { v } of sessions.slice(0, limit))
-        for (const { seg, file } of v.parts) {
-          let w = listed.get(seg);
-          if (!w) listed.set(seg, (w = new Uint8Array(seg.files.length)));
-          w[file] = 1;
-        }
-      found = new Map([...listed].map(([seg, w]) => [seg, scanSegment(seg, w, words, false)]));
-      for (const e of sessions.slice(0, limit)) e.count = countOf(e.v);
+      // A listed session whose first hit only was looked for: all its prompts, in a scan of its records.
+      const again = sessions.slice(0, limit).filter((e) => e.v.parts.some(({ seg, file }) => wanted.get(seg)![file] === FIRST_HIT));
+      const more = new Map<Segment, Uint8Array>();
+      for (const e of again) mark(more, e.v, ALL_HITS);
+      const hits = scan(more);
+      for (const e of again) {
+        e.hits = hits;
+        e.count = countOf(e.v, hits);
+      }
     }
     const snippets = opts.snippets ?? 3;
     const described = opts.promptsPerSession ?? Number.POSITIVE_INFINITY;
     let budget = opts.snippetBudget ?? Number.POSITIVE_INFINITY;
-    for (const { v, count } of sessions) {
+    for (const { v, count, hits: found } of sessions) {
       if (result.sessions.length >= limit) {
         result.moreSessions++;
         if (!firstOnly) result.totalHits += count;
@@ -765,12 +762,25 @@ interface SegmentHits {
   perFile: Uint32Array;
 }
 
+/** How a record is scanned: every hit (ALL_HITS), its first hit only (FIRST_HIT); 0: not at all. */
+const ALL_HITS = 1;
+const FIRST_HIT = 2;
+
+/** Marks every record of `v` in `marks` (one array per segment, made as needed). */
+function mark(marks: Map<Segment, Uint8Array>, v: View, how: number): void {
+  for (const { seg, file } of v.parts) {
+    let w = marks.get(seg);
+    if (!w) marks.set(seg, (w = new Uint8Array(seg.files.length)));
+    w[file] = how;
+  }
+}
+
 /**
- * The prompts of `seg` (in records `wanted`) whose folded text holds every word: the first word is
- * found by a scan of the whole folded text, the others inside each prompt it is found in. A find in
- * a record not wanted, or (`firstOnly`) after the first hit of a record, skips to the record's end.
+ * The prompts of `seg` whose folded text holds every word, in the records `wanted` marks: the first
+ * word is found by a scan of the whole folded text, the others inside each prompt it is found in.
+ * A find in a record not wanted, or after the first hit of a FIRST_HIT record, skips to its end.
  */
-function scanSegment(seg: Segment, wanted: Uint8Array, words: Buffer[], firstOnly: boolean): SegmentHits {
+function scanSegment(seg: Segment, wanted: Uint8Array, words: Buffer[]): SegmentHits {
   const perFile = new Uint32Array(seg.files.length);
   let list = new Uint32Array(1024);
   let length = 0;
@@ -783,13 +793,14 @@ function scanSegment(seg: Segment, wanted: Uint8Array, words: Buffer[], firstOnl
   let p = 0;
   for (let t = folded.indexOf(tail, k); t !== -1; ) {
     const at = t - k;
-    if (k > 0 && folded.compare(first, 0, k, at, t) !== 0) {
+    if (k > 0 && !sameBytes(folded, at, first, k)) {
       t = folded.indexOf(tail, t + 1);
       continue;
     }
     p = promptFrom(starts, p, at);
     const fi = promptFile[p]!;
-    const hit = wanted[fi] === 1 && (rest.length === 0 || allIn(folded, starts[p]!, starts[p + 1]!, rest));
+    const want = wanted[fi]!;
+    const hit = want !== 0 && (rest.length === 0 || allIn(folded, starts[p]!, starts[p + 1]!, rest));
     if (hit) {
       if (length === list.length) {
         const grown = new Uint32Array(list.length * 2);
@@ -799,7 +810,7 @@ function scanSegment(seg: Segment, wanted: Uint8Array, words: Buffer[], firstOnl
       list[length++] = p;
       perFile[fi]!++;
     }
-    if (wanted[fi] !== 1 || (hit && firstOnly)) {
+    if (want === 0 || (hit && want === FIRST_HIT)) {
       const [f0, n] = files[fi]!.prompts;
       p = f0 + n - 1;
     }
@@ -807,6 +818,13 @@ function scanSegment(seg: Segment, wanted: Uint8Array, words: Buffer[], firstOnl
     t = folded.indexOf(tail, Math.max(starts[p + 1]!, at + 1) + k);
   }
   return { prompts: { list, length }, perFile };
+}
+
+/** `buf[at, at + n)` holds `word`'s first `n` bytes (a word's head is a few bytes: no call into the buffer's compare). */
+function sameBytes(buf: Buffer, at: number, word: Buffer, n: number): boolean {
+  if (at < 0) return false;
+  for (let j = 0; j < n; j++) if (buf[at + j] !== word[j]) return false;
+  return true;
 }
 
 /** Every one of `words` is in `buf[a, b)`. */
