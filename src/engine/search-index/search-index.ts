@@ -7,12 +7,12 @@ import type { SessionSummary } from '../../shared/session-schema.js';
 import { highlight, parseQuery } from './fold.js';
 import { encodeListSnapshot, indexDir, LIST_SNAPSHOT, LIVE_WINDOW_MS } from './list-snapshot.js';
 import { listSources, type Source } from './list-sources.js';
-
-export { indexDir, listSources, type Source };
 import { indexFile, skipReason, type FileInput, type IndexJob } from './index-file.js';
 import { claimJobs, runJobs, startWorkers, stopWorkers, type ParallelOptions, type StartedWorker } from './parallel.js';
 import type { ScanState } from './scan-file.js';
 import { closeSegment, INDEX_VERSION, concatPacked, CorruptIndexError, openSegment, openSegmentAsync, encodeSegmentParts, fileMeta, filePrompts, fileSummary, NO_PROMPTS, segmentPacked, segmentText, type FileMeta, type FileRecord, type Segment, type SegmentInput } from './segment.js';
+
+export { indexDir, listSources, type Source };
 
 /** Past this many delta segments, a refresh writes one base segment holding everything. */
 const MAX_SEGMENTS = 12;
