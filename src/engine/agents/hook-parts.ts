@@ -72,3 +72,35 @@ export function configIn(scope: HookScope, place: HookPlace, projectDirName: str
 }
 
 export const absOrNull = (v: unknown): string | null => (typeof v === 'string' && isAbsolute(v) ? v : null);
+
+/** What differs between the agents whose hooks send Claude Code's events. */
+export interface ClaudeStyleHooks {
+  names: ToolNames;
+  /** A session's start begins a turn (the agent sends no prompt event for its first prompt). */
+  sessionTurn: boolean;
+  /** What a prompt submission stands for. */
+  prompt: (p: HookPayload) => HookEvent;
+  /** Paths a tool call names beyond `names` (a patch's files). */
+  extra?: (p: HookPayload) => string[] | null;
+}
+
+/**
+ * A payload of Claude Code's events (SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop),
+ * which Codex, Droid and Qwen send too, as the event it stands for.
+ */
+export function claudeStyleEvent(p: HookPayload, how: ClaudeStyleHooks): HookEvent {
+  switch (p.hook_event_name) {
+    case 'SessionStart':
+      return { kind: 'session', turn: how.sessionTurn };
+    case 'UserPromptSubmit':
+      return how.prompt(p);
+    case 'PreToolUse':
+      return toolEvent(p, 'pre', how.names, how.extra);
+    case 'PostToolUse':
+      return toolEvent(p, 'post', how.names, how.extra);
+    case 'Stop':
+      return { kind: 'stop' };
+    default:
+      return { kind: 'other' };
+  }
+}

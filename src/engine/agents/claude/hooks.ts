@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { AgentHooks, HookPayload } from '../../hooks/agent-hooks.js';
-import { toolEvent } from '../hook-parts.js';
+import { claudeStyleEvent } from '../hook-parts.js';
 
 const TOOL_MATCHER = 'Write|Edit|MultiEdit|NotebookEdit|Bash|Agent|Task';
 const FILES = { Write: ['file_path'], Edit: ['file_path'], MultiEdit: ['file_path'], NotebookEdit: ['notebook_path'] } as const;
@@ -19,21 +19,11 @@ export const claudeHooks: AgentHooks = {
   bareCommand: true,
   entry: (command) => ({ type: 'command', command, timeout: 30 }),
   projectDir: (env) => env.CLAUDE_PROJECT_DIR || null,
-  read(p: HookPayload) {
-    switch (p.hook_event_name) {
-      case 'SessionStart':
-        return { kind: 'session', turn: false };
-      case 'UserPromptSubmit':
-        return { kind: 'prompt', promptUuid: null, promptId: typeof p.prompt_id === 'string' ? p.prompt_id : null };
-      case 'PreToolUse':
-        return toolEvent(p, 'pre', { files: FILES, readOnly: READ_ONLY });
-      case 'PostToolUse':
-        return toolEvent(p, 'post', { files: FILES, readOnly: READ_ONLY });
-      case 'Stop':
-        return { kind: 'stop' };
-      default:
-        return { kind: 'other' };
-    }
-  },
+  read: (p: HookPayload) =>
+    claudeStyleEvent(p, {
+      names: { files: FILES, readOnly: READ_ONLY },
+      sessionTurn: false,
+      prompt: (x) => ({ kind: 'prompt', promptUuid: null, promptId: typeof x.prompt_id === 'string' ? x.prompt_id : null }),
+    }),
   disabledReason: (text) => (text && /"disableAllHooks"\s*:\s*true/.test(text) ? 'disableAllHooks is set' : null),
 };

@@ -1,5 +1,5 @@
 import type { AgentHooks, HookPayload } from '../../hooks/agent-hooks.js';
-import { configIn, toolEvent } from '../hook-parts.js';
+import { claudeStyleEvent, configIn } from '../hook-parts.js';
 
 /** Paths an `apply_patch` names: its Add/Update/Delete/Move lines (the patch is `tool_input.command`). */
 export function patchPaths(patch: unknown): string[] | null {
@@ -24,23 +24,13 @@ export const codexHooks: AgentHooks = {
   events: [{ event: 'SessionStart' }, { event: 'UserPromptSubmit' }, { event: 'PreToolUse' }, { event: 'PostToolUse' }, { event: 'Stop' }],
   wrapped: true,
   entry: (command) => ({ type: 'command', command, timeout: 30 }),
-  read(p: HookPayload) {
-    switch (p.hook_event_name) {
-      case 'SessionStart':
-        return { kind: 'session', turn: false };
-      case 'UserPromptSubmit':
-        return { kind: 'prompt', promptUuid: null, promptId: typeof p.turn_id === 'string' ? p.turn_id : null };
-      case 'PreToolUse':
-      case 'PostToolUse': {
-        const phase = p.hook_event_name === 'PreToolUse' ? 'pre' : 'post';
-        return toolEvent(p, phase, { files: {}, readOnly: READ_ONLY }, (x) => (x.tool_name === 'apply_patch' ? patchPaths(x.tool_input?.command ?? x.tool_input?.patch ?? x.tool_input?.input) : null));
-      }
-      case 'Stop':
-        return { kind: 'stop' };
-      default:
-        return { kind: 'other' };
-    }
-  },
+  read: (p: HookPayload) =>
+    claudeStyleEvent(p, {
+      names: { files: {}, readOnly: READ_ONLY },
+      sessionTurn: false,
+      prompt: (x) => ({ kind: 'prompt', promptUuid: null, promptId: typeof x.turn_id === 'string' ? x.turn_id : null }),
+      extra: (x) => (x.tool_name === 'apply_patch' ? patchPaths(x.tool_input?.command ?? x.tool_input?.patch ?? x.tool_input?.input) : null),
+    }),
   trust: {
     howTo: 'Codex runs a hook only once you trust it: start `codex`, type /hooks and trust the Rewind entries (or run `rewind-app hooks install --agent codex --trust` to record that trust in config.toml).',
     async status(place, env) {

@@ -1,5 +1,5 @@
 import type { AgentHooks, HookPayload } from '../../hooks/agent-hooks.js';
-import { configIn, firstPromptAfter, toolEvent } from '../hook-parts.js';
+import { claudeStyleEvent, configIn, firstPromptAfter } from '../hook-parts.js';
 
 const FILES = { Create: ['file_path'], Edit: ['file_path'], MultiEdit: ['file_path'] } as const;
 const READ_ONLY = new Set(['Read', 'LS', 'Grep', 'Glob', 'TodoWrite', 'WebSearch', 'FetchUrl', 'ExitSpecMode']);
@@ -15,22 +15,7 @@ export const droidHooks: AgentHooks = {
   events: [{ event: 'SessionStart' }, { event: 'UserPromptSubmit' }, { event: 'PreToolUse', matcher: '*' }, { event: 'PostToolUse', matcher: '*' }, { event: 'Stop' }],
   wrapped: false,
   entry: (command) => ({ type: 'command', command, timeout: 30 }),
-  read(p: HookPayload) {
-    switch (p.hook_event_name) {
-      case 'SessionStart':
-        return { kind: 'session', turn: true };
-      case 'UserPromptSubmit':
-        return { kind: 'prompt', promptUuid: null, promptId: null };
-      case 'PreToolUse':
-        return toolEvent(p, 'pre', { files: FILES, readOnly: READ_ONLY });
-      case 'PostToolUse':
-        return toolEvent(p, 'post', { files: FILES, readOnly: READ_ONLY });
-      case 'Stop':
-        return { kind: 'stop' };
-      default:
-        return { kind: 'other' };
-    }
-  },
+  read: (p: HookPayload) => claudeStyleEvent(p, { names: { files: FILES, readOnly: READ_ONLY }, sessionTurn: true, prompt: () => ({ kind: 'prompt', promptUuid: null, promptId: null }) }),
   async promptAfter(path, offset) {
     const { droidPromptText } = await import('./parse.js');
     return firstPromptAfter(path, offset, (v) => (droidPromptText(v) && typeof v.id === 'string' ? v.id : null));

@@ -1,5 +1,5 @@
 import type { AgentHooks, HookPayload } from '../../hooks/agent-hooks.js';
-import { configIn, firstPromptAfter, toolEvent } from '../hook-parts.js';
+import { claudeStyleEvent, configIn, firstPromptAfter } from '../hook-parts.js';
 
 const FILES = { write_file: ['file_path'], edit: ['file_path'], replace: ['file_path'] } as const;
 const READ_ONLY = new Set(['read_file', 'read_many_files', 'list_directory', 'glob', 'grep_search', 'search_file_content', 'web_fetch', 'web_search', 'todo_write', 'save_memory']);
@@ -15,24 +15,16 @@ export const qwenHooks: AgentHooks = {
   events: [{ event: 'UserPromptSubmit' }, { event: 'PreToolUse', matcher: '*' }, { event: 'PostToolUse', matcher: '*' }, { event: 'Stop' }],
   wrapped: true,
   entry: (command) => ({ type: 'command', command, timeout: 30 }),
-  read(p: HookPayload) {
-    switch (p.hook_event_name) {
-      case 'UserPromptSubmit': {
-        const real = (typeof p.submitted_prompt === 'string' && p.submitted_prompt !== '') || (typeof p.prompt === 'string' && p.prompt !== '');
+  read: (p: HookPayload) =>
+    claudeStyleEvent(p, {
+      names: { files: FILES, readOnly: READ_ONLY },
+      sessionTurn: false,
+      // An empty submission (a slash command re-run) is the same prompt again.
+      prompt: (x) => {
+        const real = (typeof x.submitted_prompt === 'string' && x.submitted_prompt !== '') || (typeof x.prompt === 'string' && x.prompt !== '');
         return real ? { kind: 'prompt', promptUuid: null, promptId: null } : { kind: 'repeat' };
-      }
-      case 'PreToolUse':
-        return toolEvent(p, 'pre', { files: FILES, readOnly: READ_ONLY });
-      case 'PostToolUse':
-        return toolEvent(p, 'post', { files: FILES, readOnly: READ_ONLY });
-      case 'Stop':
-        return { kind: 'stop' };
-      case 'SessionStart':
-        return { kind: 'session', turn: false };
-      default:
-        return { kind: 'other' };
-    }
-  },
+      },
+    }),
   async promptAfter(path, offset) {
     const { qwenPromptText } = await import('./parse.js');
     return firstPromptAfter(path, offset, (v) => (qwenPromptText(v) && typeof v.uuid === 'string' ? v.uuid : null));
