@@ -33,7 +33,8 @@ export function parseConfig(raw: string | null, file: string): Doc {
   return v as Doc;
 }
 
-function eventsOf(doc: Doc, wrapped: boolean, file: string): Record<string, unknown> {
+/** The events of a config: its `hooks` object (wrapped) or the top level; a `hooks` that is not an object is refused. */
+export function eventsOf(doc: Doc, wrapped: boolean, file: string): Record<string, unknown> {
   if (!wrapped) return doc;
   const h = doc.hooks;
   if (h === undefined) return {};

@@ -1,7 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { RewindError } from '../errors.js';
 import { writeBufferAtomic } from '../io/atomic-write.js';
+import { eventsOf, parseConfig } from './hook-config.js';
 
 export type Scope = 'user' | 'project' | 'local';
 export const HOOK_EVENTS = ['UserPromptSubmit', 'PreToolUse', 'PostToolUse'] as const;
@@ -30,18 +30,9 @@ async function readSettings(file: string): Promise<{ settings: Settings; raw: st
   } catch {
     return { settings: {}, raw: null };
   }
-  if (!raw.trim()) return { settings: {}, raw };
-  let v: unknown;
-  try {
-    v = JSON.parse(raw);
-  } catch {
-    throw new RewindError('IO', `${file} is not valid JSON: fix it first, nothing was changed`);
-  }
-  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new RewindError('IO', `${file} is not a JSON object: nothing was changed`);
-  const s = v as Settings;
-  if (s.hooks !== undefined && (typeof s.hooks !== 'object' || s.hooks === null || Array.isArray(s.hooks))) {
-    throw new RewindError('IO', `${file}: "hooks" is not an object: nothing was changed`);
-  }
+  // Read as every agent's hook config is: an object, its "hooks" an object.
+  const s = parseConfig(raw, file) as Settings;
+  eventsOf(s, true, file);
   return { settings: s, raw };
 }
 
