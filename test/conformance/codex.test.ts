@@ -7,6 +7,7 @@ import { startCodexApi, userText, type CodexApi } from './codex-api.js';
 import { codexHome, ensureCodex, runCodex, type CodexEnv } from './codex-cli.js';
 import { ensureCliBuilt, rewindApp } from './harness.js';
 import { tempDir } from '../temp.js';
+import type { Said } from './agents/suite.js';
 
 /**
  * The real Codex CLI 0.169.0 judges Codex rewinds: each fork and in-place rewrite Rewind makes is
@@ -76,13 +77,6 @@ async function probe(r: Recorded, id: string): Promise<{ prompts: string[]; thre
   return { prompts: own ?? [], threadId: res.threadId };
 }
 
-interface Said {
-  keptEnd: { text: string } | null;
-  droppedLive: { text: string }[];
-  droppedBranch: { text: string }[];
-  droppedOther: { text: string }[];
-  handedBack: { text: string }[];
-}
 
 /**
  * The statement against the resume and the file: (a) its live list is what the model no longer

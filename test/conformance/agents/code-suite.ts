@@ -2,20 +2,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentAdapter } from '../../../src/engine/agents/adapter.js';
 import { treeOf } from '../../agent-store.js';
 import { ensureCliBuilt, rewindApp } from '../harness.js';
-import type { ModelApi } from './suite.js';
+import type { AgentUnderTest, ModelApi } from './suite.js';
 
 /** How one real CLI records a session for the code suite. */
-export interface CodeAgentUnderTest {
-  name: string;
-  adapter: AgentAdapter;
-  startApi(): Promise<ModelApi>;
-  env(home: string, api: ModelApi): NodeJS.ProcessEnv;
-  setup(home: string, project: string, api: ModelApi): Promise<void>;
-  /** Runs one prompt; resumes `sessionId` when given. Returns the session id it ran under. */
-  run(home: string, project: string, api: ModelApi, sessionId: string | null, prompt: string): Promise<string>;
+export interface CodeAgentUnderTest extends Omit<AgentUnderTest, 'prompts' | 'tools'> {
   /** Extra `hooks install` options (Codex: --trust). */
   installArgs?: string[];
   /** Its file tools take absolute paths only (Qwen): the WRITE prompts name the file by one. */

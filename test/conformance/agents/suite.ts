@@ -13,6 +13,15 @@ export interface ModelApi {
   close(): Promise<void>;
 }
 
+/** What a rewind's `--json` statement says of the prompts (the parts every conformance check reads). */
+export interface Said {
+  keptEnd: { text: string } | null;
+  droppedLive: { text: string }[];
+  droppedBranch: { text: string }[];
+  droppedOther: { text: string }[];
+  handedBack: { text: string }[];
+}
+
 /** How one real CLI is driven: set up a home, run a prompt (new or resumed session). */
 export interface AgentUnderTest {
   name: string;
@@ -52,13 +61,6 @@ export function agentConformance(a: AgentUnderTest): void {
 
   const before = (h: string[], prompt: string) => h.slice(0, h.lastIndexOf(`user: ${prompt}`));
 
-  interface Said {
-    keptEnd: { text: string } | null;
-    droppedLive: { text: string }[];
-    droppedBranch: { text: string }[];
-    droppedOther: { text: string }[];
-    handedBack: { text: string }[];
-  }
   /**
    * The statement against the real CLI and the file: (a) its live list is what the resume no longer
    * sends, (b) its kept end is the last prompt the resume sends, (c) every prompt the written file
