@@ -3,6 +3,7 @@ import { AGENT_PRIMARY, adapterFor, rootsFor } from '../../engine/agents/registr
 import type { SessionSummary } from '../../shared/session-schema.js';
 import type { CliIO } from '../io.js';
 import { jsonText, outBytes, relTime, tildify, truncate } from '../io.js';
+import { withJournals } from '../../engine/journal/session-annotations.js';
 import { snapshotJson, snapshotListBytes } from '../../engine/search-index/list-snapshot.js';
 import { quickSessions } from './sessions-quick.js';
 
@@ -26,7 +27,6 @@ export async function sessionsCommand(args: SessionsArgs, io: CliIO): Promise<nu
   }
   // Every session with its counts, from the metadata index (only what changed since is read).
   const { freshIndex } = await import('./search.js');
-  const { withJournals } = await import('../../engine/journal/session-annotations.js');
   const ix = await freshIndex(io, args.claudeDir, quick.listed);
   const sessions = await withJournals(await ix.recovering(() => ix.summaries({ project })));
   // For the next run: the list as it is now, beside the index.
