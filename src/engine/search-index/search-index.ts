@@ -664,7 +664,8 @@ export class SearchIndex {
     // first in the others (a session of those that does make the list is counted again below).
     const firstOnly = opts.countPastLimit === false && limit !== Number.POSITIVE_INFINITY;
     const counted = firstOnly ? Math.min(candidates.length, limit * 2 + 8) : candidates.length;
-    if (firstOnly) candidates.sort(newestFirst);
+    // Newest first: the list's order, and which sessions are counted in full.
+    candidates.sort(newestFirst);
     const wanted = new Map<Segment, Uint8Array>();
     candidates.forEach((v, i) => mark(wanted, v, i < counted ? ALL_HITS : FIRST_HIT));
     // Every matching prompt, as numbers: a common word matches most of a history's prompts, and an
@@ -678,7 +679,6 @@ export class SearchIndex {
       const count = countOf(v, found);
       if (count > 0) sessions.push({ v, count, hits: found });
     }
-    sessions.sort((x, y) => newestFirst(x.v, y.v));
     if (firstOnly) {
       // A listed session whose first hit only was looked for: all its prompts, in a scan of its records.
       const again = sessions.slice(0, limit).filter((e) => e.v.parts.some(({ seg, file }) => wanted.get(seg)![file] === FIRST_HIT));
