@@ -21,6 +21,9 @@ async function openBranched(page: Page) {
   await openApp(page, s);
   await page.locator('.session[data-project$="branched"]').click();
   await expect(page.locator('.prompt-row')).toHaveCount(6);
+  // Settled first: the hooks notice (the fixture's project is a real folder) comes in above the
+  // timeline after its rows, and a click made while it moved them down landed on the next row.
+  await expect(page.getByRole('note', { name: 'Checkpoints' })).toBeVisible();
 }
 
 test('cost: the session total in the header, each turn in its row, the abandoned branch on hover', async ({ page }) => {
