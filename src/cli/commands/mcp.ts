@@ -30,8 +30,8 @@ const writesFromEnv = (env: NodeJS.ProcessEnv) => /^(1|true|yes)$/i.test(env.REW
 
 /** The MCP server on stdin/stdout until the client closes it; stdout carries the protocol only. */
 async function serve(args: McpArgs, io: CliIO): Promise<number> {
-  const [{ StdioServerTransport }, { createMcpServer }, { RewindService }] = await Promise.all([
-    import('@modelcontextprotocol/sdk/server/stdio.js'),
+  const [{ McpStdioTransport }, { createMcpServer }, { RewindService }] = await Promise.all([
+    import('../../main/doors/mcp-stdio.js'),
     import('../../main/doors/mcp-door.js'),
     import('../../main/service/rewind-service.js'),
   ]);
@@ -41,7 +41,8 @@ async function serve(args: McpArgs, io: CliIO): Promise<number> {
   await service.start();
   const server = createMcpServer(service, { allowWrites: args.allowWrites || writesFromEnv(io.env), cwd: io.cwd, version });
   const closed = new Promise<void>((r) => (server.server.onclose = r));
-  await server.connect(new StdioServerTransport());
+  // Our transport, not the SDK's: a message over its limit is answered and skipped instead of ending the server.
+  await server.connect(new McpStdioTransport(process.stdin, process.stdout, { log: (line) => io.err(line) }));
   io.err(`rewind-app mcp: serving on stdio (writes ${args.allowWrites || writesFromEnv(io.env) ? 'allowed' : 'off'})`);
   await closed;
   await service.close();
