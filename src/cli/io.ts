@@ -15,12 +15,20 @@ export interface CliIO {
   tty?: boolean;
   /** Writes bytes as they are (a big document made as UTF-8 need not become a string first). */
   outBytes?(bytes: Buffer): void;
+  /** The same on standard error (a remote's stderr passed through). */
+  errBytes?(bytes: Buffer): void;
 }
 
 /** `bytes` on standard output: as they are where the IO can, else as text. */
 export function outBytes(io: CliIO, bytes: Buffer): void {
   if (io.outBytes) io.outBytes(bytes);
   else io.out(bytes.toString('utf8'));
+}
+
+/** `bytes` on standard error: as they are where the IO can, else as text. */
+export function errBytes(io: CliIO, bytes: Buffer): void {
+  if (io.errBytes) io.errBytes(bytes);
+  else io.err(bytes.toString('utf8'));
 }
 
 /**
@@ -36,6 +44,7 @@ export function processIO(): CliIO {
     out: (t) => process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
     err: (t) => process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
     outBytes: (b) => process.stdout.write(b),
+    errBytes: (b) => process.stderr.write(b),
     env: process.env,
     cwd: process.cwd(),
     tty: process.stdout.isTTY === true,

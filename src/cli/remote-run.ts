@@ -1,5 +1,5 @@
 import { remoteFailure, sshRun } from '../engine/remote/ssh-run.js';
-import type { CliIO } from './io.js';
+import { errBytes, outBytes, type CliIO } from './io.js';
 
 declare const __APP_VERSION__: string;
 export const LOCAL_VERSION = typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : 'dev';
@@ -12,11 +12,12 @@ export async function runOnHost(name: string, argv: string[], io: CliIO): Promis
   const { hostNamed, readRemotes, remotesFile } = await import('../engine/remote/remotes.js');
   const { hosts } = await readRemotes(remotesFile(io.env));
   const host = hostNamed(hosts, name);
-  const r = await sshRun(io.env, host.target, ['rewind-app', ...argv]);
+  // The remote's bytes as they come (an export, a binary file's diff): never decoded here. A failed
+  // ssh prints nothing on stdout; its stderr is gathered to say why in one line.
+  const r = await sshRun(io.env, host.target, ['rewind-app', ...argv], { onStdout: (b) => outBytes(io, b) });
   const failed = remoteFailure(name, r, LOCAL_VERSION);
   if (failed) throw failed;
-  if (r.stdout) io.out(r.stdout.replace(/\n$/, ''));
-  if (r.stderr) io.err(r.stderr.replace(/\n$/, ''));
+  if (r.stderr.length) errBytes(io, r.stderr);
   return r.code;
 }
 
