@@ -133,6 +133,83 @@ describe('redact', () => {
   });
 });
 
+/** A made-up PKCS#8 key body, lines of base64 as a Google service-account file holds them. */
+const KEY_LINES = Array.from({ length: 26 }, () => randomBytes(48).toString('base64'));
+const PEM = `-----BEGIN PRIVATE KEY-----\n${KEY_LINES.join('\n')}\n-----END PRIVATE KEY-----\n`;
+const serviceAccount = () =>
+  JSON.stringify({ type: 'service_account', project_id: 'demo-123', private_key_id: '0123456789abcdef0123456789abcdef01234567', private_key: PEM, client_email: 'ci@demo-123.iam.gserviceaccount.com' }, null, 2);
+/** Every character but letters and digits as a `\uXXXX` escape (what some JSON writers do to `-`, `/`, `+`). */
+const uEscaped = (s: string) => `"${s.replace(/[^A-Za-z0-9]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`;
+const survivingKeyLines = (text: string) => KEY_LINES.filter((l) => text.includes(l.slice(0, 24)));
+
+describe('secrets inside JSON-escaped strings (tool inputs and results)', () => {
+  it('removes a Google service-account key written by an MCP tool (JSON inside the tool input’s JSON)', () => {
+    const input = JSON.stringify({ server: 'files', tool: 'write_file', arguments: { path: 'sa.json', content: serviceAccount() } }, null, 2);
+    const r = redact(input);
+    expect(survivingKeyLines(r.text)).toEqual([]);
+    expect(r.found['private key']).toBe(1);
+    // Everything else is as it was, and the result is still JSON.
+    const back = JSON.parse(r.text) as { arguments: { content: string } };
+    expect(JSON.parse(back.arguments.content)).toMatchObject({ type: 'service_account', client_email: 'ci@demo-123.iam.gserviceaccount.com', private_key: '[REDACTED private key]\n' });
+  });
+
+  it('removes a key whose dashes and line breaks are \\u escapes, or escaped twice outside any JSON string', () => {
+    expect(survivingKeyLines(redact(`{"key": ${uEscaped(PEM)}}`).text)).toEqual([]);
+    expect(survivingKeyLines(redact(`{"key": "${PEM.replace(/-/g, '\\u002d').replace(/\n/g, '\\n')}"}`).text)).toEqual([]);
+    // Python's repr of JSON text (single quotes, not JSON): the line breaks are `\\n`.
+    expect(survivingKeyLines(redact(`print('${JSON.stringify(PEM).replace(/\\/g, '\\\\')}')`).text)).toEqual([]);
+  });
+
+  it('removes a key in a clipped string (no closing quote)', () => {
+    const cut = JSON.stringify({ content: serviceAccount() }).slice(0, 900);
+    const r = redact(cut);
+    expect(survivingKeyLines(r.text)).toEqual([]);
+    expect(r.text).toContain('[REDACTED private key]');
+  });
+
+  it.each(PLANTED)('removes a planted %s right after an escaped line break, escaped once, twice, and as \\u escapes: %s', (_name, text, secret) => {
+    const once = JSON.stringify({ content: `line one\n${text}\nline three` });
+    const twice = JSON.stringify({ input: JSON.stringify({ file: `x\n${text}\n` }) });
+    const u = `{"content": ${uEscaped(`\n${text}\n`)}}`;
+    for (const form of [once, twice, u]) {
+      const r = redact(form);
+      expect(r.text, form).not.toContain(secret);
+      expect(r.text).toContain('[REDACTED');
+    }
+  });
+
+  it('finds AWS keys, GitHub tokens and JWTs in a tool result’s escaped JSON where the escape touches them', () => {
+    const aws = 'AKIAIOSFODNN7EXAMPLE';
+    const gh = 'ghp_0123456789abcdefghijABCDEFGHIJ0123456789';
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U';
+    const result = JSON.stringify({ content: [{ type: 'text', text: `[default]\n${aws}\n\t${gh}\n${jwt}` }] });
+    const r = redact(result);
+    for (const s of [aws, gh, jwt]) expect(r.text).not.toContain(s);
+    expect(r.found).toMatchObject({ 'AWS access key': 1, 'GitHub token': 1, JWT: 1 });
+    // Not decodable as JSON (an escape JSON does not have): the escape-tolerant patterns still find them.
+    const raw = redact(`'\\x41\\n${aws}\\n${gh}\\n${jwt}'`);
+    for (const s of [aws, gh, jwt]) expect(raw.text).not.toContain(s);
+  });
+
+  it('leaves escaped JSON without secrets byte for byte', () => {
+    const texts = [
+      '{"a":"caf\\u00e9\\n","b":"x\\/y","c":"tab\\there \\"quoted\\""}',
+      JSON.stringify({ command: 'npm test', description: 'Run the tests\nand report', env: { NODE_ENV: 'test' } }),
+      JSON.stringify({ input: JSON.stringify({ content: 'const tokenCount = items.length;\nfunction password() { return prompt(); }\n' }) }),
+      '"unclosed \\n string with a quote \\" inside',
+      `${'{\\"k\\":\\"v\\",'.repeat(20000)}"`,
+    ];
+    for (const t of texts) expect(redact(t)).toEqual({ text: t, found: {} });
+  });
+
+  it('stays linear on a long line of escaped quotes', () => {
+    const line = `"${'\\"a\\": \\"b\\", '.repeat(100_000)}`;
+    const t0 = performance.now();
+    redact(line);
+    expect(performance.now() - t0).toBeLessThan(2000);
+  });
+});
+
 /** Random secrets of every shape, in every position a transcript puts them. */
 function corpus(): { text: string; secrets: string[] } {
   const r = (n: number, abc = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789') => Array.from(randomBytes(n), (b) => abc[b % abc.length]).join('');

@@ -9,10 +9,15 @@
  * counts survivors.
  */
 
+import { escapedStrings, replaceStrings } from './json-strings.js';
+
 /** Quotes as they appear in a transcript: plain, or escaped inside a JSON string (`\"`). */
 const Q = String.raw`(?:\\?["'])`;
-/** A line break, real or escaped in a JSON string. */
-const NL = String.raw`(?:\\r)?\\n|\r?\n`;
+/**
+ * A line break, real or escaped in a JSON string (once, or again for JSON inside JSON: `\\n`); while
+ * the patterns run an escape's letter is a mark (see `scan`).
+ */
+const NL = String.raw`(?:\\+[r\u0002])?\\+[n\u0001]|\r?\n`;
 
 /**
  * Words a secret's name ends with (`PGPASSWORD`, `STRIPE_SECRET_KEY`, `clientSecret`, `_authToken`).
@@ -20,10 +25,13 @@ const NL = String.raw`(?:\\r)?\\n|\r?\n`;
  */
 const SECRET_NAME = String.raw`[A-Za-z0-9_.-]{0,64}?(?:secret|token|passw(?:or)?d|pwd|passphrase|api[_-]?key|apikey|access[_-]?key|private[_-]?key|account[_-]?key|shared[_-]?access[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|session[_-]?key|auth|credentials?|sig|signature|[_-]key)(?:[_-]?(?:key|base|value))?`;
 
+/** A PEM key's five dashes, also as `\u002d` escapes (what some JSON writers make of them). */
+const DASHES = String.raw`(?:-|\\+u002[dD]){5}`;
+
 const PRIVATE_KEY = new RegExp(
   // The BEGIN line, then base64 or header lines, then the END line if it is there (a key cut by a
   // clip or pasted without its end is still taken whole).
-  String.raw`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:(?:${NL}|[ \t])+(?:[A-Za-z0-9+/=]{2,}|(?:Proc-Type|DEK-Info|Comment):[^\n\\]*))*(?:(?:${NL}|\s)*-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----)?`,
+  String.raw`${DASHES}BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?${DASHES}(?:(?:${NL}|[ \t])+(?:[A-Za-z0-9+/=]{2,}|(?:Proc-Type|DEK-Info|Comment):[^\n\\]*))*(?:(?:${NL}|\s)*${DASHES}END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?${DASHES})?`,
   'g',
 );
 
@@ -103,10 +111,64 @@ export interface Redaction {
   found: Record<string, number>;
 }
 
-/** Replaces every secret the pattern set finds; keeps a key's name (`API_KEY=`), a URL's user and an auth scheme. */
+/** How deep JSON inside JSON is unescaped (a tool input holding a file holding a key is 2). */
+const MAX_DEPTH = 4;
+
+/**
+ * Replaces every secret the pattern set finds; keeps a key's name (`API_KEY=`), a URL's user and an
+ * auth scheme. Inside a JSON string that holds escapes (a tool's input or result, a file's JSON in
+ * it) a secret is looked for in the string as decoded, where a key's lines are lines again and a
+ * token no longer touches an escape's letter; that string alone is then encoded again.
+ */
 export function redact(text: string): Redaction {
   const found: Record<string, number> = {};
-  let out = text;
+  return { text: redactIn(text, found, 0), found };
+}
+
+function redactIn(text: string, found: Record<string, number>, depth: number): string {
+  return scan(depth < MAX_DEPTH ? redactStrings(text, found, depth) : text, found);
+}
+
+/** Between decoded strings scanned together: no pattern reaches across it (each stops at a line break or a control character). */
+const SEP = '\n\u0000\u0000\u0000\u0000\n';
+
+/**
+ * The escapes a string is decoded for: `\u` escapes, and an escaped backslash (JSON inside JSON,
+ * where a key's line breaks are `\\n`), and `\/`. Strings with only `\n`, `\t`, `\"` escapes are
+ * scanned as they are (the patterns read those; see `scan`): decoding every string of a big export
+ * cost it four times its time.
+ */
+const DECODED_ESCAPES = 'u\\/';
+
+/**
+ * The escaped JSON strings of `text`, decoded and scanned (and the strings inside them, in turn).
+ * All of a text's strings go through one scan, joined by SEP: a tool result holds thousands, and a
+ * scan each cost seven times the export. Should a match ever swallow a separator, each string is
+ * scanned alone instead.
+ */
+function redactStrings(text: string, found: Record<string, number>, depth: number): string {
+  const strings = escapedStrings(text, DECODED_ESCAPES);
+  if (!strings.length) return text;
+  const decoded = strings.map((s) => (depth + 1 < MAX_DEPTH ? redactStrings(s.decoded, found, depth + 1) : s.decoded));
+  let local: Record<string, number> = {};
+  let values = scan(decoded.join(SEP), local).split(SEP);
+  if (values.length !== decoded.length) {
+    local = {};
+    values = decoded.map((d) => scan(d, local));
+  }
+  for (const [k, n] of Object.entries(local)) found[k] = (found[k] ?? 0) + n;
+  return replaceStrings(text, strings, values);
+}
+
+/** The escapes whose letter touches a token (`\nAKIA…`, `\tghp_…`), each with the mark it has while the patterns run. */
+const ESCAPE_MARKS: ReadonlyArray<[string, string]> = ['n', 'r', 't', 'b', 'f'].map((c, i) => [`\\${c}`, `\\${String.fromCharCode(i + 1)}`]);
+
+function scan(text: string, found: Record<string, number>): string {
+  // In escaped text an escape's letter touches the token after it (`\nAKIA…`), so there is no word
+  // boundary for a pattern's `\b`. While the patterns run, the letter of each `\n`, `\r`, `\t`, `\b`,
+  // `\f` is a control character no pattern takes for part of a token; then the letters come back.
+  const marked = text.includes('\\') && !ESCAPE_MARKS.some(([, mark]) => text.includes(mark[1]!));
+  let out = marked ? ESCAPE_MARKS.reduce((t, [escape, mark]) => t.replaceAll(escape, mark), text) : text;
   for (const { name, re } of SECRET_PATTERNS) {
     out = out.replace(re, (...m: string[]) => {
       const tag = `[REDACTED ${name}]`;
@@ -126,7 +188,7 @@ export function redact(text: string): Redaction {
       return `${kept}${tag}`;
     });
   }
-  return { text: out, found };
+  return marked ? ESCAPE_MARKS.reduce((t, [escape, mark]) => t.replaceAll(mark, escape), out) : out;
 }
 
 /** What a cut (`…`) may have left of a secret: a token that begins like one, or a value after `=`/`:`. */
