@@ -14,6 +14,15 @@ export const CLI = join(ROOT, 'out', 'cli', 'rewind-app.mjs');
 /** Variables that point the app at the user's data. */
 const USER_DATA = ['FACTORY_HOME_OVERRIDE', 'QWEN_HOME', 'QWEN_RUNTIME_DIR', 'GEMINI_CLI_HOME', 'CLAUDE_PROJECT_DIR', 'REWIND_CONFIG_DIR', 'REWIND_PRICES', 'REWIND_TRANSCRIPT_PATH', 'REWIND_DEMO'];
 
+/**
+ * The app's environment in a home of its own: nothing of the user's (their agents' data, prefs and
+ * prices are all in `home`, or given), its own socket for the commands a terminal forwards.
+ */
+export function isolatedEnv(home: string, opts: { claudeRoot: string; codexHome?: string; env?: NodeJS.ProcessEnv }): NodeJS.ProcessEnv {
+  const own = Object.fromEntries(Object.entries(process.env).filter(([k]) => !USER_DATA.includes(k)));
+  return { ...own, HOME: home, USERPROFILE: home, APPDATA: join(home, 'AppData', 'Roaming'), XDG_CONFIG_HOME: join(home, '.config'), CLAUDE_CONFIG_DIR: opts.claudeRoot, CODEX_HOME: opts.codexHome ?? join(home, '.codex'), REWIND_SOCKET: join(home, 'rewind.sock'), REWIND_CACHE_DIR: join(home, 'cache'), ...opts.env };
+}
+
 export interface Served {
   url: string;
   claudeRoot: string;
@@ -36,9 +45,7 @@ export async function serve(opts: { empty?: boolean; claudeRoot?: string; codexH
     scratch.push(trackTempDir(demo.base));
     ({ claudeRoot, projectsDir } = demo);
   }
-  // Nothing of the user's: their agents' data, prefs and prices are all in this home (or given).
-  const own = Object.fromEntries(Object.entries(process.env).filter(([k]) => !USER_DATA.includes(k)));
-  const env = { ...own, HOME: home, USERPROFILE: home, APPDATA: join(home, 'AppData', 'Roaming'), XDG_CONFIG_HOME: join(home, '.config'), CLAUDE_CONFIG_DIR: claudeRoot, CODEX_HOME: opts.codexHome ?? join(home, '.codex'), REWIND_SOCKET: join(home, 'rewind.sock'), REWIND_CACHE_DIR: join(home, 'cache'), ...opts.env };
+  const env = isolatedEnv(home, { claudeRoot, codexHome: opts.codexHome, env: opts.env });
   const child: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   let stopped = false;

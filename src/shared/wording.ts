@@ -146,6 +146,11 @@ export function checkpointTitle(c: { id: string; later?: boolean }, when: string
   return `Rewind checkpoint ${c.id}, taken ${when}: the whole project before this prompt (Bash-made changes included)`;
 }
 
+/** A command run from a terminal and performed by the running app (`rewind-app back 1`), as the window says it. */
+export function fromTerminalTitle(e: { operation: string; ok: boolean; summary: string }): string {
+  return `From the terminal: rewind-app ${e.operation} ${e.ok ? '' : 'failed: '}— ${e.summary}`.replace(/ {2,}/g, ' ');
+}
+
 /** The agent may still be writing the transcript: said the same way by the CLI and the window. */
 export function agentWritingSentence(secondsAgo: number | null): string {
   const when = secondsAgo === null ? 'moments ago' : `${Math.max(0, Math.round(secondsAgo))}s ago`;

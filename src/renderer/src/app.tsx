@@ -10,6 +10,7 @@ import { useKeyboard } from './keyboard.js';
 import { Palette } from './components/palette.js';
 import { useOpenSessionLabel } from './components/use-session-label.js';
 import { useStore } from './store/store.js';
+import { fromTerminalTitle } from '../../shared/wording.js';
 
 // Not on the first screen: their own chunks, fetched once the list is shown (or when first asked for).
 const PreviewSheet = lazy(() => import('./components/preview-sheet.js').then((m) => ({ default: m.PreviewSheet })));
@@ -38,9 +39,10 @@ function useLiveEvents() {
       if (e.type === 'timelineChanged') s.applyEvent(e);
       else if (e.type === 'sessionUpdated') s.patchSession(e.session);
       else if (e.type === 'remoteStatus') s.patchRemote(e.host);
-      // A restore killed half-way was finished or rolled back when its project was opened: say so in the result bar.
-      else if (e.type === 'operationFinished' && e.operation === 'recover')
-        useStore.setState({ result: { title: e.summary, forkSessionId: null, resumeCommand: null, handedBack: [], projectRoot: null, undoable: false, undone: null, error: null, sourceSession: s.selectedSession ?? '', promptUuid: '' } });
+      // A restore killed half-way was finished or rolled back when its project was opened, or a command
+      // typed in a terminal was performed here (the in-app runner's `cli-` ids): say so in the result bar.
+      else if (e.type === 'operationFinished' && (e.operation === 'recover' || e.id.startsWith('cli-')))
+        useStore.setState({ result: { title: e.operation === 'recover' ? e.summary : fromTerminalTitle(e), forkSessionId: null, resumeCommand: null, handedBack: [], projectRoot: null, undoable: false, undone: null, error: null, sourceSession: s.selectedSession ?? '', promptUuid: '' } });
       else if (e.type === 'sessionsChanged') {
         if (timer) clearTimeout(timer);
         timer = setTimeout(() => void useStore.getState().loadSessions(), 150);
