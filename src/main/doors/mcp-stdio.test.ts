@@ -100,6 +100,11 @@ describe('the MCP server on stdio', () => {
     expect(answers.slice(n).find((a) => a.error)).toMatchObject({ id: null, error: { code: -32700 } });
     expect(closed).toBe(false);
   });
+
+  it('answers a request that is JSON but not JSON-RPC with invalid request under its id', async () => {
+    await send(`${JSON.stringify({ jsonrpc: '1.0', id: 11, method: 'ping' })}\n`);
+    expect((await answer(11)).error?.code).toBe(-32600);
+  });
 });
 
 describe('requestIdIn', () => {

@@ -1,6 +1,6 @@
-import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Readable, Writable } from 'node:stream';
 
 /** The largest message read (one line of JSON); a bigger one is answered with an error and skipped. */
@@ -74,13 +74,23 @@ export class McpStdioTransport implements Transport {
   private line(bytes: Buffer): void {
     const text = bytes.toString('utf8').replace(/\r$/, '');
     if (!text.trim()) return;
-    let message: JSONRPCMessage;
+    let json: unknown;
     try {
-      message = deserializeMessage(text);
+      json = JSON.parse(text);
     } catch (e) {
       // JSON-RPC: a message that cannot be parsed is answered with a parse error and id null.
-      this.opts.log(`rewind-app mcp: refused a message that is not JSON-RPC (${(e as Error).message.split('\n')[0]!.slice(0, 120)})`);
-      void this.answerError(requestIdIn(text.slice(0, HEAD_BYTES)), PARSE_ERROR, 'not a JSON-RPC message');
+      this.opts.log(`rewind-app mcp: refused a message that is not JSON (${(e as Error).message.slice(0, 120)})`);
+      void this.answerError(null, PARSE_ERROR, 'not JSON');
+      return;
+    }
+    let message: JSONRPCMessage;
+    try {
+      message = JSONRPCMessageSchema.parse(json);
+    } catch {
+      // A request that is not one (a batch, a missing jsonrpc) is answered; a stray response or notification only logged.
+      const request = typeof json === 'object' && json !== null && 'method' in json && 'id' in json;
+      this.opts.log(`rewind-app mcp: refused a message that is not JSON-RPC${request ? '' : ' (not answered: not a request)'}`);
+      if (request) void this.answerError(requestIdIn(text.slice(0, HEAD_BYTES)), INVALID_REQUEST, 'not a JSON-RPC 2.0 request');
       return;
     }
     this.onmessage?.(message);
@@ -113,6 +123,8 @@ export class McpStdioTransport implements Transport {
     this.input.off('error', this.onError);
     if (this.input.listenerCount('data') === 0) this.input.pause();
     this.parts = [];
+    this.size = 0;
+    this.skipping = false;
     this.onclose?.();
   }
 }
