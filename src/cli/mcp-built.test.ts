@@ -63,7 +63,9 @@ describe('the built CLI’s mcp command', () => {
       expect((await answer(3)).result?.tools?.map((t) => t.name)).toContain('search');
       expect(err.split('\n').filter((l) => /refused a message over 10 MB/.test(l))).toHaveLength(1);
     } finally {
+      const exited = new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
       child.kill();
+      await exited;
     }
   });
 
