@@ -148,7 +148,7 @@ export function checkpointTitle(c: { id: string; later?: boolean }, when: string
 
 /** A command run from a terminal and performed by the running app (`rewind-app back 1`), as the window says it. */
 export function fromTerminalTitle(e: { operation: string; ok: boolean; summary: string }): string {
-  return `From the terminal: rewind-app ${e.operation} ${e.ok ? '' : 'failed: '}— ${e.summary}`.replace(/ {2,}/g, ' ');
+  return `From the terminal: rewind-app ${e.operation}${e.ok ? '' : ' failed'} — ${e.summary}`;
 }
 
 /** The agent may still be writing the transcript: said the same way by the CLI and the window. */
