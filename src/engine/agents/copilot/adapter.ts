@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { AgentAdapter } from '../adapter.js';
+import { copilotHooks } from './hooks.js';
 import { COPILOT_PROMPTS } from './search.js';
 
 const isSession = (p: string): boolean => basename(p) === 'events.jsonl' && !basename(dirname(p)).startsWith('.') && basename(dirname(dirname(p))) === 'session-state';
@@ -22,6 +23,7 @@ export const copilot: AgentAdapter = {
   id: 'copilot',
   displayName: 'GitHub Copilot CLI',
   badge: 'Copilot',
+  hooks: copilotHooks,
 
   mcpConfig: async () => (await import('./mcp-config.js')).copilotMcpConfig,
   root: (env, override) => override || env.COPILOT_HOME || join(env.HOME || homedir(), '.copilot'),
