@@ -24,6 +24,11 @@ export const copilot: AgentAdapter = {
   displayName: 'GitHub Copilot CLI',
   badge: 'Copilot',
   hooks: copilotHooks,
+  codeHistory: {
+    label: "Copilot's own file snapshots",
+    covers: 'only files Copilot saw change during a prompt are restored',
+    before: async (req) => (await import('./code-history.js')).copilotCodeBefore(req),
+  },
 
   mcpConfig: async () => (await import('./mcp-config.js')).copilotMcpConfig,
   root: (env, override) => override || env.COPILOT_HOME || join(env.HOME || homedir(), '.copilot'),
