@@ -69,6 +69,9 @@ export const copilot: AgentAdapter = {
   resumeCommand: (id) => `copilot --resume ${id}`,
   async isLive(path, opts = {}) {
     const st = await stat(path).catch(() => null);
-    return !!st && (opts.now ?? Date.now()) - st.mtimeMs < (opts.windowMs ?? 10_000);
+    if (!st) return false;
+    if ((opts.now ?? Date.now()) - st.mtimeMs < (opts.windowMs ?? 10_000)) return true;
+    const { copilotHolder } = await import('./live.js');
+    return (await copilotHolder(path)) !== null;
   },
 };

@@ -1,4 +1,4 @@
-import { cp, mkdir, readFile, readdir, utimes, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir, unlink, utimes, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -151,5 +151,24 @@ describe('GitHub Copilot CLI sessions: search', () => {
     const marked = lines.filter((l) => buf.subarray(l.offset, l.offset + l.length).includes(copilot.promptLines.marker));
     const found = marked.map((l) => copilot.promptLines.prompt(l.value!, l.offset)).filter(Boolean);
     expect(found.map((p) => [p!.uuid, p!.text])).toEqual(t.prompts.map((p) => [p.uuid, p.text]));
+  });
+});
+
+describe('GitHub Copilot CLI sessions: open in a running Copilot', () => {
+  it('its inuse.<pid>.lock marks the session live; an in-place rewrite is refused (a dry run warns, a fork and --force go on); a stale marker is ignored', async () => {
+    const env = await copilotHome();
+    const marker = join(dirname(env.path), `inuse.${process.pid}.lock`);
+    await writeFile(marker, String(process.pid));
+    expect(await copilot.isLive(env.path)).toBe(true);
+    await expect(rewindCopilot({ transcriptPath: env.path, n: 1, mode: 'in-place', projectRoot: env.project })).rejects.toMatchObject({ code: 'TRANSCRIPT_LIVE', message: expect.stringContaining(`pid ${process.pid}`) });
+    expect((await rewindCopilot({ transcriptPath: env.path, n: 1, mode: 'in-place', projectRoot: env.project, dryRun: true })).warnings.join(' ')).toMatch(/has this session open/);
+    expect((await rewindCopilot({ transcriptPath: env.path, n: 1, mode: 'fork', projectRoot: env.project })).forkPath).toBeTruthy();
+    await rewindCopilot({ transcriptPath: env.path, n: 1, mode: 'in-place', projectRoot: env.project, force: true });
+    await unlink(marker);
+    await utimes(env.path, past, past);
+    // A pid no process has (above Linux's pid_max): the marker of a Copilot that was killed.
+    await writeFile(join(dirname(env.path), 'inuse.2147483646.lock'), '2147483646');
+    expect(await copilot.isLive(env.path)).toBe(false);
+    await rewindCopilot({ transcriptPath: env.path, n: 1, mode: 'in-place', projectRoot: env.project });
   });
 });

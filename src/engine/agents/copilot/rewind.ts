@@ -2,6 +2,7 @@ import { dirname, join } from 'node:path';
 import { RewindError } from '../../errors.js';
 import { pickTarget, rewindByPlan, type CutPlan, type CutTarget } from '../cut-writer.js';
 import { promptsOfTimeline, resultOfTimeline, statementOfPlan } from '../statement-of-plan.js';
+import { copilotHolder } from './live.js';
 import { parseCopilotBuffer } from './parse.js';
 
 type RewindOpts = Parameters<typeof rewindByPlan>[1];
@@ -55,6 +56,12 @@ export function planCopilotCut(buf: Buffer, path: string, target: CutTarget): Cu
   };
 }
 
-export function rewindCopilot(opts: RewindOpts): ReturnType<typeof rewindByPlan> {
-  return rewindByPlan(planCopilotCut, opts);
+/** In place only while no Copilot has the session open (it keeps the conversation in memory and would write on); a fork any time. */
+export async function rewindCopilot(opts: RewindOpts): ReturnType<typeof rewindByPlan> {
+  const holder = opts.mode === 'in-place' && !opts.force ? await copilotHolder(opts.transcriptPath) : null;
+  const open = holder === null ? null : `Copilot (pid ${holder}) has this session open: quit it first, or pass --force`;
+  if (open && !opts.dryRun) throw new RewindError('TRANSCRIPT_LIVE', open);
+  const out = await rewindByPlan(planCopilotCut, opts);
+  if (open) out.warnings.push(open);
+  return out;
 }
