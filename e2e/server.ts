@@ -12,7 +12,7 @@ export const ROOT = resolve(import.meta.dirname, '..');
 export const CLI = join(ROOT, 'out', 'cli', 'rewind-app.mjs');
 
 /** Variables that point the app at the user's data. */
-const USER_DATA = ['FACTORY_HOME_OVERRIDE', 'QWEN_HOME', 'QWEN_RUNTIME_DIR', 'GEMINI_CLI_HOME', 'CLAUDE_PROJECT_DIR', 'REWIND_CONFIG_DIR', 'REWIND_PRICES', 'REWIND_TRANSCRIPT_PATH', 'REWIND_DEMO'];
+const USER_DATA = ['FACTORY_HOME_OVERRIDE', 'QWEN_HOME', 'QWEN_RUNTIME_DIR', 'GEMINI_CLI_HOME', 'COPILOT_HOME', 'CLAUDE_PROJECT_DIR', 'REWIND_CONFIG_DIR', 'REWIND_PRICES', 'REWIND_TRANSCRIPT_PATH', 'REWIND_DEMO'];
 
 /**
  * The app's environment in a home of its own: nothing of the user's (their agents' data, prefs and

@@ -5,7 +5,7 @@ Usage:
   rewind-app serve [--port N] [--host 127.0.0.1] [--demo]
                                      browser mode: prints a URL with a one-time token
   rewind-app sessions [--project DIR] [--json]
-  rewind-app search <words or "a phrase"> [--json] [--project DIR] [--agent claude|codex|droid|qwen|gemini] [--limit N]
+  rewind-app search <words or "a phrase"> [--json] [--project DIR] [--agent claude|codex|droid|qwen|gemini|copilot] [--limit N]
                                      every prompt of every session (case and accents ignored),
                                      from an index kept in the cache folder; exit 3 when none matches
   rewind-app timeline [SESSION] [--json]
@@ -46,9 +46,9 @@ Usage:
   rewind-app serve --stdio           the service over stdin/stdout (what a host runs for the window)
   rewind-app mcp [--allow-writes]    an MCP server on stdio (docs/mcp.md): search, timeline,
                                      turn, previews; rewind, restore, undo with --allow-writes
-  rewind-app mcp install|uninstall --agent claude|codex|qwen|gemini|droid|all
+  rewind-app mcp install|uninstall --agent claude|codex|qwen|gemini|droid|copilot|all
                  [--scope user|project] [--allow-writes] [--dry-run] [--json]
-  rewind-app hooks install|uninstall|status [--agent claude|codex|droid|qwen|gemini|all]
+  rewind-app hooks install|uninstall|status [--agent claude|codex|droid|qwen|gemini|copilot|all]
                     [--scope user|project|local] [--trust] [--dry-run] [--json]
                                      each agent's own hook config (merged, backed up);
                                      --trust records Codex's trust for Rewind's hooks
@@ -62,7 +62,8 @@ Options:
                      $CODEX_HOME or ~/.codex; Factory Droid's from
                      $FACTORY_HOME_OVERRIDE/.factory or ~/.factory, Qwen Code's from
                      $QWEN_RUNTIME_DIR, $QWEN_HOME or ~/.qwen, Gemini
-                     CLI's from $GEMINI_CLI_HOME/.gemini or ~/.gemini (all rewound)
+                     CLI's from $GEMINI_CLI_HOME/.gemini or ~/.gemini, GitHub
+                     Copilot CLI's from $COPILOT_HOME or ~/.copilot (all rewound)
   -h, --help         this help
   -v, --version      version
 

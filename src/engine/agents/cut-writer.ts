@@ -33,6 +33,8 @@ export interface CutPlan {
   droppedMessages: number;
   /** The fork's path and bytes under a new session id. */
   fork(newId: string): { path: string; bytes: Buffer };
+  /** A fork goes in its own new folder under this one (Copilot's `session-state/<id>/`); absent: beside the original. */
+  forkRoot?: string;
   /** The whole new content of the file for an in-place rewind. */
   inPlace: Buffer;
   /**
@@ -151,8 +153,9 @@ async function writeByPlan(planner: CutPlanner, opts: RewindRequest & { now?: ()
   if (opts.mode === 'fork') {
     const forkSessionId = randomUUID();
     const fork = plan.fork(forkSessionId);
-    // A fork is a new session file beside the original, named by its new id.
-    await requireInside([resolve(dirname(path))], resolve(fork.path), 'a fork');
+    // A fork is a new session file beside the original, named by its new id (or in a new folder so named).
+    await requireInside([resolve(plan.forkRoot ?? dirname(path))], resolve(fork.path), 'a fork');
+    if (plan.forkRoot) await mkdir(dirname(fork.path), { mode: 0o700 });
     await writeBufferAtomic(fork.path, fork.bytes);
     const { linkFileHistory } = await import('./file-history-links.js');
     const fileHistoryDir = plan.fileHistoryRoot ? await linkFileHistory(plan.fileHistoryRoot, sessionId, forkSessionId) : null;

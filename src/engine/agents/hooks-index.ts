@@ -11,6 +11,7 @@ const LOAD: Record<string, () => Promise<AgentHooks>> = {
   droid: async () => (await import('./droid/hooks.js')).droidHooks,
   qwen: async () => (await import('./qwen/hooks.js')).qwenHooks,
   gemini: async () => (await import('./gemini/hooks.js')).geminiHooks,
+  copilot: async () => (await import('./copilot/hooks.js')).copilotHooks,
 };
 
 /** `rewind-app hook` without `--agent`: the first agent's, installed before the flag existed. */

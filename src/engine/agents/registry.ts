@@ -8,6 +8,7 @@ import { codex } from './codex/adapter.js';
 import { droid } from './droid/adapter.js';
 import { qwen } from './qwen/adapter.js';
 import { gemini } from './gemini/adapter.js';
+import { copilot } from './copilot/adapter.js';
 
 /**
  * Every agent Rewind knows. Adding an agent: a folder `agents/<id>/` whose `adapter.ts` exports an
@@ -22,6 +23,7 @@ export const ADAPTERS = {
   droid,
   qwen,
   gemini,
+  copilot,
 } as const satisfies Record<AgentId, AgentAdapter>;
 
 export type { AgentId };

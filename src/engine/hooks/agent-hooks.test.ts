@@ -51,7 +51,7 @@ describe("each agent's payloads, as the hook reads them", () => {
 
 describe("merging Rewind's entries into an agent's config", () => {
   const user = { theme: 'dark', hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'my-linter' }] }], Stop: [{ hooks: [{ type: 'command', command: 'notify' }] }] } };
-  for (const id of ['codex', 'droid', 'qwen', 'gemini'] as const) {
+  for (const id of ['codex', 'droid', 'qwen', 'gemini', 'copilot'] as const) {
     it(`${id}: keeps existing keys, is idempotent, uninstall removes exactly Rewind's entries`, async () => {
       const h = hooksOf(id);
       const dir = await tempDir(`hooks-${id}-`);

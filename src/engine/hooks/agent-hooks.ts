@@ -65,6 +65,8 @@ export interface AgentHooks {
   entry(command: string): Record<string, unknown>;
   /** The project folder the payload names (its own env var first), else null (the payload's cwd). */
   projectDir?(env: NodeJS.ProcessEnv): string | null;
+  /** The payload with what the agent leaves out of it filled in (Copilot names its session file only at Stop). */
+  payload?(p: HookPayload, env: NodeJS.ProcessEnv): HookPayload;
   /** What a payload means. */
   read(p: HookPayload): HookEvent;
   /**

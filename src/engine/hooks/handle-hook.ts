@@ -94,6 +94,7 @@ export interface HookContext {
  * break the agent.
  */
 export async function handleHook(ctx: HookContext, p: HookPayload, env: NodeJS.ProcessEnv): Promise<string> {
+  p = ctx.hooks.payload?.(p, env) ?? p;
   const root = env.REWIND_PROJECT_ROOT || ctx.hooks.projectDir?.(env) || p.cwd;
   if (!root) return 'no project dir';
   // Hooks installed for the user run wherever the agent does: a home folder or a drive's root is

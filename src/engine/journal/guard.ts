@@ -24,7 +24,8 @@ export async function validateRecord(projectRoot: string, r: JournalRecord, agen
     // session file where sessions live, named with its own id.
     await requireInside(transcriptRoots, r.forkPath, 'a journal record naming a fork');
     // Gemini CLI names a session file by the first 8 characters of its id (`session-<time>-<id8>.jsonl`).
-    const named = basename(r.forkPath).includes(r.forkSessionId) || basename(r.forkPath).endsWith(`-${r.forkSessionId.slice(0, 8)}.jsonl`);
+    // Copilot CLI names the session's folder by its id (`session-state/<id>/events.jsonl`).
+    const named = basename(r.forkPath).includes(r.forkSessionId) || basename(r.forkPath).endsWith(`-${r.forkSessionId.slice(0, 8)}.jsonl`) || basename(dirname(r.forkPath)) === r.forkSessionId;
     if (!r.forkPath.endsWith('.jsonl') || !named) throw bad('its fork is not a session file named by its id');
     if (r.fileHistoryDir !== null) {
       await requireInside(agentRoots, r.fileHistoryDir, 'a journal record naming file history');

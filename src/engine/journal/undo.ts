@@ -1,5 +1,5 @@
-import { copyFile, lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { copyFile, lstat, mkdir, open, rename, rmdir, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { isRewindError, RewindError } from '../errors.js';
 import { copyPrefixAtomic } from '../io/atomic-write.js';
@@ -131,6 +131,8 @@ async function undoRecord(projectRoot: string, r: UndoableRecord, opts: UndoOpti
     if (opts.dryRun) return { dryRun: true, undone: r, summary: `Would remove fork ${fork}`, keptAt: null };
     let keptAt: string | null = null;
     if (exists) keptAt = await moveAside(r.forkPath, join(store, 'undone'));
+    // A fork in a folder of its own (Copilot's `<id>/events.jsonl`): the folder goes too, when nothing else is in it.
+    if (exists && basename(dirname(r.forkPath)) === r.forkSessionId) await rmdir(dirname(r.forkPath)).catch(() => undefined);
     if (r.fileHistoryDir) {
       // Only the real directory we linked: never through a symlink.
       const fh = await lstat(r.fileHistoryDir).catch(() => null);

@@ -31,13 +31,14 @@ const EXISTING: Record<string, string> = {
   droid: `{\n  "mcpServers": {\n    "other": { "type": "stdio", "command": "other-server", "args": [], "disabled": false }\n  }\n}\n`,
   qwen: `{\n  // my settings\n  "model": { "name": "qwen3-coder" },\n  "mcpServers": { "other": { "command": "other-server", "args": [] } }\n}\n`,
   gemini: `{\n  // theme first\n  "ui": { "theme": "Dracula" },\n}\n`,
+  copilot: `{\n  "mcpServers": {\n    "other": { "type": "local", "command": "other-server", "args": [], "tools": ["*"] }\n  }\n}\n`,
 };
 
 describe.each(AGENT_IDS)('%s', (agent) => {
   it('the user scope file is the agent’s own MCP config', async () => {
-    const expected = { claude: join(home, '.claude.json'), codex: join(home, '.codex', 'config.toml'), droid: join(home, '.factory', 'mcp.json'), qwen: join(home, '.qwen', 'settings.json'), gemini: join(home, '.gemini', 'settings.json') }[agent];
+    const expected = { claude: join(home, '.claude.json'), codex: join(home, '.codex', 'config.toml'), droid: join(home, '.factory', 'mcp.json'), qwen: join(home, '.qwen', 'settings.json'), gemini: join(home, '.gemini', 'settings.json'), copilot: join(home, '.copilot', 'mcp-config.json') }[agent];
     expect(await fileOf(agent)).toBe(expected);
-    const inProject = { claude: join(project, '.mcp.json'), codex: join(project, '.codex', 'config.toml'), droid: join(project, '.factory', 'mcp.json'), qwen: join(project, '.qwen', 'settings.json'), gemini: join(project, '.gemini', 'settings.json') }[agent];
+    const inProject = { claude: join(project, '.mcp.json'), codex: join(project, '.codex', 'config.toml'), droid: join(project, '.factory', 'mcp.json'), qwen: join(project, '.qwen', 'settings.json'), gemini: join(project, '.gemini', 'settings.json'), copilot: join(project, '.github', 'mcp.json') }[agent];
     expect(await fileOf(agent, 'project')).toBe(inProject);
   });
 
@@ -147,6 +148,7 @@ describe('rewind-app mcp install|uninstall', () => {
       ['droid', 'absent'],
       ['qwen', 'removed'],
       ['gemini', 'absent'],
+      ['copilot', 'absent'],
     ]);
     expect(existsSync(join(home, '.codex', 'config.toml'))).toBe(false);
   });
@@ -158,8 +160,8 @@ describe('rewind-app mcp install|uninstall', () => {
     expect(await run(['mcp', 'install', '--agent', 'claude', '--scope', 'local'], io([], err))).toBe(2);
     expect(await run(['mcp', 'reinstall', '--agent', 'claude'], io([], err))).toBe(2);
     expect(err).toEqual([
-      'rewind-app: mcp install needs --agent claude|codex|droid|qwen|gemini (or a comma-separated list, or all)',
-      'rewind-app: --agent must be one of claude, codex, droid, qwen, gemini (got "vim")',
+      'rewind-app: mcp install needs --agent claude|codex|droid|qwen|gemini|copilot (or a comma-separated list, or all)',
+      'rewind-app: --agent must be one of claude, codex, droid, qwen, gemini, copilot (got "vim")',
       'rewind-app: --scope must be user or project (got "local")',
       'rewind-app: mcp takes install or uninstall, or nothing to run the server (got "reinstall")',
     ]);

@@ -16,6 +16,7 @@ const AGENT_FIXTURES: [string, AgentAdapter, string][] = [
   ['droid', ADAPTERS.droid, 'droid-real'],
   ['qwen', ADAPTERS.qwen, 'qwen-real'],
   ['gemini', ADAPTERS.gemini, 'gemini-real'],
+  ['copilot', ADAPTERS.copilot, 'copilot-1.0.102'],
 ];
 
 /** A JSON serializer with spaces (JSON.stringify has no such option: its `space` also breaks lines). */

@@ -46,7 +46,8 @@ export function contentText(content: unknown): string {
 export function userWords(content: unknown): string {
   const parts = typeof content === 'string' ? [content] : Array.isArray(content) ? content.map((b) => contentText([b])) : [];
   const words = parts.filter((t) => !/^\s*<(system-reminder|environment|context)/.test(t));
-  return words.join('\n').trim();
+  // Copilot puts the time before each prompt's words.
+  return words.join('\n').replace(/^\s*<current_datetime>[^<]*<\/current_datetime>/, '').trim();
 }
 
 let counter = 0;
@@ -65,11 +66,13 @@ function decide(req: ChatRequest): { text?: string; tool?: { name: string; args:
     const [, cmd, rest] = m as unknown as [string, string, string];
     const pick = (...names: string[]) => names.find((n) => tools.has(n));
     if (cmd === 'WRITE') {
-      const name = pick('Create', 'write_file', 'Write');
+      const name = pick('Create', 'write_file', 'Write', 'create');
       const [path, ...words] = rest.trim().split(' ');
+      // Copilot's `create` takes `path` and `file_text`.
+      if (name === 'create') return { tool: { name, args: { path, file_text: `${words.join(' ')}\n` } } };
       if (name) return { tool: { name, args: { file_path: path, content: `${words.join(' ')}\n` } } };
     } else {
-      const name = pick('Execute', 'run_shell_command', 'Bash');
+      const name = pick('Execute', 'run_shell_command', 'Bash', 'bash');
       if (name) return { tool: { name, args: name === 'Execute' ? { command: rest.trim(), riskLevel: 'low', riskLevelReason: 'test' } : { command: rest.trim(), description: 'scripted' } } };
     }
   }

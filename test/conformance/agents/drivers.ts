@@ -1,6 +1,6 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { qwenEnv, runCli } from './npm-cli.js';
+import { copilotEnv, qwenEnv, runCli } from './npm-cli.js';
 import type { ModelApi } from './suite.js';
 import { tempEnv } from '../../temp.js';
 
@@ -100,4 +100,32 @@ export function geminiDriver(cmd: string[]): Driver {
       return out.session_id;
     },
   };
+}
+
+/** GitHub Copilot CLI 1.0.102: BYOK against the scripted Chat Completions model, every tool allowed. */
+export function copilotDriver(cmd: string[]): Driver {
+  const env = (home: string, api: ModelApi): NodeJS.ProcessEnv => copilotEnv(home, api.url);
+  return {
+    env,
+    async setup(_home, project) {
+      await mkdir(project, { recursive: true });
+    },
+    async run(home, project, api, sessionId, prompt) {
+      const args = ['-p', prompt, '--allow-all', '--output-format', 'json', ...(sessionId ? ['--resume', sessionId] : [])];
+      const r = await runCli(cmd, args, { cwd: project, env: env(home, api) });
+      if (r.code !== 0) throw new Error(`copilot ${args.join(' ')} failed (${r.code}): ${r.stderr.slice(-2000)} ${r.stdout.slice(-500)}`);
+      // One JSON event a line; the last is the run's result, with its session id.
+      const result = r.stdout.split('\n').map(jsonOrNull).find((e) => e?.type === 'result');
+      if (!result?.sessionId) throw new Error(`copilot printed no result with a sessionId: ${r.stdout.slice(-500)}`);
+      return result.sessionId;
+    },
+  };
+}
+
+function jsonOrNull(line: string): { type?: string; sessionId?: string } | null {
+  try {
+    return JSON.parse(line) as { type?: string; sessionId?: string };
+  } catch {
+    return null;
+  }
 }

@@ -44,6 +44,24 @@ export const qwenEnv = (home: string, apiUrl: string): NodeJS.ProcessEnv => ({
   CI: '1',
   NO_COLOR: '1',
 });
+/** GitHub Copilot CLI 1.0.102 (FORMATS.md §2e): the loader runs the platform's binary package, installed with it. */
+export const COPILOT_CLI: NpmCli = { dir: 'copilot-1.0.102', packages: ['@github/copilot@1.0.102'], bin: join('node_modules', '@github', 'copilot', 'npm-loader.js'), node: true, version: '1.0.102' };
+/** Copilot's environment in BYOK mode against a scripted OpenAI-compatible model at `apiUrl`, offline, no login. */
+export const copilotEnv = (home: string, apiUrl: string): NodeJS.ProcessEnv => ({
+  PATH: process.env.PATH, ...tempEnv(),
+  HOME: home,
+  COPILOT_OFFLINE: 'true',
+  COPILOT_PROVIDER_BASE_URL: `${apiUrl}/v1`,
+  COPILOT_PROVIDER_TYPE: 'openai',
+  COPILOT_PROVIDER_API_KEY: 'sk-test',
+  COPILOT_MODEL: 'fake-model',
+  COPILOT_AUTO_UPDATE: 'false',
+  // The runtime it unpacks on first run (about 200 MB) is kept once beside the install, not in every test's home.
+  COPILOT_CACHE_HOME: cacheDirFor(join('copilot-1.0.102', 'cache')),
+  TERM: 'dumb',
+  CI: '1',
+  NO_COLOR: '1',
+});
 export const GEMINI_CLI: NpmCli = { dir: 'gemini-cli-0.61.0', packages: ['@google/gemini-cli@0.61.0'], bin: join('node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js'), node: true, version: '0.61.0' };
 
 /**
