@@ -1,5 +1,6 @@
-import { appendFile, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { appendOwnFile } from '../io/own-file.js';
 import { storeDir } from '../project.js';
 
 /** One edit the agent reported (PostToolUse), with the file's hash after it; null: file gone. */
@@ -13,7 +14,8 @@ export interface AgentWrite {
 const file = (root: string) => join(storeDir(root), 'agent-writes.jsonl');
 
 export async function recordAgentWrite(root: string, w: AgentWrite): Promise<void> {
-  await appendFile(file(root), `${JSON.stringify(w)}\n`, { mode: 0o600 });
+  // Never through a link the project shipped in its place (it would land outside the project).
+  await appendOwnFile(file(root), `${JSON.stringify(w)}\n`);
 }
 
 export async function readAgentWrites(root: string, since: string | null): Promise<AgentWrite[]> {

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { appendFile, mkdir, readFile, readdir } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RewindError } from '../errors.js';
 import { writeBufferAtomic } from '../io/atomic-write.js';
+import { appendOwnFile, ensureOwnDir } from '../io/own-file.js';
 import { storeDir } from '../project.js';
 
 /** One tree entry: [path, kind, blob sha256 | symlink target | '', mode, size, mtimeMs, ino]. */
@@ -176,11 +177,11 @@ export async function listCheckpointIds(projectRoot: string): Promise<string[]> 
 }
 
 export async function writeManifest(projectRoot: string, m: Manifest, summary: CheckpointSummary): Promise<void> {
-  const dir = checkpointsDir(projectRoot);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  // A real folder inside the store, never a link the project shipped.
+  const dir = await ensureOwnDir(storeDir(projectRoot), 'checkpoints');
   const stored = m.delta ? { ...m, entries: [] } : m;
   await writeBufferAtomic(join(dir, `${m.id}.json`), JSON.stringify(stored));
-  await appendFile(join(dir, 'index.jsonl'), `${JSON.stringify(summary)}\n`, { mode: 0o600 });
+  await appendOwnFile(join(dir, 'index.jsonl'), `${JSON.stringify(summary)}\n`);
 }
 
 /** Summaries, oldest first; manifests without an index line (a crash between writes) are read. */

@@ -1,5 +1,6 @@
-import { appendFile, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { appendOwnFile } from '../io/own-file.js';
 import { checkpointsDir, type CheckpointSummary } from './manifest.js';
 
 /**
@@ -22,7 +23,7 @@ export async function tieToPrompt(projectRoot: string, checkpointId: string, pro
     if (s.id !== checkpointId) continue;
     if (!s.transcript) return false;
     if (s.transcript.prompt_uuid === promptUuid) return true;
-    await appendFile(index, `${JSON.stringify({ ...s, transcript: { ...s.transcript, prompt_uuid: promptUuid } })}\n`, { mode: 0o600 });
+    await appendOwnFile(index, `${JSON.stringify({ ...s, transcript: { ...s.transcript, prompt_uuid: promptUuid } })}\n`);
     return true;
   }
   return false;
