@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmod, lstat, mkdir, open, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, open, readFile, readlink, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/temp.js';
@@ -98,6 +98,19 @@ describe.skipIf(process.platform === 'win32')('a FIFO or an oversized config (fi
     await expect(install(w, 'qwen', 'user')).rejects.toMatchObject({ code: 'UNSAFE_PATH', message: expect.not.stringMatching(/\n/) });
     await expect(installMcp(mcpReq(w, 'qwen', 'user'), MCP)).rejects.toMatchObject({ code: 'UNSAFE_PATH' });
     expect(Date.now() - t0).toBeLessThan(5_000);
+  }, 15_000);
+
+  it('a FIFO shipped where the config lock goes neither hangs install nor is written through', async () => {
+    const w = await place('fifo-lock-');
+    await mkdir(join(w.project, '.qwen'));
+    const lock = join(w.project, '.qwen', 'settings.json.rewind-lock');
+    execFileSync('mkfifo', [lock]);
+    // As cloned a while ago.
+    await utimes(lock, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    const t0 = Date.now();
+    await install(w, 'qwen', 'project');
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(await readFile(join(w.project, '.qwen', 'settings.json'), 'utf8')).toContain('hook --agent qwen');
   }, 15_000);
 
   it('an oversized config is refused in one line, nothing written', async () => {
