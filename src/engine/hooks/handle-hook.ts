@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { mkdir, open, readFile, stat } from 'node:fs/promises';
+import { mkdir, open, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 import { writeCacheFileAtomic } from '../io/atomic-write.js';
@@ -48,7 +48,9 @@ export const hookStateFile = (root: string, agent: string) => join(storeDir(root
 
 async function readJson<T>(file: string, valid: (v: T) => boolean, fallback: T): Promise<T> {
   try {
-    const v = JSON.parse(await readFile(file, 'utf8')) as T;
+    // Non-blocking, no link: a FIFO shipped as the hook's state is no state (and is replaced).
+    const { readOwnText } = await import('../io/own-file.js');
+    const v = JSON.parse((await readOwnText(file)) ?? '') as T;
     if (v && valid(v)) return v;
   } catch {
     // none yet, or torn: start afresh

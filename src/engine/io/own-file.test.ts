@@ -141,6 +141,20 @@ describe('a hostile project cannot make the store or the hook write outside it',
     await expect(lstat(target)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  it.skipIf(process.platform === 'win32')("the hook does not hang on FIFOs shipped as the store's own files", async () => {
+    const h = await hostile('hostile-store-fifo-');
+    await mkdir(join(store(h.project), 'checkpoints'), { recursive: true });
+    for (const f of ['hook-qwen.json', 'touched.json', 'config.json', 'agent-writes.jsonl']) execFileSync('mkfifo', [join(store(h.project), f)]);
+    execFileSync('mkfifo', [join(store(h.project), 'checkpoints', 'index.jsonl')]);
+    const p = { session_id: 's', cwd: h.project };
+    const t0 = Date.now();
+    // The index is a FIFO: the checkpoint is refused in one line, never waited on.
+    await expect(handleAgentHook('qwen', { ...p, hook_event_name: 'UserPromptSubmit', prompt: 'go', submitted_prompt: 'go' }, {})).rejects.toMatchObject({ code: 'UNSAFE_PATH' });
+    await handleAgentHook('qwen', { ...p, hook_event_name: 'PreToolUse', tool_name: 'write_file', tool_input: { file_path: join(h.project, 'a.txt') } }, {});
+    await expect(handleAgentHook('qwen', { ...p, hook_event_name: 'PostToolUse', tool_name: 'write_file', tool_input: { file_path: join(h.project, 'a.txt') } }, {})).rejects.toMatchObject({ code: 'UNSAFE_PATH' });
+    expect(Date.now() - t0).toBeLessThan(8_000);
+  }, 15_000);
+
   it.skipIf(process.platform === 'win32')('the hook does not hang on a FIFO named as the transcript (finding 4)', async () => {
     const h = await hostile('hostile-fifo-');
     const fifo = join(h.base, 'session.jsonl');

@@ -128,3 +128,27 @@ export async function ensureOwnDir(root: string, rel: string, opts: { create?: b
   }
   return dir;
 }
+
+/**
+ * The text of one of Rewind's own files, or null when it is missing or not a regular file (a FIFO
+ * or a link a project shipped in its place): opened without following a link and without
+ * blocking, so a hook never waits on it. Other errors are thrown.
+ */
+export async function readOwnText(path: string): Promise<string | null> {
+  let fh: FileHandle;
+  try {
+    fh = await open(path, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR' || isLinkError(e)) return null;
+    throw e;
+  }
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) return null;
+    if (!NOFOLLOW && (await lstat(path).catch(() => null))?.isSymbolicLink()) return null;
+    return await fh.readFile('utf8');
+  } finally {
+    await fh.close();
+  }
+}

@@ -1,6 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { appendOwnFile } from '../io/own-file.js';
+import { appendOwnFile, readOwnText } from '../io/own-file.js';
 import { storeDir } from '../project.js';
 
 /** One edit the agent reported (PostToolUse), with the file's hash after it; null: file gone. */
@@ -19,7 +18,7 @@ export async function recordAgentWrite(root: string, w: AgentWrite): Promise<voi
 }
 
 export async function readAgentWrites(root: string, since: string | null): Promise<AgentWrite[]> {
-  const raw = await readFile(file(root), 'utf8').catch(() => '');
+  const raw = (await readOwnText(file(root)).catch(() => null)) ?? '';
   const out: AgentWrite[] = [];
   for (const line of raw.split('\n')) {
     if (!line) continue;

@@ -1,6 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { appendOwnFile } from '../io/own-file.js';
+import { appendOwnFile, readOwnText } from '../io/own-file.js';
 import { checkpointsDir, type CheckpointSummary } from './manifest.js';
 
 /**
@@ -11,7 +10,7 @@ import { checkpointsDir, type CheckpointSummary } from './manifest.js';
  */
 export async function tieToPrompt(projectRoot: string, checkpointId: string, promptUuid: string): Promise<boolean> {
   const index = join(checkpointsDir(projectRoot), 'index.jsonl');
-  const raw = await readFile(index, 'utf8').catch(() => '');
+  const raw = (await readOwnText(index).catch(() => null)) ?? '';
   const lines = raw.trimEnd().split('\n');
   for (let i = lines.length - 1; i >= 0; i--) {
     let s: CheckpointSummary;
