@@ -174,6 +174,14 @@ describe("the user's config is kept as written (finding 7)", () => {
     expect(JSON.parse(await readFile(config, 'utf8'))).toEqual({ other: 1 });
   });
 
+  it('uninstall where there is no config makes no folder and takes no lock', async () => {
+    const w = await place('uninstall-none-');
+    expect((await uninstall(w, 'qwen', 'project')).changed).toBe(false);
+    expect((await uninstallMcp(mcpReq(w, 'gemini', 'user'))).action).toBe('absent');
+    await expect(stat(join(w.project, '.qwen'))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(stat(join(w.home, '.gemini'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
   it('a {} file is never deleted by uninstall (hooks and MCP); a file install made is', async () => {
     const w = await place('empty-file-');
     const hooks = join(w.home, '.factory', 'hooks.json');

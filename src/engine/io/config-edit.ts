@@ -81,10 +81,12 @@ export async function editAgentConfig<R>(file: string, opts: { allowedRoot: stri
   // Refused before anything is read or written: a link (or anything but a file) where the backup goes.
   await assertOwnFileSlot(backup);
   const ctx: ConfigEditContext = { linked, backupText: () => readAgentConfig(backup).catch(() => null) };
-  if (opts.dryRun) {
-    const text = await readAgentConfig(target);
-    const { next, result } = await edit(text, ctx);
-    return { result, changed: next !== undefined && next !== text, backup: null };
+  const first = await readAgentConfig(target);
+  if (opts.dryRun || first === null) {
+    const { next, result } = await edit(first, ctx);
+    const changed = next !== undefined && next !== first;
+    // A dry run, or nothing to do on a missing file (uninstall): no folder made, no lock taken.
+    if (opts.dryRun || !changed) return { result, changed: opts.dryRun ? changed : false, backup: null };
   }
   if (!linked) {
     if (opts.allowedRoot) await ensureOwnDir(opts.allowedRoot, relative(opts.allowedRoot, dirname(file)), { mode: 0o755 });
