@@ -1,4 +1,5 @@
-import { constants, copyFile, lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
+import { assertOwnFileSlot } from '../io/own-file.js';
 import { basename, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { isRewindError, RewindError } from '../errors.js';
@@ -33,7 +34,8 @@ async function moveAside(path: string, dir: string): Promise<string> {
     await rename(path, target);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
-    await copyFile(path, target, constants.COPYFILE_EXCL);
+    await assertOwnFileSlot(target);
+    await copyFile(path, target);
     await unlink(path);
   }
   return target;
@@ -184,15 +186,17 @@ async function putBack(
   let keptAt: string | null = null;
   if (keepCurrent) {
     keptAt = keepPath();
-    // New names in the store: EXCL never writes through a link a project put there.
-    await copyFile(r.transcript, keptAt, constants.COPYFILE_EXCL);
+    // Names in the store: never written through a link a project put there.
+    await assertOwnFileSlot(keptAt);
+    await copyFile(r.transcript, keptAt);
   }
   // What a redo puts back, byte for byte: the file this undo replaces.
   let redoCopy: string | null = keptAt;
   if (!redoCopy && (await lstat(r.transcript).catch(() => null))) {
     await mkdir(join(store, 'undone'), { recursive: true, mode: 0o700 });
     redoCopy = join(store, 'undone', `${Date.now()}-${r.sessionId}-rewritten.jsonl`);
-    await copyFile(r.transcript, redoCopy, constants.COPYFILE_EXCL);
+    await assertOwnFileSlot(redoCopy);
+    await copyFile(r.transcript, redoCopy);
   }
   // Held open across the rename: an append that lands on the replaced file is kept, not lost.
   const old = expected ? await open(r.transcript, 'r') : null;
@@ -205,7 +209,8 @@ async function putBack(
     if (old && expected && (await old.stat()).size > expected.size) {
       keptAt = keepPath();
       const { writeFile } = await import('node:fs/promises');
-      await writeFile(keptAt, await old.readFile(), { mode: 0o600, flag: 'wx' });
+      await assertOwnFileSlot(keptAt);
+      await writeFile(keptAt, await old.readFile(), { mode: 0o600 });
     }
   } finally {
     await old?.close();
