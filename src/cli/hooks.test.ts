@@ -152,3 +152,37 @@ describe('hooks install', () => {
     expect(await readFile(join(project, '.claude', 'settings.local.json'), 'utf8')).toBe('{ broken');
   });
 });
+
+describe('hooks and mcp install on a hostile or busy config (issue #34)', () => {
+  it('two CLI installs at once on one settings.json (hooks, then MCP) both land; a shipped backup link is refused in one line', async () => {
+    for (let trial = 0; trial < 4; trial++) {
+      const base = await tempDir('rewind-hooks-race-');
+      const project = join(base, 'proj');
+      await mkdir(join(project, '.qwen'), { recursive: true });
+      const config = join(project, '.qwen', 'settings.json');
+      await writeFile(config, '{\n  "model": { "name": "q" }\n}\n');
+      const env = { HOME: base };
+      const [a, b] = await Promise.all([
+        cli(['hooks', 'install', '--agent', 'qwen', '--scope', 'project', '--project', project], { env }),
+        cli(['mcp', 'install', '--agent', 'qwen', '--scope', 'project', '--project', project], { env }),
+      ]);
+      expect([a.code, b.code]).toEqual([0, 0]);
+      const v = JSON.parse(await readFile(config, 'utf8')) as { hooks?: object; mcpServers?: object };
+      expect(Object.keys(v.hooks ?? {}).length).toBeGreaterThan(0);
+      expect(Object.keys(v.mcpServers ?? {})).toEqual(['rewind']);
+    }
+    const base = await tempDir('rewind-hooks-link-');
+    const project = join(base, 'proj');
+    await mkdir(join(project, '.qwen'), { recursive: true });
+    await writeFile(join(project, '.qwen', 'settings.json'), '{}\n');
+    await writeFile(join(base, '.bashrc'), 'alias ll=ls\n');
+    const { symlink } = await import('node:fs/promises');
+    await symlink(join(base, '.bashrc'), join(project, '.qwen', 'settings.json.rewind-backup'));
+    const r = await cli(['hooks', 'install', '--agent', 'qwen', '--scope', 'project', '--project', project], { env: { HOME: base } });
+    expect(r.code).not.toBe(0);
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+    expect(r.err).toMatch(/is a link/);
+    expect(await readFile(join(base, '.bashrc'), 'utf8')).toBe('alias ll=ls\n');
+    expect(await readFile(join(project, '.qwen', 'settings.json'), 'utf8')).toBe('{}\n');
+  });
+});

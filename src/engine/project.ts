@@ -1,4 +1,4 @@
-import { mkdir, realpath, stat, writeFile } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 
 export const STORE_DIR = join('.agent', 'rewind');
@@ -19,7 +19,14 @@ export async function findProjectRoot(from: string): Promise<string | null> {
   }
 }
 
-/** Creates `.agent/rewind/` (user-only) with a `.gitignore` that keeps all of it out of git. */
+/** The folders Rewind keeps inside its store: a cloned project may ship any of them as a link. */
+const STORE_SUBDIRS = ['objects', 'checkpoints', 'transcript-backup', 'undone', 'pending'];
+
+/**
+ * Creates `.agent/rewind/` (user-only) with a `.gitignore` that keeps all of it out of git. A
+ * project that ships `.agent`, `.agent/rewind` or one of the store's folders as a link (or as a
+ * file) is refused in one line (`UNSAFE_PATH`) before anything is written there.
+ */
 export async function ensureStore(projectRoot: string): Promise<string> {
   const dir = storeDir(projectRoot);
   // The project folder itself is never created: a journal for a folder that is gone has no home.
@@ -27,10 +34,11 @@ export async function ensureStore(projectRoot: string): Promise<string> {
     const { RewindError } = await import('./errors.js');
     throw new RewindError('NOT_FOUND', `project folder does not exist: ${projectRoot} (pass --project DIR)`);
   }
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const gi = join(dir, '.gitignore');
-  const exists = await stat(gi).catch(() => null);
-  if (!exists) await writeFile(gi, '*\n', { mode: 0o644 });
+  const { createOwnFileIfMissing, ensureOwnDir } = await import('./io/own-file.js');
+  await ensureOwnDir(projectRoot, STORE_DIR);
+  for (const sub of STORE_SUBDIRS) await ensureOwnDir(dir, sub, { create: false });
+  // Created only where nothing is: a link shipped as the .gitignore is neither followed nor replaced.
+  await createOwnFileIfMissing(join(dir, '.gitignore'), '*\n', 0o644);
   return dir;
 }
 

@@ -165,8 +165,11 @@ export interface McpConfig {
   read(text: string | null, name: string): McpServerEntry | null;
   /** The text with `name` registered as `entry` (replacing what was there under that name). */
   add(text: string | null, name: string, entry: McpServerEntry): string;
-  /** The text without `name` (the same text when it had none; null when nothing else is left in the file). */
-  remove(text: string, name: string): string | null;
+  /**
+   * The text without `name` (the same text when it had none; null when nothing else is left in the
+   * file, unless `keepEmpty`: then the emptied text, for a file the user had).
+   */
+  remove(text: string, name: string, keepEmpty?: boolean): string | null;
 }
 
 export interface WatchSpec {

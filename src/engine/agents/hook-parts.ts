@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import type { HookEvent, HookPayload, HookPlace, HookScope } from '../hooks/agent-hooks.js';
@@ -10,9 +11,12 @@ import type { HookEvent, HookPayload, HookPlace, HookScope } from '../hooks/agen
 
 /** Reads the session file from `offset` to its end (what was written since a hook last looked). */
 async function readFrom(path: string, offset: number): Promise<Buffer> {
-  const fh = await open(path, 'r');
+  // Non-blocking, a regular file only: a hook must never wait on a FIFO named as the session file.
+  const fh = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
-    const { size } = await fh.stat();
+    const st = await fh.stat();
+    if (!st.isFile()) return Buffer.alloc(0);
+    const { size } = st;
     const start = Math.max(0, Math.min(offset, size));
     const buf = Buffer.alloc(size - start);
     if (buf.length) await fh.read(buf, 0, buf.length, start);

@@ -42,14 +42,14 @@ export function jsonMcpConfig(spec: {
       const next = applyEdits(text, edits);
       return applyEdits(next, format(next, { offset: edits[0]!.offset, length: edits[0]!.content.length }, FORMAT.formattingOptions));
     },
-    remove(text, name) {
+    remove(text, name, keepEmpty) {
       const servers = doc(text)[key] as Record<string, unknown> | undefined;
       if (!servers || !Object.hasOwn(servers, name)) return text;
       // The container goes with its last server: an empty one and none mean the same to the agent.
       const path = Object.keys(servers).length === 1 ? [key] : [key, name];
       // No formatting: only the server's own text (and its comma) goes.
       const next = applyEdits(text, modify(text, path, undefined, {}));
-      return /^\s*(\{\s*\})?\s*$/.test(next) ? null : next;
+      return !keepEmpty && /^\s*(\{\s*\})?\s*$/.test(next) ? null : next;
     },
   };
 }

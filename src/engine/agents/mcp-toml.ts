@@ -62,11 +62,11 @@ export function tomlMcpConfig(spec: { file(scope: McpScope, ctx: { env: NodeJS.P
       parsed(next);
       return next;
     },
-    remove(text, name) {
+    remove(text, name, keepEmpty) {
       if (!Object.hasOwn(servers(parsed(text)), name)) return text;
       const next = cut(text, name);
       if (Object.hasOwn(servers(parsed(next)), name)) throw new RewindError('UNSUPPORTED', `[${table}.${name}] is defined inline or with dotted keys: edit it by hand, nothing was changed`);
-      if (!next.trim()) return null;
+      if (!next.trim() && !keepEmpty) return null;
       return next.replace(/\n*$/, text.endsWith('\n') ? '\n' : '');
     },
   };

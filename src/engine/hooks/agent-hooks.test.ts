@@ -5,7 +5,7 @@ import { tempDir as makeTemp } from '../../../test/fixtures.js';
 import { ADAPTERS } from '../agents/registry.js';
 import { listCheckpoints } from '../store/manifest.js';
 import { handleAgentHook } from './handle-hook.js';
-import { installConfig, uninstallConfig, configStatus, withRewind, withoutRewind } from './hook-config.js';
+import { installConfig, uninstallConfig, configStatus, installText, uninstallText } from './hook-config.js';
 
 const made: string[] = [];
 const tempDir = async (prefix: string) => {
@@ -81,10 +81,10 @@ describe("merging Rewind's entries into an agent's config", () => {
   }
   it('an installed entry for the same agent is replaced, not doubled; a config of only ours goes back to none', () => {
     const h = hooksOf('gemini');
-    const once = withRewind({}, h, 'gemini', `${CMD} --agent gemini`);
-    const twice = withRewind(once, h, 'gemini', `'/new/node' '/new/rewind-app.mjs' hook --agent gemini`);
-    expect(twice.hooks && Object.values(twice.hooks as Record<string, unknown[]>).every((g) => g.length === 1)).toBe(true);
-    expect(withoutRewind(twice, h, 'gemini')).toEqual({});
+    const once = installText(null, h, 'gemini', `${CMD} --agent gemini`);
+    const twice = JSON.parse(installText(once, h, 'gemini', `'/new/node' '/new/rewind-app.mjs' hook --agent gemini`)) as { hooks: Record<string, unknown[]> };
+    expect(Object.values(twice.hooks).every((g) => g.length === 1)).toBe(true);
+    expect(JSON.parse(uninstallText(JSON.stringify(twice), h, 'gemini'))).toEqual({});
   });
   it('refuses a config that is not JSON, and writes nothing', async () => {
     const dir = await tempDir('hooks-bad-');

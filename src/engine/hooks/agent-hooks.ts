@@ -59,6 +59,8 @@ export interface AgentHooks {
   readonly events: readonly HookEventSpec[];
   /** The events sit under a top-level `"hooks"` key (Claude, Codex, Qwen, Gemini) or at the top (Droid's hooks.json). */
   readonly wrapped: boolean;
+  /** The agent reads its hook config as JSONC (comments, trailing commas): so does Rewind. */
+  readonly jsonc?: boolean;
   /** Its hook command is plain `rewind-app hook` (the first agent's, installed before `--agent` existed). */
   readonly bareCommand?: boolean;
   /** One hook entry as the agent takes it (its timeout unit, a name...). */

@@ -23,6 +23,9 @@ async function agentOf(id: string, w: Where): Promise<{ id: string; displayName:
   return { id: a.id, displayName: a.displayName, hooks: a.hooks, place: { projectRoot: w.projectRoot, agentHome: a.root(w.env, a.id === AGENT_PRIMARY ? w.claudeDir : null) } };
 }
 
+/** A project's (or local) config is edited only inside the project; the user's own anywhere its links lead. */
+const whereOf = (scope: HookScope, place: HookPlace) => ({ allowedRoot: scope === 'user' ? null : place.projectRoot });
+
 export interface ScopeStatus {
   scope: HookScope;
   file: string;
@@ -48,7 +51,7 @@ export async function agentStatus(id: string, w: Where, opts: { checkTrust?: boo
   let nextStep: string | null = null;
   for (const scope of a.hooks.scopes) {
     const file = a.hooks.configPath(scope, a.place);
-    const s = await configStatus(file, a.hooks, a.id);
+    const s = await configStatus(file, a.hooks, a.id, whereOf(scope, a.place));
     let willRun: boolean | null = s.error ? false : true;
     let why = s.error;
     const off = s.events.length ? (a.hooks.disabledReason?.(s.raw, scope) ?? null) : null;
@@ -85,7 +88,7 @@ export async function installAgentHooks(id: string, o: Where & { scope: string |
   const a = await agentOf(id, o);
   const scope = (o.scope as HookScope | null) ?? a.hooks.scopes[0]!;
   const file = a.hooks.configPath(scope, a.place);
-  const c = await installConfig(file, a.hooks, a.id, agentHookCommand(o.command, a.id, a.hooks), o.dryRun);
+  const c = await installConfig(file, a.hooks, a.id, agentHookCommand(o.command, a.id, a.hooks), o.dryRun, whereOf(scope, a.place));
   let nextStep: string | null = null;
   const lines = [...c.lines];
   if (a.hooks.trust) {
@@ -99,6 +102,6 @@ export async function uninstallAgentHooks(id: string, o: Where & { scope: string
   const a = await agentOf(id, o);
   const scope = (o.scope as HookScope | null) ?? a.hooks.scopes[0]!;
   const file = a.hooks.configPath(scope, a.place);
-  const c = await uninstallConfig(file, a.hooks, a.id, o.dryRun);
+  const c = await uninstallConfig(file, a.hooks, a.id, o.dryRun, whereOf(scope, a.place));
   return { agent: a.id, displayName: a.displayName, file, changed: c.changed, backup: c.backup, lines: c.lines, nextStep: null };
 }

@@ -1,9 +1,10 @@
-import { appendFile, mkdir, open, readFile, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { mkdir, open, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 import { writeCacheFileAtomic } from '../io/atomic-write.js';
 import { FINGERPRINT_WINDOW, hashRange } from '../io/fingerprint.js';
-import { ensureStore, storeDir } from '../project.js';
+import { ensureStore, STORE_DIR, storeDir } from '../project.js';
 import { withLock } from '../store/lock.js';
 import type { TranscriptCursor } from '../store/manifest.js';
 import type { AgentHooks, HookEvent, HookPayload } from './agent-hooks.js';
@@ -47,7 +48,9 @@ export const hookStateFile = (root: string, agent: string) => join(storeDir(root
 
 async function readJson<T>(file: string, valid: (v: T) => boolean, fallback: T): Promise<T> {
   try {
-    const v = JSON.parse(await readFile(file, 'utf8')) as T;
+    // Non-blocking, no link: a FIFO shipped as the hook's state is no state (and is replaced).
+    const { readOwnText } = await import('../io/own-file.js');
+    const v = JSON.parse((await readOwnText(file)) ?? '') as T;
     if (v && valid(v)) return v;
   } catch {
     // none yet, or torn: start afresh
@@ -65,20 +68,30 @@ function relInProject(root: string, cwd: string, p: string): string | null {
   return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : null;
 }
 
-const sizeOf = async (path: string | undefined) => (path ? ((await stat(path).catch(() => null))?.size ?? 0) : 0);
+/** A regular file's size (0: none, or not a regular file). */
+const sizeOf = async (path: string | undefined) => {
+  const st = path ? await stat(path).catch(() => null) : null;
+  return st?.isFile() ? st.size : 0;
+};
 
 async function transcriptCursor(p: HookPayload, agent: string, ids: { promptUuid?: string | null; promptId?: string | null }): Promise<TranscriptCursor | null> {
   if (!p.transcript_path) return null;
   const st = await stat(p.transcript_path).catch(() => null);
-  const size = st?.size ?? 0;
+  let size = 0;
   let prefix = '';
-  if (st) {
-    // The same window as a fingerprint's tail: tells a rewritten transcript apart.
-    const fh = await open(p.transcript_path, 'r');
+  // Only a regular file is opened, and without blocking: the payload can name a FIFO, which a
+  // blocking open would wait on until the agent's hook timeout. Anything else counts as no file.
+  if (st?.isFile()) {
+    const fh = await open(p.transcript_path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)).catch(() => null);
     try {
-      prefix = await hashRange(fh, Math.max(0, size - FINGERPRINT_WINDOW), Math.min(size, FINGERPRINT_WINDOW));
+      const now = await fh?.stat();
+      if (fh && now?.isFile()) {
+        size = now.size;
+        // The same window as a fingerprint's tail: tells a rewritten transcript apart.
+        prefix = await hashRange(fh, Math.max(0, size - FINGERPRINT_WINDOW), Math.min(size, FINGERPRINT_WINDOW));
+      }
     } finally {
-      await fh.close();
+      await fh?.close();
     }
   }
   return { transcript_path: p.transcript_path, session_id: p.session_id ?? null, agent, prompt_uuid: ids.promptUuid ?? null, prompt_id: ids.promptId ?? null, byte_offset_end: size, prefix_sha256: prefix };
@@ -253,14 +266,17 @@ export async function logHookError(root: string | undefined, message: string): P
   const line = `${new Date().toISOString()} ${message.replace(/\s+/g, ' ')}\n`;
   try {
     if (!root) throw new Error('no root');
-    await mkdir(storeDir(root), { recursive: true, mode: 0o700 });
-    await appendFile(join(storeDir(root), 'hook.log'), line, { mode: 0o600 });
+    // No link in `.agent/rewind` nor at hook.log: a project's link never gets the line.
+    const { appendOwnFile, ensureOwnDir } = await import('../io/own-file.js');
+    await ensureOwnDir(root, STORE_DIR);
+    await appendOwnFile(join(storeDir(root), 'hook.log'), line);
   } catch {
     try {
       const { defaultCacheDir } = await import('../io/cache-dir.js');
       const dir = defaultCacheDir();
       await mkdir(dir, { recursive: true, mode: 0o700 });
-      await appendFile(join(dir, 'hook.log'), line, { mode: 0o600 });
+      const { appendOwnFile } = await import('../io/own-file.js');
+      await appendOwnFile(join(dir, 'hook.log'), line);
     } catch {
       // Nowhere to write: stay silent rather than break the agent.
     }

@@ -1,18 +1,21 @@
-import { copyFile, mkdir, readFile, unlink } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { applyEdits, modify, parse, printParseErrorCode, type FormattingOptions, type JSONPath, type ParseError } from 'jsonc-parser';
 import { RewindError } from '../errors.js';
-import { writeBufferAtomic } from '../io/atomic-write.js';
+import { editAgentConfig, readAgentConfig, resolveConfigTarget } from '../io/config-edit.js';
 import type { AgentHooks } from './agent-hooks.js';
 
 /**
  * Rewind's entries in an agent's JSON hook config (`{"hooks": {EVENT: [{matcher, hooks: [...]}]}}`,
- * or the events at the top level): merged into what the file holds, never replacing it. Pure
- * functions on the text, then one atomic write with a backup of the file as it was.
+ * or the events at the top level). The text is edited, never re-serialized (jsonc-parser's
+ * `modify`): only Rewind's own entries change; the user's numbers (`1e999`), comments (where the
+ * agent reads JSONC), key order, empty objects and lists, the trailing newline stay as written.
+ * The write itself (lock, backup, no link followed, the file's mode) is `io/config-edit.ts`.
  */
 
 type Handler = { command?: unknown } & Record<string, unknown>;
 type Group = { hooks?: Handler[] } & Record<string, unknown>;
 type Doc = Record<string, unknown>;
+type Spec = Pick<AgentHooks, 'wrapped' | 'bareCommand' | 'jsonc'>;
 
 /** `rewind-app ... hook --agent <id>` (any quoting, any install path); `bare`: also plain `hook`. */
 export const isRewindHook = (cmd: unknown, agent: string, bare = false): boolean =>
@@ -21,13 +24,20 @@ export const isRewindHook = (cmd: unknown, agent: string, bare = false): boolean
 /** The command line Rewind installs for an agent: `hookCommand` plus `--agent <id>` (not for a bare one). */
 export const agentHookCommand = (base: string, agent: string, spec: Pick<AgentHooks, 'bareCommand'>): string => (spec.bareCommand ? base : `${base} --agent ${agent}`);
 
-export function parseConfig(raw: string | null, file: string): Doc {
+/** The config as a value: strict JSON, or JSONC (comments, trailing commas) for an agent that reads it so. */
+export function parseConfig(raw: string | null, file: string, jsonc = false): Doc {
   if (raw === null || !raw.trim()) return {};
   let v: unknown;
-  try {
-    v = JSON.parse(raw);
-  } catch {
-    throw new RewindError('IO', `${file} is not valid JSON: fix it first, nothing was changed`);
+  if (jsonc) {
+    const errors: ParseError[] = [];
+    v = parse(raw, errors, { allowTrailingComma: true, disallowComments: false });
+    if (errors.length) throw new RewindError('IO', `${file} is not valid JSON (${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset}): fix it first, nothing was changed`);
+  } else {
+    try {
+      v = JSON.parse(raw);
+    } catch {
+      throw new RewindError('IO', `${file} is not valid JSON: fix it first, nothing was changed`);
+    }
   }
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw new RewindError('IO', `${file} is not a JSON object: nothing was changed`);
   return v as Doc;
@@ -42,46 +52,82 @@ export function eventsOf(doc: Doc, wrapped: boolean, file: string): Record<strin
   return h as Record<string, unknown>;
 }
 
+const isOurs = (h: Handler | undefined, agent: string, spec: Spec) => isRewindHook(h?.command, agent, spec.bareCommand);
+const groupHasOurs = (g: Group, agent: string, spec: Spec) => Array.isArray(g?.hooks) && g.hooks.some((h) => isOurs(h, agent, spec));
+
 /** The events holding one of Rewind's entries for `agent`. */
-export function rewindEvents(doc: Doc, spec: Pick<AgentHooks, 'wrapped' | 'bareCommand'>, agent: string, file = 'config'): string[] {
+export function rewindEvents(doc: Doc, spec: Spec, agent: string, file = 'config'): string[] {
   const out: string[] = [];
   for (const [event, groups] of Object.entries(eventsOf(doc, spec.wrapped, file))) {
-    if (Array.isArray(groups) && groups.some((g: Group) => Array.isArray(g?.hooks) && g.hooks.some((h) => isRewindHook(h?.command, agent, spec.bareCommand)))) out.push(event);
+    if (Array.isArray(groups) && groups.some((g: Group) => groupHasOurs(g, agent, spec))) out.push(event);
   }
   return out;
 }
 
-/** The config without Rewind's entries; everything else as it was (an emptied group or event goes). */
-export function withoutRewind(doc: Doc, spec: Pick<AgentHooks, 'wrapped' | 'bareCommand'>, agent: string, file = 'config'): Doc {
-  const events = eventsOf(doc, spec.wrapped, file);
-  const kept: Record<string, unknown> = {};
-  for (const [event, groups] of Object.entries(events)) {
-    if (!Array.isArray(groups)) {
-      kept[event] = groups;
-      continue;
+/** The command of Rewind's first installed entry for `agent`, or null. */
+function rewindCommand(doc: Doc, spec: Spec, agent: string, file: string): string | null {
+  for (const groups of Object.values(eventsOf(doc, spec.wrapped, file))) {
+    if (!Array.isArray(groups)) continue;
+    for (const g of groups as Group[]) for (const h of Array.isArray(g?.hooks) ? g.hooks : []) if (isOurs(h, agent, spec)) return String(h.command);
+  }
+  return null;
+}
+
+/** The file's own layout for inserted text: its indent and line ends. */
+function formattingOf(text: string): FormattingOptions {
+  const indent = /^([ \t]+)["{[\]}]/m.exec(text)?.[1] ?? '  ';
+  const tabs = indent.startsWith('\t');
+  return { insertSpaces: !tabs, tabSize: tabs ? 1 : indent.length, eol: text.includes('\r\n') ? '\r\n' : '\n' };
+}
+
+/**
+ * The text without Rewind's entries for `agent`, edited in place: a handler of ours goes, a group
+ * left with no handler goes. `dropEmptied`: an event list (and a `hooks` object) that held only
+ * Rewind's entries goes too (uninstall); else it stays, empty, for the entry put back (install).
+ */
+function removeOurs(text: string, spec: Spec, agent: string, file: string, dropEmptied: boolean): string {
+  const pre: JSONPath = spec.wrapped ? ['hooks'] : [];
+  let cur = text;
+  // One edit at a time on the text as it now is (configs are small): offsets never go stale.
+  for (;;) {
+    const events = eventsOf(parseConfig(cur, file, true), spec.wrapped, file);
+    let path: JSONPath | null = null;
+    for (const [event, groups] of Object.entries(events)) {
+      if (!Array.isArray(groups)) continue;
+      const gi = groups.findIndex((g: Group) => groupHasOurs(g, agent, spec));
+      if (gi === -1) continue;
+      const handlers = (groups[gi] as Group).hooks!;
+      const hi = handlers.findIndex((h) => isOurs(h, agent, spec));
+      if (handlers.some((h) => !isOurs(h, agent, spec))) path = [...pre, event, gi, 'hooks', hi];
+      else if (groups.length > 1 || !dropEmptied) path = [...pre, event, gi];
+      else if (spec.wrapped && Object.keys(events).length === 1) path = ['hooks'];
+      else path = [...pre, event];
+      break;
     }
-    const left = groups
-      .map((g: Group) => (Array.isArray(g?.hooks) ? { ...g, hooks: g.hooks.filter((h) => !isRewindHook(h?.command, agent, spec.bareCommand)) } : g))
-      .filter((g: Group) => !Array.isArray(g?.hooks) || g.hooks.length > 0);
-    const hadOurs = left.length !== groups.length || left.some((g: Group, i) => Array.isArray(g?.hooks) && g.hooks.length !== (groups[i] as Group)?.hooks?.length);
-    if (left.length || !hadOurs) kept[event] = left;
+    if (!path) return cur;
+    cur = applyEdits(cur, modify(cur, path, undefined, {}));
   }
-  if (!spec.wrapped) return kept;
-  const out: Doc = { ...doc, hooks: kept };
-  // A "hooks" object that held only Rewind's entries goes with them.
-  if (Object.keys(kept).length === 0 && Object.keys(events).length > 0) delete out.hooks;
-  return out;
 }
 
-/** The config with Rewind's entries (one group per event, appended after the user's own). */
-export function withRewind(doc: Doc, spec: Pick<AgentHooks, 'wrapped' | 'bareCommand' | 'events' | 'entry'>, agent: string, command: string, file = 'config'): Doc {
-  const base = withoutRewind(doc, spec, agent, file);
-  const events = { ...eventsOf(base, spec.wrapped, file) };
+/** The text with Rewind's entries (one group per event, after the user's own); the rest as it was. */
+export function installText(text: string | null, spec: Spec & Pick<AgentHooks, 'events' | 'entry'>, agent: string, command: string, file = 'config'): string {
+  const base = text === null || !text.trim() ? '{}\n' : text;
+  const formattingOptions = formattingOf(base);
+  let cur = removeOurs(base, spec, agent, file, false);
+  const pre: JSONPath = spec.wrapped ? ['hooks'] : [];
   for (const e of spec.events) {
-    const prev = Array.isArray(events[e.event]) ? (events[e.event] as unknown[]) : [];
-    events[e.event] = [...prev, { ...(e.matcher !== undefined ? { matcher: e.matcher } : {}), hooks: [spec.entry(command)] }];
+    const group = { ...(e.matcher !== undefined ? { matcher: e.matcher } : {}), hooks: [spec.entry(command)] };
+    const now = eventsOf(parseConfig(cur, file, true), spec.wrapped, file)[e.event];
+    if (now !== undefined && !Array.isArray(now)) throw new RewindError('IO', `${file}: "${e.event}" is not a list: nothing was changed`);
+    const edits = now === undefined ? modify(cur, [...pre, e.event], [group], { formattingOptions }) : modify(cur, [...pre, e.event, -1], group, { formattingOptions });
+    cur = applyEdits(cur, edits);
   }
-  return spec.wrapped ? { ...base, hooks: events } : events;
+  return cur;
+}
+
+/** The text without Rewind's entries: a list or `hooks` object that held only them goes with them. */
+export function uninstallText(text: string, spec: Spec, agent: string, file = 'config'): string {
+  return removeOurs(text, spec, agent, file, true);
 }
 
 export interface ConfigChange {
@@ -91,57 +137,50 @@ export interface ConfigChange {
   lines: string[];
 }
 
-const render = (doc: Doc) => `${JSON.stringify(doc, null, 2)}\n`;
+/** Where the config may be edited: a project's config stays inside the project (null: the user's own). */
+export interface ConfigWhere {
+  allowedRoot: string | null;
+}
 
-async function readRaw(file: string): Promise<string | null> {
-  return readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
-    if (e.code === 'ENOENT') return null;
-    throw new RewindError('IO', `cannot read ${file}: ${e.message}`);
+export async function installConfig(file: string, spec: AgentHooks, agent: string, command: string, dryRun = false, where: ConfigWhere = { allowedRoot: null }): Promise<ConfigChange> {
+  const r = await editAgentConfig(file, { allowedRoot: where.allowedRoot, dryRun }, (raw) => {
+    const doc = parseConfig(raw, file, spec.jsonc);
+    const had = rewindEvents(doc, spec, agent, file);
+    const next = installText(raw, spec, agent, command, file);
+    // Idempotent: the same entries already there (in any formatting) change nothing.
+    if (raw !== null && isDeepStrictEqual(parseConfig(next, file, true), parseConfig(raw, file, true))) return { next: undefined, result: had };
+    return { next, result: had };
   });
+  if (!r.changed) return { file, changed: false, backup: null, lines: ['already installed, nothing changed'] };
+  return { file, changed: true, backup: r.backup, lines: spec.events.map((e) => `${r.result.includes(e.event) ? 'updated' : 'added'} ${e.event} -> ${command}`) };
 }
 
-/** Writes `next` over `file`, keeping the file as it was beside it (`.rewind-backup`). */
-async function writeWithBackup(file: string, raw: string | null, next: string): Promise<string | null> {
-  await mkdir(dirname(file), { recursive: true });
-  let backup: string | null = null;
-  if (raw !== null) {
-    backup = `${file}.rewind-backup`;
-    await copyFile(file, backup);
-  }
-  await writeBufferAtomic(file, next, { mode: 0o600 });
-  return backup;
+export async function uninstallConfig(file: string, spec: AgentHooks, agent: string, dryRun = false, where: ConfigWhere = { allowedRoot: null }): Promise<ConfigChange> {
+  const r = await editAgentConfig(file, { allowedRoot: where.allowedRoot, dryRun }, async (raw, ctx) => {
+    if (raw === null) return { next: undefined, result: [] as string[] };
+    const doc = parseConfig(raw, file, spec.jsonc);
+    const present = rewindEvents(doc, spec, agent, file);
+    if (present.length === 0) return { next: undefined, result: present };
+    const command = rewindCommand(doc, spec, agent, file)!;
+    // Nothing else changed since the install: the file goes back byte for byte to what it was
+    // (the user's own empty `"hooks": {}` or `[]` included).
+    const before = await ctx.backupText();
+    if (before !== null && rewindEvents(parseConfig(before, file, true), spec, agent, file).length === 0 && installText(before, spec, agent, command, file) === raw) {
+      return { next: before, result: present };
+    }
+    // A file install made from nothing (exactly what it wrote) goes; a file the user had never does.
+    if (!ctx.linked && raw === installText(null, spec, agent, command, file)) return { next: null, result: present };
+    return { next: uninstallText(raw, spec, agent, file), result: present };
+  });
+  if (!r.changed) return { file, changed: false, backup: null, lines: ['not installed, nothing changed'] };
+  return { file, changed: true, backup: r.backup, lines: r.result.map((e) => `removed ${e}`) };
 }
 
-export async function installConfig(file: string, spec: AgentHooks, agent: string, command: string, dryRun = false): Promise<ConfigChange> {
-  const raw = await readRaw(file);
-  const doc = parseConfig(raw, file);
-  const had = rewindEvents(doc, spec, agent, file);
-  const next = render(withRewind(doc, spec, agent, command, file));
-  // Idempotent: the same entries already there (in any formatting) change nothing.
-  if (raw !== null && render(doc) === next) return { file, changed: false, backup: null, lines: ['already installed, nothing changed'] };
-  const backup = dryRun ? null : await writeWithBackup(file, raw, next);
-  return { file, changed: true, backup, lines: spec.events.map((e) => `${had.includes(e.event) ? 'updated' : 'added'} ${e.event} -> ${command}`) };
-}
-
-export async function uninstallConfig(file: string, spec: AgentHooks, agent: string, dryRun = false): Promise<ConfigChange> {
-  const raw = await readRaw(file);
-  const doc = parseConfig(raw, file);
-  const present = rewindEvents(doc, spec, agent, file);
-  if (raw === null || present.length === 0) return { file, changed: false, backup: null, lines: ['not installed, nothing changed'] };
-  const left = withoutRewind(doc, spec, agent, file);
-  let backup: string | null = null;
-  if (!dryRun) {
-    backup = await writeWithBackup(file, raw, render(left));
-    // A file that held only Rewind's entries goes (as before install: an agent may refuse an empty one); its backup stays.
-    if (Object.keys(left).length === 0) await unlink(file);
-  }
-  return { file, changed: true, backup, lines: present.map((e) => `removed ${e}`) };
-}
-
-export async function configStatus(file: string, spec: AgentHooks, agent: string): Promise<{ events: string[]; raw: string | null; error: string | null }> {
+export async function configStatus(file: string, spec: AgentHooks, agent: string, where: ConfigWhere = { allowedRoot: null }): Promise<{ events: string[]; raw: string | null; error: string | null }> {
   try {
-    const raw = await readRaw(file);
-    return { events: rewindEvents(parseConfig(raw, file), spec, agent, file), raw, error: null };
+    const { target } = await resolveConfigTarget(file, where.allowedRoot);
+    const raw = await readAgentConfig(target);
+    return { events: rewindEvents(parseConfig(raw, file, spec.jsonc), spec, agent, file), raw, error: null };
   } catch (e) {
     return { events: [], raw: null, error: e instanceof Error ? e.message : String(e) };
   }

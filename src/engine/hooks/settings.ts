@@ -1,11 +1,9 @@
-import { mkdir, readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { writeBufferAtomic } from '../io/atomic-write.js';
+import { join } from 'node:path';
+import { readAgentConfig } from '../io/config-edit.js';
 import { eventsOf, parseConfig } from './hook-config.js';
 
 export type Scope = 'user' | 'project' | 'local';
 export const HOOK_EVENTS = ['UserPromptSubmit', 'PreToolUse', 'PostToolUse'] as const;
-const TOOL_MATCHER = 'Write|Edit|MultiEdit|NotebookEdit|Bash|Agent|Task';
 
 export function settingsPath(scope: Scope, projectRoot: string, claudeRoot: string): string {
   if (scope === 'user') return join(claudeRoot, 'settings.json');
@@ -24,70 +22,13 @@ type HookEntry = { matcher?: string; hooks?: { type?: string; command?: string; 
 type Settings = Record<string, unknown> & { hooks?: Record<string, HookEntry[]> };
 
 async function readSettings(file: string): Promise<{ settings: Settings; raw: string | null }> {
-  let raw: string | null = null;
-  try {
-    raw = await readFile(file, 'utf8');
-  } catch {
-    return { settings: {}, raw: null };
-  }
+  // Never a blocking read of a FIFO or a huge file put in the settings' place.
+  const raw = await readAgentConfig(file).catch(() => null);
+  if (raw === null) return { settings: {}, raw: null };
   // Read as every agent's hook config is: an object, its "hooks" an object.
   const s = parseConfig(raw, file) as Settings;
   eventsOf(s, true, file);
   return { settings: s, raw };
-}
-
-/** Settings without our entries; everything else is kept as it was. */
-function withoutOurs(s: Settings): Settings {
-  if (!s.hooks) return s;
-  const hooks: Record<string, HookEntry[]> = {};
-  for (const [event, entries] of Object.entries(s.hooks)) {
-    if (!Array.isArray(entries)) {
-      hooks[event] = entries;
-      continue;
-    }
-    const kept = entries
-      .map((e) => (Array.isArray(e?.hooks) ? { ...e, hooks: e.hooks.filter((h) => !isOurs(h?.command)) } : e))
-      .filter((e) => !Array.isArray(e?.hooks) || e.hooks.length > 0);
-    if (kept.length) hooks[event] = kept;
-  }
-  const out: Settings = { ...s, hooks };
-  if (Object.keys(hooks).length === 0) delete out.hooks;
-  return out;
-}
-
-export interface HooksChange {
-  file: string;
-  changed: boolean;
-  /** One line per event added or removed. */
-  lines: string[];
-}
-
-export async function installHooks(file: string, command: string, dryRun = false): Promise<HooksChange> {
-  const { settings, raw } = await readSettings(file);
-  const base = withoutOurs(settings);
-  const hooks = { ...(base.hooks ?? {}) };
-  const entry = (matcher?: string): HookEntry => ({ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command, timeout: 30 }] });
-  hooks.UserPromptSubmit = [...(hooks.UserPromptSubmit ?? []), entry()];
-  hooks.PreToolUse = [...(hooks.PreToolUse ?? []), entry(TOOL_MATCHER)];
-  hooks.PostToolUse = [...(hooks.PostToolUse ?? []), entry(TOOL_MATCHER)];
-  const next = `${JSON.stringify({ ...base, hooks }, null, 2)}\n`;
-  const changed = next !== raw;
-  if (changed && !dryRun) {
-    await mkdir(dirname(file), { recursive: true });
-    await writeBufferAtomic(file, next, { mode: 0o600 });
-  }
-  const had = raw ? hasOurs(JSON.parse(raw || '{}') as Settings) : [];
-  const lines = changed ? HOOK_EVENTS.map((e) => `${had.includes(e) ? 'updated' : 'added'} ${e} -> ${command}`) : ['already installed, nothing changed'];
-  return { file, changed, lines };
-}
-
-export async function uninstallHooks(file: string, dryRun = false): Promise<HooksChange> {
-  const { settings, raw } = await readSettings(file);
-  const present = hasOurs(settings);
-  if (raw === null || present.length === 0) return { file, changed: false, lines: ['not installed, nothing changed'] };
-  const next = `${JSON.stringify(withoutOurs(settings), null, 2)}\n`;
-  if (!dryRun) await writeBufferAtomic(file, next, { mode: 0o600 });
-  return { file, changed: true, lines: present.map((e) => `removed ${e}`) };
 }
 
 function hasOurs(s: Settings): string[] {

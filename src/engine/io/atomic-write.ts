@@ -1,5 +1,6 @@
-import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { lstat, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { linkRefused } from './own-file.js';
 
 let counter = 0;
 
@@ -15,9 +16,12 @@ export function tempPathFor(target: string): string {
 /**
  * The one pattern behind every write here: fill a temp file beside the target, rename it over the
  * target, remove the temp on any failure. `durable` also fsyncs the directory so the rename
- * survives a crash (the filler fsyncs the file itself).
+ * survives a crash (the filler fsyncs the file itself). A link at the target is refused before
+ * anything is written (a rename would not follow it, but it is not the file the caller means: a
+ * link a project shipped, or a user's link whose target the caller should have resolved).
  */
 async function commitViaTemp(target: string, fill: (tmp: string) => Promise<void>, durable: boolean, beforeRename?: () => Promise<void>): Promise<void> {
+  if ((await lstat(target).catch(() => null))?.isSymbolicLink()) throw linkRefused(target);
   const tmp = tempPathFor(target);
   try {
     await fill(tmp);
@@ -51,6 +55,8 @@ export async function writeFileAtomic(
     async (tmp) => {
       const fh = await open(tmp, 'wx', opts.mode ?? 0o600);
       try {
+        // The mode exactly (the umask would take bits off a config's own mode, 0o664 say).
+        if (opts.mode !== undefined) await fh.chmod(opts.mode);
         await write(fh);
         await fh.sync();
       } finally {

@@ -1,5 +1,6 @@
-import { link, open, readFile, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, lstat, open, unlink, writeFile } from 'node:fs/promises';
 import { tempPathFor } from './atomic-write.js';
+import { readConfigFile } from './config-file.js';
 import { processAlive } from './process-alive.js';
 
 /** What a lock file holds: who took it and when, so a stale one can be told from a busy one. */
@@ -11,15 +12,18 @@ export interface LockOwner {
 
 /** The owner of a lock file, or null when there is none or it is unreadable. */
 export async function readLockOwner(path: string): Promise<LockOwner | null> {
-  const raw = await readFile(path, 'utf8').catch(() => null);
-  if (raw === null) return null;
+  // Never through a link, never a blocking read: a project can ship a FIFO where a lock goes.
+  if ((await lstat(path).catch(() => null))?.isSymbolicLink()) return null;
+  const read = await readConfigFile(path, 4096).catch(() => null);
+  if (read?.kind !== 'text') return null;
+  const raw = read.text;
   try {
     const v = JSON.parse(raw) as Partial<LockOwner>;
     if (typeof v.pid === 'number' && typeof v.time === 'number') return { pid: v.pid, time: v.time };
   } catch {
     // Older lock files held just the pid.
     const pid = Number(raw.trim());
-    if (Number.isSafeInteger(pid) && pid > 0) return { pid, time: (await stat(path).catch(() => null))?.mtimeMs ?? 0 };
+    if (Number.isSafeInteger(pid) && pid > 0) return { pid, time: (await lstat(path).catch(() => null))?.mtimeMs ?? 0 };
   }
   return null;
 }
@@ -31,7 +35,7 @@ export async function readLockOwner(path: string): Promise<LockOwner | null> {
 export async function isStale(path: string, maxAgeMs: number, now = Date.now()): Promise<boolean> {
   const owner = await readLockOwner(path);
   if (!owner) {
-    const st = await stat(path).catch(() => null);
+    const st = await lstat(path).catch(() => null);
     return !!st && now - st.mtimeMs > 5_000;
   }
   return !processAlive(owner.pid) || now - owner.time > maxAgeMs;

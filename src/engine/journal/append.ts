@@ -1,5 +1,5 @@
-import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { appendOwnFile } from '../io/own-file.js';
 import type { JournalRecord } from './record.js';
 import { ensureStore, storeDir } from '../project.js';
 
@@ -12,5 +12,5 @@ export function journalPath(projectRoot: string): string {
 export async function appendJournal(projectRoot: string, record: JournalRecord): Promise<void> {
   await ensureStore(projectRoot);
   // One short line per append: O_APPEND writes of it do not interleave.
-  await appendFile(journalPath(projectRoot), `${JSON.stringify(record)}\n`, { mode: 0o600 });
+  await appendOwnFile(journalPath(projectRoot), `${JSON.stringify(record)}\n`);
 }

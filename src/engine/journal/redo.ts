@@ -1,4 +1,4 @@
-import { copyFile, lstat, rename, unlink } from 'node:fs/promises';
+import { constants, copyFile, lstat, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { isRewindError, RewindError } from '../errors.js';
@@ -91,7 +91,8 @@ async function redoOne(projectRoot: string, u: UndoRecord, r: UndoableRecord, op
       await rename(u.keptAt, r.forkPath);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
-      await copyFile(u.keptAt, r.forkPath);
+      // EXCL: the path was checked empty above; never through whatever appeared there since.
+      await copyFile(u.keptAt, r.forkPath, constants.COPYFILE_EXCL);
       await unlink(u.keptAt);
     }
     if (r.fileHistoryDir) {

@@ -1,4 +1,5 @@
 import { copyFile, lstat, mkdir, open, rename, rmdir, unlink } from 'node:fs/promises';
+import { assertOwnFileSlot } from '../io/own-file.js';
 import { basename, dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { isRewindError, RewindError } from '../errors.js';
@@ -33,6 +34,7 @@ async function moveAside(path: string, dir: string): Promise<string> {
     await rename(path, target);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
+    await assertOwnFileSlot(target);
     await copyFile(path, target);
     await unlink(path);
   }
@@ -186,6 +188,8 @@ async function putBack(
   let keptAt: string | null = null;
   if (keepCurrent) {
     keptAt = keepPath();
+    // Names in the store: never written through a link a project put there.
+    await assertOwnFileSlot(keptAt);
     await copyFile(r.transcript, keptAt);
   }
   // What a redo puts back, byte for byte: the file this undo replaces.
@@ -193,6 +197,7 @@ async function putBack(
   if (!redoCopy && (await lstat(r.transcript).catch(() => null))) {
     await mkdir(join(store, 'undone'), { recursive: true, mode: 0o700 });
     redoCopy = join(store, 'undone', `${Date.now()}-${r.sessionId}-rewritten.jsonl`);
+    await assertOwnFileSlot(redoCopy);
     await copyFile(r.transcript, redoCopy);
   }
   // Held open across the rename: an append that lands on the replaced file is kept, not lost.
@@ -206,6 +211,7 @@ async function putBack(
     if (old && expected && (await old.stat()).size > expected.size) {
       keptAt = keepPath();
       const { writeFile } = await import('node:fs/promises');
+      await assertOwnFileSlot(keptAt);
       await writeFile(keptAt, await old.readFile(), { mode: 0o600 });
     }
   } finally {

@@ -1,9 +1,7 @@
-import { copyFile, mkdir, readFile, rm, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import type { McpScope, McpServerEntry } from '../agents/adapter.js';
 import { adapterFor } from '../agents/registry.js';
 import { RewindError } from '../errors.js';
-import { writeBufferAtomic } from '../io/atomic-write.js';
+import { editAgentConfig } from '../io/config-edit.js';
 
 export interface McpInstallRequest {
   agent: string;
@@ -31,73 +29,60 @@ async function configOf(agent: string) {
   return { adapter, config: await adapter.mcpConfig() };
 }
 
-async function readText(file: string): Promise<string | null> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
-}
-
 const same = (a: McpServerEntry, b: McpServerEntry) => JSON.stringify([a.command, a.args, a.env ?? {}]) === JSON.stringify([b.command, b.args, b.env ?? {}]);
 
-/** Writes the new text atomically, keeping the file's mode and the previous text as `<file>.rewind-backup`. */
-async function commit(file: string, before: string | null, after: string | null): Promise<string | null> {
-  let backup: string | null = null;
-  const mode = (await stat(file).catch(() => null))?.mode;
-  if (before !== null) {
-    backup = `${file}.rewind-backup`;
-    await copyFile(file, backup);
-  }
-  if (after === null) await rm(file, { force: true });
-  else {
-    await mkdir(dirname(file), { recursive: true });
-    await writeBufferAtomic(file, after, { mode: mode !== undefined ? mode & 0o777 : 0o644 });
-  }
-  return backup;
-}
+/** A project's config is edited only inside the project; the user's own wherever its link leads. */
+const where = (req: McpInstallRequest) => ({ allowedRoot: req.scope === 'project' ? req.project : null, dryRun: !!req.dryRun, newMode: 0o644 });
+
+const located = (file: string, e: unknown) => new RewindError(e instanceof RewindError ? e.code : 'IO', `${file}: ${e instanceof Error ? e.message : String(e)}`);
 
 /**
  * Registers `entry` under `name` in the agent's own MCP config: merged into what is there (other
  * servers and settings untouched), idempotent (the same entry again changes nothing), the previous
- * file kept as a backup.
+ * file kept as a backup. Locked, re-read inside the lock, never through a link (`io/config-edit.ts`).
  */
 export async function installMcp(req: McpInstallRequest, entry: McpServerEntry): Promise<McpInstallResult> {
   const { config } = await configOf(req.agent);
   const file = config.file(req.scope, { env: req.env, project: req.project });
-  const before = await readText(file);
-  const where = (e: unknown) => new RewindError(e instanceof RewindError ? e.code : 'IO', `${file}: ${e instanceof Error ? e.message : String(e)}`);
-  let now: McpServerEntry | null;
-  let after: string;
-  try {
-    now = config.read(before, req.name);
-    if (now && same(now, entry)) return { agent: req.agent, file, action: 'unchanged', backup: null, dryRun: !!req.dryRun };
-    after = config.add(before, req.name, entry);
-  } catch (e) {
-    throw where(e);
-  }
-  const backup = req.dryRun ? null : await commit(file, before, after);
-  return { agent: req.agent, file, action: now ? 'updated' : 'added', backup, dryRun: !!req.dryRun };
+  const r = await editAgentConfig(file, where(req), (before) => {
+    try {
+      const now = config.read(before, req.name);
+      if (now && same(now, entry)) return { next: undefined, result: 'unchanged' as const };
+      return { next: config.add(before, req.name, entry), result: now ? ('updated' as const) : ('added' as const) };
+    } catch (e) {
+      throw located(file, e);
+    }
+  });
+  return { agent: req.agent, file, action: r.result, backup: r.backup, dryRun: !!req.dryRun };
 }
 
-/** Takes `name` out of the agent's MCP config, and nothing else; a config left empty is removed. */
+/**
+ * Takes `name` out of the agent's MCP config, and nothing else. A file install made from nothing
+ * goes; a file the user had stays (an emptied `{}` included).
+ */
 export async function uninstallMcp(req: McpInstallRequest): Promise<McpInstallResult> {
   const { config } = await configOf(req.agent);
   const file = config.file(req.scope, { env: req.env, project: req.project });
-  const before = await readText(file);
-  if (before === null) return { agent: req.agent, file, action: 'absent', backup: null, dryRun: !!req.dryRun };
-  let after: string | null;
-  try {
-    after = config.remove(before, req.name);
-  } catch (e) {
-    throw new RewindError(e instanceof RewindError ? e.code : 'IO', `${file}: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  if (after === before) return { agent: req.agent, file, action: 'absent', backup: null, dryRun: !!req.dryRun };
-  // Nothing else changed since the install: the file goes back byte for byte to what it was.
-  const previous = await readText(`${file}.rewind-backup`);
-  const ours = config.read(before, req.name);
-  if (previous !== null && ours && config.read(previous, req.name) === null && config.add(previous, req.name, ours) === before) after = previous;
-  const backup = req.dryRun ? null : await commit(file, before, after);
-  return { agent: req.agent, file, action: 'removed', backup, dryRun: !!req.dryRun };
+  const r = await editAgentConfig(file, where(req), async (before, ctx) => {
+    if (before === null) return { next: undefined, result: 'absent' as const };
+    let after: string | null;
+    let ours: McpServerEntry | null;
+    try {
+      ours = config.read(before, req.name);
+      after = config.remove(before, req.name);
+    } catch (e) {
+      throw located(file, e);
+    }
+    if (after === before || !ours) return { next: undefined, result: 'absent' as const };
+    // Nothing else changed since the install: the file goes back byte for byte to what it was.
+    const previous = await ctx.backupText();
+    if (previous !== null && config.read(previous, req.name) === null && config.add(previous, req.name, ours) === before) return { next: previous, result: 'removed' as const };
+    if (after === null) {
+      // Nothing but our server is left: the file goes only when install made it (exactly what it wrote).
+      const made = !ctx.linked && config.add(null, req.name, ours) === before;
+      after = made ? null : config.remove(before, req.name, true);
+    }
+    return { next: after, result: 'removed' as const };
+  });
+  return { agent: req.agent, file, action: r.result, backup: r.backup, dryRun: !!req.dryRun };
 }

@@ -1,5 +1,5 @@
-import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { appendOwnFile, readOwnText } from '../io/own-file.js';
 import { storeDir } from '../project.js';
 
 /** One edit the agent reported (PostToolUse), with the file's hash after it; null: file gone. */
@@ -13,11 +13,12 @@ export interface AgentWrite {
 const file = (root: string) => join(storeDir(root), 'agent-writes.jsonl');
 
 export async function recordAgentWrite(root: string, w: AgentWrite): Promise<void> {
-  await appendFile(file(root), `${JSON.stringify(w)}\n`, { mode: 0o600 });
+  // Never through a link the project shipped in its place (it would land outside the project).
+  await appendOwnFile(file(root), `${JSON.stringify(w)}\n`);
 }
 
 export async function readAgentWrites(root: string, since: string | null): Promise<AgentWrite[]> {
-  const raw = await readFile(file(root), 'utf8').catch(() => '');
+  const raw = (await readOwnText(file(root)).catch(() => null)) ?? '';
   const out: AgentWrite[] = [];
   for (const line of raw.split('\n')) {
     if (!line) continue;

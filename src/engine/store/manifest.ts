@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { appendFile, mkdir, readFile, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RewindError } from '../errors.js';
 import { writeBufferAtomic } from '../io/atomic-write.js';
+import { appendOwnFile, ensureOwnDir, readOwnText } from '../io/own-file.js';
 import { storeDir } from '../project.js';
 
 /** One tree entry: [path, kind, blob sha256 | symlink target | '', mode, size, mtimeMs, ino]. */
@@ -115,9 +116,8 @@ export function parseManifest(raw: string, where: string): Manifest {
 async function readStored(projectRoot: string, id: string): Promise<Manifest> {
   if (!ID.test(id)) throw new RewindError('USAGE', `not a checkpoint id: ${id}`);
   const p = join(checkpointsDir(projectRoot), `${id}.json`);
-  const raw = await readFile(p, 'utf8').catch(() => {
-    throw new RewindError('NOT_FOUND', `no checkpoint ${id}`);
-  });
+  const raw = await readOwnText(p).catch(() => null);
+  if (raw === null) throw new RewindError('NOT_FOUND', `no checkpoint ${id}`);
   return parseManifest(raw, p);
 }
 
@@ -176,18 +176,18 @@ export async function listCheckpointIds(projectRoot: string): Promise<string[]> 
 }
 
 export async function writeManifest(projectRoot: string, m: Manifest, summary: CheckpointSummary): Promise<void> {
-  const dir = checkpointsDir(projectRoot);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  // A real folder inside the store, never a link the project shipped.
+  const dir = await ensureOwnDir(storeDir(projectRoot), 'checkpoints');
   const stored = m.delta ? { ...m, entries: [] } : m;
   await writeBufferAtomic(join(dir, `${m.id}.json`), JSON.stringify(stored));
-  await appendFile(join(dir, 'index.jsonl'), `${JSON.stringify(summary)}\n`, { mode: 0o600 });
+  await appendOwnFile(join(dir, 'index.jsonl'), `${JSON.stringify(summary)}\n`);
 }
 
 /** Summaries, oldest first; manifests without an index line (a crash between writes) are read. */
 export async function listCheckpoints(projectRoot: string): Promise<CheckpointSummary[]> {
   const ids = await listCheckpointIds(projectRoot);
   const byId = new Map<string, CheckpointSummary>();
-  const raw = await readFile(join(checkpointsDir(projectRoot), 'index.jsonl'), 'utf8').catch(() => '');
+  const raw = ((await readOwnText(join(checkpointsDir(projectRoot), 'index.jsonl')).catch(() => null)) ?? '');
   for (const line of raw.split('\n')) {
     if (!line) continue;
     try {
@@ -244,7 +244,7 @@ export function diffEntries(before: Entry[], after: Entry[]): { added: string[];
 
 /** The newest index line: what a touched checkpoint needs of its parent (no manifest read). */
 export async function lastSummary(projectRoot: string): Promise<CheckpointSummary | null> {
-  const raw = await readFile(join(checkpointsDir(projectRoot), 'index.jsonl'), 'utf8').catch(() => '');
+  const raw = ((await readOwnText(join(checkpointsDir(projectRoot), 'index.jsonl')).catch(() => null)) ?? '');
   const lines = raw.trimEnd().split('\n');
   for (let i = lines.length - 1; i >= 0; i--) {
     try {

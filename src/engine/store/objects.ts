@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { RewindError } from '../errors.js';
+import { ensureOwnDir } from '../io/own-file.js';
 
 const STREAM_OVER = 8 * 1024 * 1024;
 
@@ -11,7 +12,20 @@ const STREAM_OVER = 8 * 1024 * 1024;
  */
 export class ObjectStore {
   private readonly known = new Set<string>();
+  /** Folders checked to be real folders (no link the project shipped) by this store. */
+  private readonly ownDirs = new Map<string, Promise<string>>();
   constructor(readonly dir: string) {}
+
+  /** `objects/` or one of its fan-out folders, made when missing; a link there is refused, nothing written. */
+  private ownDir(sub = ''): Promise<string> {
+    let p = this.ownDirs.get(sub);
+    if (!p) {
+      p = sub ? this.ownDir().then((d) => ensureOwnDir(d, sub)) : mkdir(dirname(this.dir), { recursive: true, mode: 0o700 }).then(() => ensureOwnDir(dirname(this.dir), basename(this.dir)));
+      p.catch(() => this.ownDirs.delete(sub));
+      this.ownDirs.set(sub, p);
+    }
+    return p;
+  }
 
   pathOf(hash: string): string {
     return join(this.dir, hash.slice(0, 2), hash);
@@ -36,8 +50,7 @@ export class ObjectStore {
   /** Hashes and stores a file, reading it once. */
   async putFile(path: string, size: number): Promise<string> {
     if (size <= STREAM_OVER) return this.putBuffer(await readFile(path));
-    await mkdir(this.dir, { recursive: true, mode: 0o700 });
-    const tmp = join(this.dir, `tmp-${randomBytes(8).toString('hex')}`);
+    const tmp = join(await this.ownDir(), `tmp-${randomBytes(8).toString('hex')}`);
     const dst = await open(tmp, 'wx', 0o600);
     let hash: string;
     try {
@@ -49,15 +62,14 @@ export class ObjectStore {
       await unlink(tmp);
       return hash;
     }
-    await mkdir(join(this.dir, hash.slice(0, 2)), { recursive: true, mode: 0o700 });
+    await this.ownDir(hash.slice(0, 2));
     await rename(tmp, this.pathOf(hash));
     this.known.add(hash);
     return hash;
   }
 
   private async writeNew(hash: string, write: (fh: FileHandle) => Promise<void>): Promise<void> {
-    const sub = join(this.dir, hash.slice(0, 2));
-    await mkdir(sub, { recursive: true, mode: 0o700 });
+    const sub = await this.ownDir(hash.slice(0, 2));
     const tmp = join(sub, `tmp-${randomBytes(8).toString('hex')}`);
     const fh = await open(tmp, 'wx', 0o600);
     try {

@@ -1,5 +1,5 @@
-import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { appendOwnFile, readOwnText } from '../io/own-file.js';
 import { checkpointsDir, type CheckpointSummary } from './manifest.js';
 
 /**
@@ -10,7 +10,7 @@ import { checkpointsDir, type CheckpointSummary } from './manifest.js';
  */
 export async function tieToPrompt(projectRoot: string, checkpointId: string, promptUuid: string): Promise<boolean> {
   const index = join(checkpointsDir(projectRoot), 'index.jsonl');
-  const raw = await readFile(index, 'utf8').catch(() => '');
+  const raw = (await readOwnText(index).catch(() => null)) ?? '';
   const lines = raw.trimEnd().split('\n');
   for (let i = lines.length - 1; i >= 0; i--) {
     let s: CheckpointSummary;
@@ -22,7 +22,7 @@ export async function tieToPrompt(projectRoot: string, checkpointId: string, pro
     if (s.id !== checkpointId) continue;
     if (!s.transcript) return false;
     if (s.transcript.prompt_uuid === promptUuid) return true;
-    await appendFile(index, `${JSON.stringify({ ...s, transcript: { ...s.transcript, prompt_uuid: promptUuid } })}\n`, { mode: 0o600 });
+    await appendOwnFile(index, `${JSON.stringify({ ...s, transcript: { ...s.transcript, prompt_uuid: promptUuid } })}\n`);
     return true;
   }
   return false;

@@ -1,9 +1,9 @@
-import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
+import { readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeBufferAtomic } from '../io/atomic-write.js';
 import { processAlive } from '../io/process-alive.js';
 import type { JournalRecord } from '../journal/record.js';
-import { storeDir } from '../project.js';
+import { STORE_DIR, storeDir } from '../project.js';
 
 /**
  * A restore (or the undo of one) in flight. Before its first rename, `.agent/rewind/pending/<id>.json`
@@ -40,7 +40,9 @@ export async function beginIntent(root: string, spec: IntentSpec, paths: string[
   const { randomUUID } = await import('node:crypto');
   const id = randomUUID();
   const pending: Pending = { ...spec, id, pid: process.pid, time: new Date().toISOString(), phase: 'staged', paths, temps };
-  await mkdir(pendingDir(root), { recursive: true, mode: 0o700 });
+  // A real folder in the store, never a link a project shipped.
+  const { ensureOwnDir } = await import('../io/own-file.js');
+  await ensureOwnDir(root, join(STORE_DIR, 'pending'));
   const file = join(pendingDir(root), `${id}.json`);
   await writeBufferAtomic(file, JSON.stringify(pending));
   const { appendJournal } = await import('../journal/append.js');

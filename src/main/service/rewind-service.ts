@@ -6,7 +6,7 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { materializeDemo } from '../../engine/demo.js';
 import { describeError, RewindError } from '../../engine/errors.js';
-import { hookCommand, hooksStatus, installHooks, settingsPath, type Scope } from '../../engine/hooks/settings.js';
+import { hookCommand, hooksStatus, settingsPath, type Scope } from '../../engine/hooks/settings.js';
 import { PromptCheckpoints } from './prompt-checkpoints.js';
 import { CONTRACT, type ParsedRequestOf, type ResponseOf, type Result, type RewindEvent } from '../../shared/contract.js';
 import type { OperationName } from '../../shared/operations.js';
@@ -467,9 +467,10 @@ export class RewindService {
       // A project's hooks live in its own folder: one that is not on this machine (another machine's
       // session, a folder since removed) is never made for them.
       if (req.scope !== 'user' && !(await isFolder(req.project))) throw new RewindError('NOT_FOUND', `the project folder ${req.project} is not on this machine: no hooks can go there`);
-      if (!req.agent) return { ...(await installHooks(settingsPath(req.scope ?? 'local', req.project, this.claudeRoot), this.hookCommandLine(), req.dryRun)), nextStep: null };
+      // No agent: the first agent's (plain `rewind-app hook`), through the same safe, surgical edit as every agent's.
       const { installAgentHooks } = await import('../../engine/hooks/agents-hooks.js');
-      const r = await installAgentHooks(req.agent, { projectRoot: req.project, env: this.env, claudeDir: this.claudeRoot, scope: req.scope ?? null, command: this.hookCommandLine(), dryRun: req.dryRun });
+      const { BARE_HOOK_AGENT } = await import('../../engine/agents/hooks-index.js');
+      const r = await installAgentHooks(req.agent ?? BARE_HOOK_AGENT, { projectRoot: req.project, env: this.env, claudeDir: this.claudeRoot, scope: req.scope ?? null, command: this.hookCommandLine(), dryRun: req.dryRun });
       return { file: r.file, changed: r.changed, lines: r.lines, nextStep: r.nextStep };
     },
     getPrefs: async () => readPrefs(this.prefsFile),

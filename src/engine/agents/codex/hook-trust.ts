@@ -1,9 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { RewindError } from '../../errors.js';
-import { writeBufferAtomic } from '../../io/atomic-write.js';
 import type { HookPlace } from '../../hooks/agent-hooks.js';
 import { isRewindHook } from '../../hooks/hook-config.js';
 
@@ -116,12 +114,12 @@ export async function codexTrustRecord(place: HookPlace, env: NodeJS.ProcessEnv)
   const mine = ours(hooks).filter((h) => h.currentHash);
   if (!mine.length) throw new RewindError('NOT_FOUND', 'Codex does not list the Rewind hooks: install them first');
   const file = join(place.agentHome, 'config.toml');
-  const raw = await readFile(file, 'utf8').catch(() => '');
-  let next = raw;
-  for (const h of mine) next = withTrust(next, h.key!, h.currentHash!);
-  if (next !== raw) {
-    if (raw) await writeBufferAtomic(`${file}.rewind-backup`, raw, { mode: 0o600 });
-    await writeBufferAtomic(file, next, { mode: 0o600 });
-  }
+  // The same locked, no-link edit as `mcp install` of config.toml: neither loses the other's change.
+  const { editAgentConfig } = await import('../../io/config-edit.js');
+  await editAgentConfig(file, { allowedRoot: null }, (raw) => {
+    let next = raw ?? '';
+    for (const h of mine) next = withTrust(next, h.key!, h.currentHash!);
+    return { next: next === (raw ?? '') ? undefined : next, result: null };
+  });
   return mine.map((h) => `trusted ${h.eventName ?? h.key} (${file})`);
 }

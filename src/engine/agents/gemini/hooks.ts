@@ -14,6 +14,8 @@ export const geminiHooks: AgentHooks = {
   configPath: (scope, place) => configIn(scope, place, '.gemini', 'settings.json'),
   events: [{ event: 'BeforeAgent' }, { event: 'BeforeTool', matcher: '*' }, { event: 'AfterTool', matcher: '*' }, { event: 'AfterAgent' }],
   wrapped: true,
+  // Gemini strips comments from its settings.json before parsing it.
+  jsonc: true,
   entry: (command) => ({ name: 'rewind', type: 'command', command, timeout: 30_000 }),
   read(p: HookPayload) {
     switch (p.hook_event_name) {

@@ -14,6 +14,8 @@ export const qwenHooks: AgentHooks = {
   configPath: (scope, place) => configIn(scope, place, '.qwen', 'settings.json'),
   events: [{ event: 'UserPromptSubmit' }, { event: 'PreToolUse', matcher: '*' }, { event: 'PostToolUse', matcher: '*' }, { event: 'Stop' }],
   wrapped: true,
+  // Qwen (a Gemini CLI fork) strips comments from its settings.json before parsing it.
+  jsonc: true,
   entry: (command) => ({ type: 'command', command, timeout: 30 }),
   read: (p: HookPayload) =>
     claudeStyleEvent(p, {
