@@ -164,6 +164,8 @@ export type CostReport = z.infer<typeof CostReportSchema>;
 
 export const TimelineSchema = z.object({
   session: z.object({
+    /** A running agent has it open (the window's timeline header says so). */
+    open: OpenSessionSchema.nullable().optional(),
     id: z.string(),
     agent: AgentSchema,
     title: z.string(),
