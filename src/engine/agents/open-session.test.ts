@@ -11,7 +11,7 @@ import { agentProcessMarkers } from './agent-processes.js';
 import { isGeminiArgv } from './gemini/open.js';
 import { isDroidArgv } from './droid/open.js';
 import { ADAPTERS } from './registry.js';
-import { insideAgent, openStateOf } from './open-session.js';
+import { insideAgent, openStateOf, refuseRestoreWhileBusy } from './open-session.js';
 import type { ProcessInfo } from '../io/process-list.js';
 
 const linux = process.platform === 'linux';
@@ -201,5 +201,20 @@ describe.runIf(linux)('liveness of a marked process (Linux: /proc start time, pi
     expect(await insideAgent([{ adapter: ADAPTERS.claude, root }], [process.pid])).toBeNull();
     await killed(k);
     await ADAPTERS.claude.rewind!({ ...req, mode: 'in-place', dryRun: true });
+  });
+
+  it('a code restore is refused while an agent is busy in the project (--force has no say), allowed and named while idle', async () => {
+    const { root } = await claudeRoot();
+    const project = await tempDir('open-restore-proj-');
+    const k = await liveChild();
+    const marker = join(root, 'sessions', `${k.pid}.json`);
+    const roots = [{ adapter: ADAPTERS.claude, root }];
+    await writeFile(marker, claudeMarker(k.pid!, procStartOf(k.pid!), { status: 'busy', cwd: join(project, 'sub') }));
+    await expect(refuseRestoreWhileBusy(project, roots)).rejects.toThrow(new RegExp(`open in Claude Code \\(busy, pid ${k.pid}\\): restoring the code mid-turn`));
+    await writeFile(marker, claudeMarker(k.pid!, procStartOf(k.pid!), { status: 'idle', cwd: project }));
+    expect((await refuseRestoreWhileBusy(project, roots))?.open).toMatchObject({ pid: k.pid, status: 'idle' });
+    // Another project's agent is none of this one's business.
+    expect(await refuseRestoreWhileBusy(await tempDir('open-restore-other-'), roots)).toBeNull();
+    await killed(k);
   });
 });

@@ -136,3 +136,35 @@ export async function insideAgent(roots: Roots, ancestors: number[] = ancestorPi
   }
   return null;
 }
+
+const inside = (dir: string, root: string) => {
+  const d = resolve(dir);
+  const r = resolve(root);
+  return d === r || d.startsWith(r.endsWith('/') || r.endsWith('\\') ? r : `${r}${d.includes('\\') ? '\\' : '/'}`);
+};
+
+/**
+ * An agent working in the project right now (its open session's folder inside `projectRoot`, or
+ * the session `transcriptPath` itself open): busy first. A code restore is refused while one is
+ * busy (mid-turn), and its preview says when one is idle.
+ */
+export async function agentOpenIn(projectRoot: string, roots: Roots, transcriptPath?: string | null): Promise<{ adapter: AgentAdapter; open: OpenSession } | null> {
+  const hits: { adapter: AgentAdapter; open: OpenSession }[] = [];
+  for (const { adapter, markers } of await openMarkers(roots)) {
+    for (const m of markers) if (m.cwd !== null && inside(m.cwd, projectRoot)) hits.push({ adapter, open: openOf(adapter, m, m.sessionId !== null) });
+  }
+  if (transcriptPath) {
+    const { adapterOfFile } = await import('./registry.js');
+    const adapter = await adapterOfFile(transcriptPath).catch(() => null);
+    const open = adapter ? await openStateOf(adapter, transcriptPath, roots.find((r) => r.adapter.id === adapter.id)?.root).catch(() => null) : null;
+    if (adapter && open) hits.push({ adapter, open });
+  }
+  return hits.find((h) => h.open.status === 'busy') ?? hits[0] ?? null;
+}
+
+/** Refuses a code restore while an agent is busy in the project (SESSION_OPEN); an idle one is returned for the preview to name. */
+export async function refuseRestoreWhileBusy(projectRoot: string, roots: Roots, transcriptPath?: string | null): Promise<{ adapter: AgentAdapter; open: OpenSession } | null> {
+  const hit = await agentOpenIn(projectRoot, roots, transcriptPath);
+  if (hit?.open.status === 'busy') throw new RewindError('SESSION_OPEN', openRefusal(hit.adapter.displayName, hit.open, 'restore'));
+  return hit;
+}
