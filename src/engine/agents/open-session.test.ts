@@ -6,9 +6,9 @@ import { FIXTURES, tempDir } from '../../../test/fixtures.js';
 import { bootId, pidDomain, pidState, procStartOf } from '../io/process-alive.js';
 import { flockHolderIn, lockHolder } from '../io/lock-probe.js';
 import { parseClaudeMarker } from './claude/open.js';
-import { parseQwenMarker } from './qwen/open.js';
+import { parseQwenMarker, qwenOpenSessions } from './qwen/open.js';
 import { agentProcessMarkers } from './agent-processes.js';
-import { isGeminiArgv } from './gemini/open.js';
+import { geminiOpenSessions, isGeminiArgv } from './gemini/open.js';
 import { isDroidArgv } from './droid/open.js';
 import { ADAPTERS } from './registry.js';
 import { insideAgent, openStateOf, refuseRestoreWhileBusy } from './open-session.js';
@@ -21,8 +21,8 @@ afterAll(() => {
 });
 
 /** A real process to mark as an agent's: its pid and its start time as the agents record it. */
-async function liveChild(): Promise<ChildProcess> {
-  const k = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+async function liveChild(...argv: string[]): Promise<ChildProcess> {
+  const k = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', ...argv], { stdio: 'ignore' });
   kids.push(k);
   await new Promise((r) => k.once('spawn', r));
   return k;
@@ -135,6 +135,17 @@ describe.runIf(linux)('liveness of a marked process (Linux: /proc start time, pi
     await writeFile(marker, rec(`${bootId()}:${procStartOf(k.pid!)}`));
     await killed(k);
     expect(await openStateOf(ADAPTERS.qwen, path, root)).toBeNull();
+    // Where the registry is not written (macOS, Windows): the runtime.json sidecar, whose pid must be a live qwen process.
+    const q = await liveChild('qwen');
+    const sidecar = path.replace(/\.jsonl$/, '.runtime.json');
+    await writeFile(sidecar, JSON.stringify({ schema_version: 1, pid: q.pid, session_id: id, work_dir: '/p', hostname: 'h', started_at: 1_790_000_000, qwen_version: '0.24.4' }));
+    expect(await qwenOpenSessions(root, 'darwin')).toEqual([{ sessionId: id, cwd: '/p', pid: q.pid, status: 'unknown', since: new Date(1_790_000_000_000).toISOString() }]);
+    expect(await qwenOpenSessions(root, 'linux')).toEqual([]);
+    await writeFile(sidecar, JSON.stringify({ pid: (await liveChild()).pid, session_id: id }));
+    expect(await qwenOpenSessions(root, 'darwin')).toEqual([]);
+    await killed(q);
+    await writeFile(sidecar, JSON.stringify({ pid: q.pid, session_id: id }));
+    expect(await qwenOpenSessions(root, 'darwin')).toEqual([]);
   });
 
   it('Codex: a thread lock another process holds (flock) opens the thread; the same file unheld is stale', async () => {
@@ -216,5 +227,18 @@ describe.runIf(linux)('liveness of a marked process (Linux: /proc start time, pi
     // Another project's agent is none of this one's business.
     expect(await refuseRestoreWhileBusy(await tempDir('open-restore-other-'), roots)).toBeNull();
     await killed(k);
+  });
+
+  it('Gemini CLI (no marker): a running gemini.js process is found with its working folder; gone after kill -9', async () => {
+    const dir = await tempDir('open-gemini-');
+    const script = join(dir, 'gemini.js');
+    await writeFile(script, 'setInterval(() => {}, 1000);\n');
+    const k = spawn(process.execPath, ['--max-old-space-size=256', script], { cwd: dir, stdio: 'ignore' });
+    kids.push(k);
+    await new Promise((r) => k.once('spawn', r));
+    const mine = async () => (await geminiOpenSessions()).filter((m) => m.pid === k.pid);
+    expect(await mine()).toEqual([{ sessionId: null, cwd: dir, pid: k.pid, status: 'unknown', since: null }]);
+    await killed(k);
+    expect(await mine()).toEqual([]);
   });
 });

@@ -28,9 +28,30 @@ export function qwenProcStart(pid: number): string | null {
   return ticks && boot && process.platform === 'linux' ? `${boot}:${ticks}` : null;
 }
 
-/** The sessions open in a live Qwen Code under its root. */
-export function qwenOpenSessions(root: string): Promise<OpenMarker[]> {
-  return livePidRecords(join(root, 'sessions'), parseQwenMarker, qwenProcStart);
+/**
+ * The sessions open in a live Qwen Code under its root: its registry (written on Linux only, where
+ * it can record the start time); elsewhere the `runtime.json` sidecars beside the sessions too.
+ */
+export async function qwenOpenSessions(root: string, platform: NodeJS.Platform = process.platform): Promise<OpenMarker[]> {
+  const out = await livePidRecords(join(root, 'sessions'), parseQwenMarker, qwenProcStart);
+  if (platform === 'linux') return out;
+  for (const m of await qwenRuntimeMarkers(root)) if (!out.some((o) => o.sessionId === m.sessionId)) out.push(m);
+  return out;
+}
+
+/** Every live `projects/<project>/chats/<id>.runtime.json` under the root. */
+async function qwenRuntimeMarkers(root: string): Promise<OpenMarker[]> {
+  const { readdir } = await import('node:fs/promises');
+  const out: OpenMarker[] = [];
+  for (const p of await readdir(join(root, 'projects')).catch(() => [] as string[])) {
+    const chats = join(root, 'projects', p, 'chats');
+    for (const n of await readdir(chats).catch(() => [] as string[])) {
+      if (!n.endsWith('.runtime.json')) continue;
+      const m = await qwenRuntimeMarker(join(chats, n.replace(/\.runtime\.json$/, '.jsonl')));
+      if (m) out.push(m);
+    }
+  }
+  return out;
 }
 
 function cmdlineHas(pid: number, word: string): boolean | null {
