@@ -6,6 +6,7 @@ import { toTimeline } from '../../src/engine/agents/claude/timeline.js';
 import { claudeEnv } from './claude-cli.js';
 import { CLI, claudeOrSkip, ensureCliBuilt, rewindApp, withApi } from './harness.js';
 import type { ScriptedApi } from './scripted-api.js';
+import { resumedHistory, type Scenario } from './scenario.js';
 import { Tmux } from './tmux.js';
 import { tempDir } from '../temp.js';
 
@@ -89,7 +90,7 @@ describe.runIf(run)('a session open in the real Claude Code TUI', () => {
     expect(await readFile(transcript)).toEqual(before);
   });
 
-  it('a fork is made and says to type /resume <fork> in the open TUI; run from the TUI shell it names the TUI it runs inside', async () => {
+  it('a fork is made, says to type /resume <fork> in the open TUI, and resumes right; the open session takes another prompt and stays whole', async () => {
     const before = await readFile(transcript);
     const r = rewindApp(['back', '1', '--transcript', transcript, '--project', project], env(), project);
     expect(r.code, r.stderr).toBe(0);
@@ -97,7 +98,16 @@ describe.runIf(run)('a session open in the real Claude Code TUI', () => {
     expect(r.stdout).toContain(`Claude Code (pid ${pid}) has the original open: type /resume ${fork} in it`);
     expect(await readFile(transcript)).toEqual(before);
     expect(await prompts(join(transcript, '..', `${fork}.jsonl`))).toEqual(['plain live one', 'plain live two']);
-    // `! rewind-app back 1` in the TUI's own shell: the session is the TUI's (no --transcript).
+    const scenario = { api, project, env: { bin: (claude as { bin: string }).bin, apiUrl: api.url, home: join(configDir, '..', 'home'), configDir } } as unknown as Scenario;
+    expect((await resumedHistory(scenario, fork)).filter((l) => l.startsWith('user: '))).toEqual(['user: plain live one', 'user: plain live two']);
+    // Nothing was rewritten under the TUI: its next prompt chains onto the whole session.
+    tmux.type('plain live four');
+    await tmux.waitFor((s) => s.includes('OK: plain live four'), 'the answer to the fourth prompt');
+    for (let i = 0; i < 50 && (await prompts(transcript)).length < 4; i++) await new Promise((res) => setTimeout(res, 100));
+    expect(await prompts(transcript)).toEqual(['plain live one', 'plain live two', 'plain live three', 'plain live four']);
+  });
+
+  it('run from the TUI shell (`! rewind-app back 1`), it forks the TUI\'s own session and names the TUI it runs inside', async () => {
     tmux.type(`!${process.execPath} ${CLI} back 1 --project ${project} 2>&1 | grep -E 'Inside|refused'`);
     const screen = await tmux.waitFor((s) => /Inside Claude Code \(pid \d+\): type \/resume \S+ to continue on the fork/.test(s.replace(/\n\s*/g, ' ')), 'the inside line');
     expect(screen.replace(/\n\s*/g, ' ')).toContain(`Inside Claude Code (pid ${pid})`);
