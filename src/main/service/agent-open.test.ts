@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LINEAR, copyClaudeHome, inCopy, tempDir } from '../../../test/fixtures.js';
 import { pidDomain, procStartOf } from '../../engine/io/process-alive.js';
 import { RewindService } from './rewind-service.js';
+import type { ResponseOf } from '../../shared/contract.js';
 
 // The service (so the window, MCP and the HTTP API) with a session a live Claude Code has open:
 // listed and timed as open, never rewritten in place (force or not), forked with the way back.
@@ -38,18 +39,19 @@ describe.runIf(process.platform === 'linux')('a session a running agent has open
   it('listSessions and getTimeline carry open {agent, pid, status}', async () => {
     const list = await service.handle('listSessions', {});
     expect(list.ok).toBe(true);
-    const s = list.ok ? list.value.sessions.find((x) => x.id === ID) : null;
-    expect(s?.open).toMatchObject({ agent: 'claude', pid: tui.pid, status: 'busy', exact: true });
-    expect(list.ok && list.value.sessions.filter((x) => x.open).length).toBe(1);
+    const sessions = list.ok ? (list.value as ResponseOf<'listSessions'>).sessions : [];
+    expect(sessions.find((x) => x.id === ID)?.open).toMatchObject({ agent: 'claude', pid: tui.pid, status: 'busy', exact: true });
+    expect(sessions.filter((x) => x.open).length).toBe(1);
     const t = await service.handle('getTimeline', { session: ID });
-    expect(t.ok && t.value.session.open).toMatchObject({ agent: 'claude', pid: tui.pid, status: 'busy' });
+    expect(t.ok && (t.value as ResponseOf<'getTimeline'>).session.open).toMatchObject({ agent: 'claude', pid: tui.pid, status: 'busy' });
   });
 
   it('an in-place rewrite is refused at preview and at apply, force too, nothing written; a fork goes ahead and says /resume', async () => {
     const path = inCopy(root, LINEAR);
     const before = await readFile(path);
     const t = await service.handle('getTimeline', { session: ID });
-    const prompt = t.ok ? t.value.prompts[t.value.prompts.length - 1]!.uuid : '';
+    const prompts = t.ok ? (t.value as ResponseOf<'getTimeline'>).prompts : [];
+    const prompt = prompts[prompts.length - 1]!.uuid;
     const preview = await service.handle('previewRewind', { session: ID, promptUuid: prompt, mode: 'in-place' });
     expect(preview).toMatchObject({ ok: false, error: { code: 'SESSION_OPEN' } });
     const apply = await service.handle('applyRewind', { session: ID, promptUuid: prompt, mode: 'in-place', force: true });
@@ -57,7 +59,8 @@ describe.runIf(process.platform === 'linux')('a session a running agent has open
     expect(await readFile(path)).toEqual(before);
     const fork = await service.handle('applyRewind', { session: ID, promptUuid: prompt, mode: 'fork' });
     expect(fork.ok).toBe(true);
-    if (fork.ok) expect(fork.value.handBack).toContain(`type /resume ${fork.value.forkSessionId} in it`);
+    const done = fork.ok ? (fork.value as ResponseOf<'applyRewind'>) : null;
+    expect(done?.handBack).toContain(`type /resume ${done?.forkSessionId} in it`);
     expect(await readFile(path)).toEqual(before);
   });
 });
