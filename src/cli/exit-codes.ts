@@ -23,6 +23,7 @@ export function exitCodeFor(code: ErrorCode): number {
       return EXIT.noTranscript;
     case 'TRANSCRIPT_CHANGED':
     case 'TRANSCRIPT_LIVE':
+    case 'SESSION_OPEN':
       return EXIT.changedOrLive;
     case 'CONFLICT':
       return EXIT.conflict;

@@ -9,6 +9,8 @@ export const ERROR_CODES = [
   'NOT_ENOUGH_PROMPTS',
   'TRANSCRIPT_CHANGED',
   'TRANSCRIPT_LIVE',
+  /** A running agent has the session open: never rewritten under it (no --force past this). */
+  'SESSION_OPEN',
   'INVALID_TRANSCRIPT',
   'UNREADABLE',
   'CONFLICT',

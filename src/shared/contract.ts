@@ -305,6 +305,8 @@ export const CONTRACT = {
       summary: z.string(),
       /** How to continue the fork (or the rewritten session) in the agent's own CLI. */
       resumeCommand: z.string().nullable().default(null),
+      /** A fork of a session an agent has open: how to continue on the fork in that agent (Claude Code: type `/resume <id>` in it). */
+      handBack: z.string().nullable().default(null),
     }),
   },
   listCheckpoints: {

@@ -12,6 +12,21 @@ export type Agent = z.infer<typeof AgentSchema>;
 export const AgentInfoSchema = z.object({ id: AgentSchema, displayName: z.string(), badge: z.string(), hooks: z.boolean().default(false), /** It keeps its own record of the code (restore reads it). */ code: z.boolean().default(false), /** Its timeline marks which prompts that record covers. */ codeMarks: z.boolean().default(false) });
 export type AgentInfo = z.infer<typeof AgentInfoSchema>;
 
+/**
+ * A running agent has this session open (its own marker checked for liveness, else its process in
+ * the session's folder: `exact` false). Busy: mid-turn; unknown: the agent does not say.
+ */
+export const OpenSessionSchema = z.object({
+  agent: AgentSchema,
+  pid: z.number().int(),
+  status: z.enum(['idle', 'busy', 'unknown']),
+  /** When the agent opened it (its marker's time), if known. */
+  since: z.string().nullable(),
+  /** The marker names this session; false: only an agent process working in its folder (the newest session there). */
+  exact: z.boolean(),
+});
+export type OpenSession = z.infer<typeof OpenSessionSchema>;
+
 export const SessionSummarySchema = z.object({
   id: z.string(),
   agent: AgentSchema,
@@ -40,6 +55,8 @@ export const SessionSummarySchema = z.object({
   forkAt: z.number().int().positive().nullable().optional(),
   /** The remote host it lives on (`remote add`); absent on this machine. Its paths are remote refs. */
   host: z.string().nullable().optional(),
+  /** A running agent has it open (never rewritten in place then); absent or null: none. */
+  open: OpenSessionSchema.nullable().optional(),
 });
 export type SessionSummary = z.infer<typeof SessionSummarySchema>;
 
@@ -147,6 +164,8 @@ export type CostReport = z.infer<typeof CostReportSchema>;
 
 export const TimelineSchema = z.object({
   session: z.object({
+    /** A running agent has it open (the window's timeline header says so). */
+    open: OpenSessionSchema.nullable().optional(),
     id: z.string(),
     agent: AgentSchema,
     title: z.string(),

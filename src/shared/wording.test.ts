@@ -98,3 +98,15 @@ describe('history words', () => {
     expect(revertedSummary(null, 'abc')).toBe('Nothing to revert: the files are as they were before prompt abc');
   });
 });
+
+describe('open sessions in words', () => {
+  it('names the agent, its status and pid; the refusal gives the two ways on and says --force does not pass', async () => {
+    const { openSessionText, openRefusal, windowError } = await import('./wording.js');
+    expect(openSessionText('Claude Code', { pid: 42, status: 'idle', exact: true })).toBe('open in Claude Code (idle, pid 42)');
+    expect(openSessionText('Gemini CLI', { pid: 7, status: 'unknown', exact: false })).toBe('probably open in Gemini CLI (pid 7)');
+    const line = openRefusal('Claude Code', { pid: 42, status: 'busy', exact: true }, 'rewrite');
+    expect(line).toBe('refused: this session is open in Claude Code (busy, pid 42): rewriting it in place under the agent would damage it (--force does not override this). Fork it instead (always allowed), or quit Claude Code (pid 42) and try again.');
+    // The window offers no "anyway" for it.
+    expect(windowError('SESSION_OPEN', line, 'Rewrite').actions.map((a) => a.action)).toEqual(['review']);
+  });
+});

@@ -157,6 +157,21 @@ export function agentWritingSentence(secondsAgo: number | null): string {
   return `The agent wrote to this session ${when}: it may still be running.`;
 }
 
+/** A session a running agent has open, as every door says it: "open in Claude Code (idle, pid 4242)". */
+export function openSessionText(agentName: string, open: { pid: number; status: 'idle' | 'busy' | 'unknown'; exact: boolean }): string {
+  const status = open.status === 'unknown' ? '' : `${open.status}, `;
+  return `${open.exact ? 'open' : 'probably open'} in ${agentName} (${status}pid ${open.pid})`;
+}
+
+/**
+ * The one line refusing a write under an open session: who has it, and the two ways on (a fork is
+ * always allowed; or quit the agent first). `--force` does not pass it.
+ */
+export function openRefusal(agentName: string, open: { pid: number; status: 'idle' | 'busy' | 'unknown'; exact: boolean }, kind: 'rewrite' | 'restore'): string {
+  const on = kind === 'rewrite' ? 'rewriting it in place under the agent would damage it' : 'restoring the code mid-turn would change files under the agent';
+  return `refused: this session is ${openSessionText(agentName, open)}: ${on} (--force does not override this). Fork it instead (always allowed), or quit ${agentName} (pid ${open.pid}) and try again.`;
+}
+
 export type WindowAction = 'retry' | 'force' | 'review';
 
 /**
@@ -167,6 +182,8 @@ export function windowError(code: string, message: string, verb: string): { text
   switch (code) {
     case 'TRANSCRIPT_LIVE':
       return { text: `${agentWritingSentence(null)} Its next write would land in the replaced file.`, actions: [{ action: 'retry', label: 'Stop the agent and try again' }, { action: 'force', label: `${verb} anyway` }] };
+    case 'SESSION_OPEN':
+      return { text: `${plainSentence(message)}`, actions: [{ action: 'review', label: 'Review again' }] };
     case 'TRANSCRIPT_CHANGED':
       return { text: 'The session changed while this preview was open. Nothing was changed.', actions: [{ action: 'review', label: 'Review again' }] };
     case 'CONFLICT':

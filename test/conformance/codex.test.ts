@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -177,7 +178,9 @@ describe.runIf(run)('conformance with the real Codex CLI 0.169.0', () => {
     const before = await readFile(r.rollout);
     const res = back(r, ['1', '--in-place']);
     expect(res.code, res.stderr).toBe(5);
-    expect(res.stderr).toContain(`Codex holds this thread (${lock})`);
+    // Its lock is held (FORMATS.md §2d): the open-session refusal, naming Codex and the holder's pid.
+    expect(existsSync(lock)).toBe(true);
+    expect(res.stderr).toMatch(/refused: this session is open in Codex CLI \(pid \d+\)/);
     expect((await readFile(r.rollout)).subarray(0, before.length)).toEqual(before);
     expect((await running).code).toBe(0);
   });

@@ -49,8 +49,10 @@ async function locate(adapter: AgentAdapter, path: string, args: BackArgs): Prom
 }
 
 export async function backCommand(args: BackArgs, io: CliIO): Promise<number> {
-  const resolved = await resolveTranscript({ transcript: args.transcript, project: args.project, cwd: io.cwd, env: io.env, claudeRoot: args.claudeDir });
-  io.err(`Transcript: ${resolved.path} (${resolved.source})`);
+  // Run from the agent's own shell (`! rewind-app back 1`): the session that agent has open.
+  const inside = args.transcript || io.env.REWIND_TRANSCRIPT_PATH ? null : await insideSession(args, io);
+  const resolved = await resolveTranscript({ transcript: args.transcript ?? inside?.path, project: args.project, cwd: io.cwd, env: io.env, claudeRoot: args.claudeDir });
+  io.err(`Transcript: ${resolved.path} (${inside ? `inside ${inside.name} pid ${inside.pid}` : resolved.source})`);
   const adapter = await adapterOfFile(resolved.path);
   const reason = adapter.rewind ? await adapter.readOnlyReason?.(resolved.path) : `${adapter.displayName} sessions are shown (rewind-app timeline), not rewound, for now`;
   if (reason || !adapter.rewind) throw new RewindError('UNSUPPORTED', `${resolved.path}: ${reason}`);
@@ -74,7 +76,7 @@ export async function backCommand(args: BackArgs, io: CliIO): Promise<number> {
   const result = await adapter.rewind({ ...common, dryRun: args.dryRun, journalGroup });
   let checkpoint: CodeReport | null = null;
   if (code) checkpoint = await applyCode(code, result.prompts[0]!.uuid, result.boundaryOffset, args, io, journalGroup);
-  report(result, args, io, checkpoint, adapter);
+  report(result, args, io, checkpoint, adapter, inside);
   if (args.copy && !args.json) {
     const text = result.prompts.map((p) => p.text).join('\n\n');
     const { copyToClipboard } = await import('../../engine/io/clipboard.js');
@@ -84,7 +86,19 @@ export async function backCommand(args: BackArgs, io: CliIO): Promise<number> {
   return 0;
 }
 
-function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeReport | null, adapter: AgentAdapter): void {
+/** The session of the agent this command runs inside (an ancestor process a live marker names), if any. */
+async function insideSession(args: BackArgs, io: CliIO): Promise<{ path: string; name: string; pid: number } | null> {
+  const { AGENT_PRIMARY, rootsFor } = await import('../../engine/agents/registry.js');
+  const { insideAgent } = await import('../../engine/agents/open-session.js');
+  const roots = rootsFor(io.env, { [AGENT_PRIMARY]: args.claudeDir });
+  const found = await insideAgent(roots).catch(() => null);
+  if (!found?.marker.sessionId) return null;
+  const root = roots.find((r) => r.adapter.id === found.adapter.id)!.root;
+  const path = await found.adapter.find(found.marker.sessionId, root).catch(() => null);
+  return path ? { path, name: found.adapter.displayName, pid: found.marker.pid } : null;
+}
+
+function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeReport | null, adapter: AgentAdapter, inside: { pid: number } | null = null): void {
   for (const w of r.warnings) io.err(`warning: ${w}`);
   if (args.json) {
     io.out(
@@ -104,6 +118,8 @@ function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeRepo
         backupPath: r.backupPath,
         journalId: r.journalId,
         resumeCommand: r.dryRun ? null : adapter.resumeCommand(r.forkSessionId ?? r.sessionId),
+        open: r.open ?? null,
+        handBack: r.handBack ?? null,
         checkpoint,
       }),
     );
@@ -128,6 +144,9 @@ function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeRepo
   if (r.mode === 'fork') {
     io.out(`Fork created: ${r.forkSessionId}`);
     io.err(`Resume it with: ${adapter.resumeCommand(r.forkSessionId!)}`);
+    // The agent that has the original open (we may run inside it): one line how to go on there.
+    if (r.open && inside && inside.pid === r.open.pid && adapter.resumeInOpen) io.out(`Inside ${adapter.displayName} (pid ${inside.pid}): type ${adapter.resumeInOpen(r.forkSessionId!)} to continue on the fork`);
+    else if (r.handBack) io.out(r.handBack);
   } else {
     io.out('Chat rewritten in-place');
     io.out(`Backup: ${r.backupPath}`);

@@ -45,6 +45,14 @@ export async function restoreCommand(args: RestoreArgs, io: CliIO): Promise<numb
   const target = await resolveRestoreTarget({ projectRoot: root, ref: args.ref, source, session, agentRoot });
   io.err(`Source: ${target.note}`);
   const r = await restore(root, target, { agentRoot, dryRun: args.dryRun, force: args.force });
+  if (args.dryRun) {
+    // An agent open in the project: allowed while idle (a busy one refuses the write), but said.
+    const { agentOpenIn } = await import('../../engine/agents/open-session.js');
+    const { rootsFor } = await import('../../engine/agents/registry.js');
+    const { openSessionText } = await import('../../shared/wording.js');
+    const hit = await agentOpenIn(root, rootsFor(io.env, { [AGENT_PRIMARY]: args.claudeDir }), target.transcriptPath).catch(() => null);
+    if (hit) io.err(`Note: this project has a session ${openSessionText(hit.adapter.displayName, hit.open)}${hit.open.status === 'busy' ? ': the restore is refused until it is idle' : ': its next turn sees the restored files'}.`);
+  }
   printRestore(r, args, io);
   return 0;
 }

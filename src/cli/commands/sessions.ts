@@ -6,6 +6,7 @@ import { jsonText, outBytes, relTime, tildify, truncate } from '../io.js';
 import { withJournals } from '../../engine/journal/session-annotations.js';
 import { snapshotJson, snapshotListBytes } from '../../engine/search-index/list-snapshot.js';
 import { quickSessions } from './sessions-quick.js';
+import { openSessionText } from '../../shared/wording.js';
 
 export interface SessionsArgs {
   project?: string;
@@ -20,9 +21,12 @@ export async function sessionsCommand(args: SessionsArgs, io: CliIO): Promise<nu
   // The list the index wrote last time, when nothing changed since (the usual warm case): the
   // index itself is not opened.
   const quick = await quickSessions(io, roots, project);
+  // Which sessions a running agent has open (its markers, checked for liveness): few, asked once.
+  const { openMarkers, withOpen } = await import('../../engine/agents/open-session.js');
+  const open = await openMarkers(roots);
   if (quick.sessions && quick.sessions.length > 0) {
-    if (args.json && !io.tty) outBytes(io, snapshotListBytes(root, quick.sessions));
-    else print(args, io, roots, quick.sessions.map((s) => JSON.parse(snapshotJson(s)) as SessionSummary));
+    if (args.json && !io.tty && open.length === 0) outBytes(io, snapshotListBytes(root, quick.sessions));
+    else print(args, io, roots, withOpen(quick.sessions.map((s) => JSON.parse(snapshotJson(s)) as SessionSummary), open));
     return 0;
   }
   // Every session with its counts, from the metadata index (only what changed since is read).
@@ -37,7 +41,7 @@ export async function sessionsCommand(args: SessionsArgs, io: CliIO): Promise<nu
     // Says why when the first agent's folder is missing (and no other agent has sessions).
     await roots[0]!.adapter.summarize(roots[0]!.root, { project });
   }
-  print(args, io, roots, sessions);
+  print(args, io, roots, withOpen(sessions, open));
   return 0;
 }
 
@@ -57,6 +61,7 @@ function print(args: SessionsArgs, io: CliIO, roots: ReturnType<typeof rootsFor>
     const fork = s.forkOf ? `  (fork of ${s.forkOf.slice(0, 8)})` : '';
     // The first agent is the default: only the others are tagged.
     const agent = s.agent === roots[0]!.adapter.id ? '' : `  [${adapterFor(s.agent).badge}]`;
-    io.out(`${live} ${s.id}  ${relTime(s.lastActivity).padStart(8)}  ${count.padStart(4)} prompts  ${tildify(s.cwd, io.env)}  ${truncate(s.title, 60)}${agent}${fork}`);
+    const open = s.open ? `  [${openSessionText(adapterFor(s.agent).displayName, s.open)}]` : '';
+    io.out(`${live} ${s.id}  ${relTime(s.lastActivity).padStart(8)}  ${count.padStart(4)} prompts  ${tildify(s.cwd, io.env)}  ${truncate(s.title, 60)}${agent}${fork}${open}`);
   }
 }

@@ -6,7 +6,7 @@ import { formatCost, withCost } from '../../shared/insight/cost.js';
 import { loadPrices } from '../../engine/insight/load-prices.js';
 import type { Timeline } from '../../shared/session-schema.js';
 import { describeCounts, timelineCounts } from '../../shared/session-counts.js';
-import { plural } from '../../shared/wording.js';
+import { openSessionText, plural } from '../../shared/wording.js';
 import type { CliIO } from '../io.js';
 import { tildify, truncate } from '../io.js';
 
@@ -24,11 +24,15 @@ export async function timelineCommand(args: TimelineArgs, io: CliIO): Promise<nu
   const { book, notice } = await loadPrices(io.env);
   if (notice) io.err(`warning: ${notice}`);
   const timeline = withCost(await withMarkers(parsed), book);
+  // A running agent that has this session open (its marker, checked for liveness).
+  const { openStateOf } = await import('../../engine/agents/open-session.js');
+  const open = await openStateOf(found.adapter, found.path, found.adapter.id === AGENT_PRIMARY ? (args.claudeDir ?? null) : null, { cwd: timeline.session.cwd }).catch(() => null);
   if (args.json) {
-    io.out(JSON.stringify(timeline, null, 2));
+    io.out(JSON.stringify({ ...timeline, open }, null, 2));
     return 0;
   }
   io.out(renderTimeline(timeline, io.env));
+  if (open) io.out(openSessionText(found.adapter.displayName, open));
   for (const issue of timeline.issues) io.err(`warning: line ${issue.line} (byte ${issue.offset}): ${issue.reason}`);
   return 0;
 }

@@ -1,4 +1,4 @@
-import type { Agent, SessionSummary, Timeline, TimelinePrompt } from '../../shared/session-schema.js';
+import type { Agent, OpenSession, SessionSummary, Timeline, TimelinePrompt } from '../../shared/session-schema.js';
 import type { PromptLines } from '../prompts/search.js';
 import type { ResponseOf, TurnItem } from '../../shared/contract.js';
 import type { AgentHooks } from '../hooks/agent-hooks.js';
@@ -91,6 +91,17 @@ export interface AgentAdapter {
    * window's code restore and compare read it besides Rewind's checkpoints (`--source <id>`).
    */
   readonly codeHistory?: CodeHistory;
+  /**
+   * Sessions a running agent has open under `root` (FORMATS.md §2d): the agent's own markers
+   * checked for liveness (a live pid with the recorded start time, a lock another process holds),
+   * else its processes and their working folders (`sessionId` null: which session is not known).
+   * Stale markers (pid gone or reused, another pid namespace, a lock nobody holds) are left out.
+   */
+  openSessions?(root: string): Promise<OpenMarker[]>;
+  /** The id this agent's markers name the session file by (absent: the file name without `.jsonl`). */
+  sessionIdOf?(path: string): Promise<string | null>;
+  /** What to type in the agent's open TUI to switch it to a session (Claude Code: `/resume <id>`); absent: quit and resume. */
+  resumeInOpen?(sessionId: string): string;
   /** Is the agent writing to (or holding) this session right now? */
   isLive(path: string, opts?: { now?: number; windowMs?: number }): Promise<boolean>;
   /**
@@ -98,6 +109,18 @@ export interface AgentAdapter {
    * loaded on demand (its JSON/TOML editors stay off the CLI's hot path).
    */
   mcpConfig?(): Promise<McpConfig>;
+}
+
+/** One open session as an agent marks it (`openSessions`). */
+export interface OpenMarker {
+  /** The session the marker names; null: the agent's process is known, not its session. */
+  sessionId: string | null;
+  /** The agent process's working folder, when known. */
+  cwd: string | null;
+  pid: number;
+  status: OpenSession['status'];
+  /** ISO time the agent opened it, when the marker says. */
+  since: string | null;
 }
 
 /**
@@ -309,6 +332,10 @@ export interface RewindOutcome {
   statement?: RewindStatement | null;
   /** The session's size when planned (a confirm compares it). */
   size?: number;
+  /** A running agent has the rewound session open (a fork is allowed; an in-place rewrite was refused). */
+  open?: OpenSession | null;
+  /** After a fork of an open session: one line how to continue on the fork in that agent. */
+  handBack?: string | null;
 }
 
 /** The capability behind `codeHistory`: loaded lazily by the adapter (its parsers stay off the hot path). */

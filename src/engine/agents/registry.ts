@@ -3,6 +3,7 @@ import { RewindError } from '../errors.js';
 import { readFirstLine } from '../io/first-line.js';
 import { AGENT_IDS as SHARED_AGENT_IDS, type AgentId } from '../../shared/agent-ids.js';
 import type { AgentAdapter } from './adapter.js';
+import { guardRewind } from './open-session.js';
 import { claude } from './claude/adapter.js';
 import { codex } from './codex/adapter.js';
 import { droid } from './droid/adapter.js';
@@ -15,15 +16,16 @@ import { copilot } from './copilot/adapter.js';
  * `AgentAdapter`, its id in `src/shared/agent-ids.ts` (the contract's list, which also sets the
  * order the tie-breaks prefer: a bare id found under two agents, the newest session of a folder),
  * and one line here. `satisfies` fails the build when an id of that list has no adapter here, or
- * an adapter here has no id there.
+ * an adapter here has no id there. Each adapter's `rewind` goes through `guardRewind`: no door
+ * rewrites a session an agent has open.
  */
 export const ADAPTERS = {
-  claude,
-  codex,
-  droid,
-  qwen,
-  gemini,
-  copilot,
+  claude: guardRewind(claude),
+  codex: guardRewind(codex),
+  droid: guardRewind(droid),
+  qwen: guardRewind(qwen),
+  gemini: guardRewind(gemini),
+  copilot: guardRewind(copilot),
 } as const satisfies Record<AgentId, AgentAdapter>;
 
 export type { AgentId };

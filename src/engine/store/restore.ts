@@ -239,6 +239,8 @@ export async function restore(
   target: RestoreTarget,
   opts: { agentRoot?: string | null; dryRun?: boolean; force?: boolean; now?: () => number; withDiffs?: boolean; writeHook?: WriteHook; journalGroup?: string } = {},
 ): Promise<RestoreResult> {
+  // Never under an agent mid-turn (its next write would land on the restored files); --force does not pass this.
+  if (!opts.dryRun) await refuseWhileBusy(projectRoot, target);
   // A restore killed earlier is finished first (the CLI does it and says so at start; this covers the window).
   if (!opts.dryRun) await recoverPending(projectRoot);
   // Diffs are for showing: only a preview that asks for them computes them, never the write path.
@@ -259,6 +261,13 @@ export async function restore(
     record: (id, time, preRestoreCheckpointId) => ({ kind: 'restore', id, ...(opts.journalGroup ? { group: opts.journalGroup } : {}), time, checkpointId, preRestoreCheckpointId }),
   });
   return { preview: ctx.preview, applied };
+}
+
+/** An agent busy in the project (its open-session markers) refuses the restore; loaded lazily (the registry is not on this module's path). */
+async function refuseWhileBusy(projectRoot: string, target: RestoreTarget): Promise<void> {
+  const { rootsFor } = await import('../agents/registry.js');
+  const { refuseRestoreWhileBusy } = await import('../agents/open-session.js');
+  await refuseRestoreWhileBusy(projectRoot, rootsFor(process.env), target.transcriptPath);
 }
 
 /** A record of a multi-file write: it names the checkpoints taken around it. */

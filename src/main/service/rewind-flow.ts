@@ -157,7 +157,7 @@ export class RewindFlow {
     this.ctx.emit({ type: 'operationFinished', id, operation: 'applyRewind', ok: true, summary });
     this.ctx.emit({ type: 'sessionsChanged' });
     const resumeCommand = adapter.resumeCommand(chat.forkSessionId ?? chat.sessionId);
-    return { chat: chatDoc(chat), forkSessionId: chat.forkSessionId, forkPath: chat.forkPath, backupPath: chat.backupPath, code, projectRoot, summary, resumeCommand };
+    return { chat: chatDoc(chat), forkSessionId: chat.forkSessionId, forkPath: chat.forkPath, backupPath: chat.backupPath, code, projectRoot, summary, resumeCommand, handBack: chat.handBack ?? null };
   }
 
   async previewRestore(req: ParsedRequestOf<'previewRestore'>): Promise<ResponseOf<'previewRestore'>> {

@@ -409,24 +409,30 @@ export class RewindService {
       const { withJournals } = await import('../../engine/journal/session-annotations.js');
       const entries = await readdir(this.claudeRoot).catch(() => null);
       const rootState = entries === null ? 'missing' : entries.length === 0 ? 'empty' : 'present';
-      const sessions = await withJournals(r.sessions);
+      const { markOpen } = await import('../../engine/agents/open-session.js');
+      // Which of them a running agent has open (each agent's markers, checked for liveness).
+      const sessions = await markOpen(await withJournals(r.sessions), this.roots());
       // After this answer is written (the door writes it before any timer runs).
       if (stored) setTimeout(() => this.watchAfterFirstList(), 0);
       return { root: this.claudeRoot, exists, rootState, agents: agentInfo(), sessions };
     },
     getTimeline: async (req) => {
       const { adapter, path } = await this.open.find(req.session);
+      const { openStateOf } = await import('../../engine/agents/open-session.js');
+      const agentRoot = this.roots().find((r) => r.adapter.id === adapter.id)?.root ?? null;
+      const opened = (cwd: string | null) => openStateOf(adapter, path, agentRoot, { cwd }).catch(() => null);
       if (!adapter.follow) {
         const t = await this.marks.decorate(await this.open.whole.timeline(adapter, path, true));
         if (t.session.cwd) this.watcher?.watchStore(t.session.cwd).catch(() => undefined);
         await this.recoverAt(await projectOf(t.session.cwd));
-        return { ...t, session: { ...t.session, readOnly: await this.flow.readOnly(adapter, path) } };
+        return { ...t, session: { ...t.session, readOnly: await this.flow.readOnly(adapter, path), open: await opened(t.session.cwd) } };
       }
       const { timeline } = await this.open.live.get(path);
       const root = await projectOf(timeline.session.cwd);
       if (root) this.watcher?.watchStore(root).catch(() => undefined);
       await this.recoverAt(root);
-      return this.marks.decorate(timeline);
+      const t = await this.marks.decorate(timeline);
+      return { ...t, session: { ...t.session, open: await opened(t.session.cwd) } };
     },
     getTurn: async (req) => {
       const { adapter, path } = await this.open.find(req.session);

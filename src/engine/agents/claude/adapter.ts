@@ -90,6 +90,9 @@ export const claude: AgentAdapter = {
     const { rewindTranscript } = await import('./rewind/rewind.js');
     return rewindTranscript({ ...req, claudeRoot: req.agentRoot ?? null });
   },
+  openSessions: async (root) => (await import('./open.js')).claudeOpenSessions(root),
+  // Measured: typed in the open TUI, it re-reads the file (FORMATS.md §2d, "Handing back").
+  resumeInOpen: (id) => `/resume ${id}`,
   resumeCommand: (id) => `claude --resume ${id}`,
   async isLive(path, opts = {}) {
     const { stat } = await import('node:fs/promises');

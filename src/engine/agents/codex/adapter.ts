@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { codexHooks } from './hooks.js';
 import type { AgentAdapter } from '../adapter.js';
 import { isRolloutHead } from './head.js';
@@ -55,6 +55,9 @@ export const codex: AgentAdapter = {
     const { readOnlyReason } = await import('./rewind.js');
     return readOnlyReason(path);
   },
+  storeRootOf: (path, root) => homeOfRolloutPath(path) ?? root,
+  openSessions: async (root) => (await import('./open.js')).codexOpenSessions(root),
+  sessionIdOf: async (path) => (await import('./discover.js')).rolloutIdFromPath(path),
   resumeCommand: (id) => `codex resume ${id}`,
   async isLive(path, opts = {}) {
     const st = await stat(path).catch(() => null);
@@ -66,3 +69,9 @@ export const codex: AgentAdapter = {
     return !!id && !!(await writerLock(path, id));
   },
 };
+
+/** `$CODEX_HOME` of a rollout at `<home>/sessions/YYYY/MM/DD/<file>` (thread.ts's `homeOfRollout`, kept here off its imports). */
+function homeOfRolloutPath(path: string): string | null {
+  const sessions = dirname(dirname(dirname(dirname(path))));
+  return basename(sessions) === 'sessions' && /^\d{4}$/.test(basename(dirname(dirname(dirname(path))))) ? dirname(sessions) : null;
+}

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { cp, mkdir, readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -94,10 +95,19 @@ describe('Codex rewind', () => {
     const path = (await findCodexSession(LINEAR, home))!;
     // Codex holds the thread (its writer lock), however old the file looks.
     await mkdir(join(home, 'thread-writer-locks'));
-    await writeFile(join(home, 'thread-writer-locks', `${LINEAR}.lock`), '');
-    expect(await code(rewindRollout({ transcriptPath: path, n: 1, mode: 'in-place', projectRoot: project }))).toBe('TRANSCRIPT_LIVE');
-    expect(await codex.isLive(path)).toBe(true);
-    await rm(join(home, 'thread-writer-locks', `${LINEAR}.lock`));
+    const lock = join(home, 'thread-writer-locks', `${LINEAR}.lock`);
+    await writeFile(lock, '');
+    // A lock file nobody holds is a crash's leftover, not a writer.
+    if (process.platform !== 'win32') expect(await codex.isLive(path)).toBe(false);
+    // Held by a live process (Windows: LockFileEx cannot be probed, the file itself counts).
+    if (process.platform !== 'win32') {
+      const holder = spawn('perl', ['-e', '$| = 1; use Fcntl ":flock"; open(F, "<", $ARGV[0]) or die; flock(F, LOCK_EX) or die; print "held\\n"; sleep 30', lock], { stdio: ['ignore', 'pipe', 'ignore'] });
+      await new Promise((r) => holder.stdout.once('data', r));
+      expect(await code(rewindRollout({ transcriptPath: path, n: 1, mode: 'in-place', projectRoot: project }))).toBe('TRANSCRIPT_LIVE');
+      expect(await codex.isLive(path)).toBe(true);
+      await new Promise((r) => (holder.once('exit', r), holder.kill('SIGKILL')));
+    }
+    await rm(lock);
     expect(await codex.isLive(path)).toBe(false);
     await utimes(path, new Date(), new Date());
     expect(await code(rewindRollout({ transcriptPath: path, n: 1, mode: 'in-place', projectRoot: project }))).toBe('TRANSCRIPT_LIVE');

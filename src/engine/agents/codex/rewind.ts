@@ -69,14 +69,18 @@ function metaLine(thread: Thread, id: string, now: Date): string {
 }
 
 /**
- * The lock Codex 0.169 keeps while a process holds a thread: `$CODEX_HOME/thread-writer-locks/<id>.lock`,
- * removed when it exits (a crash can leave it: `--force` then).
+ * The lock Codex keeps while a process holds a thread: `$CODEX_HOME/thread-writer-locks/<id>.lock`
+ * with an exclusive flock (its app-server daemon, up to ~60 s after the TUI quits; FORMATS.md §2d).
+ * The file left by a crash is not held: not a writer. Unknown (no way to probe): counted as held.
  */
 export async function writerLock(rollout: string, threadId: string): Promise<string | null> {
   const home = homeOfRollout(rollout);
   if (!home) return null;
   const lock = join(home, 'thread-writer-locks', `${threadId}.lock`);
-  return (await stat(lock).catch(() => null)) ? lock : null;
+  if (!(await stat(lock).catch(() => null))) return null;
+  const { lockHolder } = await import('../../io/lock-probe.js');
+  const holder = await lockHolder(lock);
+  return holder === null || holder.held ? lock : null;
 }
 
 export function rewindRollout(req: RewindRequest & { now?: () => number }): Promise<RewindOutcome> {

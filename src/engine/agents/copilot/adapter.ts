@@ -67,6 +67,11 @@ export const copilot: AgentAdapter = {
     return rewindCopilot(req);
   },
   resumeCommand: (id) => `copilot --resume ${id}`,
+  async openSessions(root) {
+    const { copilotOpenSessions } = await import('./live.js');
+    return copilotOpenSessions(root);
+  },
+  sessionIdOf: async (path) => basename(dirname(path)),
   async isLive(path, opts = {}) {
     const st = await stat(path).catch(() => null);
     if (!st) return false;

@@ -1,11 +1,13 @@
 import { cp, mkdir, readFile, readdir, unlink, utimes, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../../../../test/fixtures.js';
 import { undoLatest } from '../../journal/undo.js';
 import { splitJsonl } from '../jsonl.js';
-import { adapterOfFile, findSession, rootsFor } from '../registry.js';
+import { adapterFor, adapterOfFile, findSession, rootsFor } from '../registry.js';
+import { copilotOpenSessions } from './live.js';
 import { copilot } from './adapter.js';
 import { planCopilotCut, rewindCopilot } from './rewind.js';
 
@@ -155,20 +157,30 @@ describe('GitHub Copilot CLI sessions: search', () => {
 });
 
 describe('GitHub Copilot CLI sessions: open in a running Copilot', () => {
-  it('its inuse.<pid>.lock marks the session live; an in-place rewrite is refused (a dry run warns, a fork and --force go on); a stale marker is ignored', async () => {
+  it('its inuse.<pid>.lock of a live Copilot process marks the session open; an in-place rewrite is refused (--force too), a fork goes on; a stale marker is ignored', async () => {
     const env = await copilotHome();
-    const marker = join(dirname(env.path), `inuse.${process.pid}.lock`);
-    await writeFile(marker, String(process.pid));
-    expect(await copilot.isLive(env.path)).toBe(true);
-    await expect(rewindCopilot({ transcriptPath: env.path, n: 1, mode: 'in-place', projectRoot: env.project })).rejects.toMatchObject({ code: 'TRANSCRIPT_LIVE', message: expect.stringContaining(`pid ${process.pid}`) });
-    expect((await rewindCopilot({ transcriptPath: env.path, n: 1, mode: 'in-place', projectRoot: env.project, dryRun: true })).warnings.join(' ')).toMatch(/has this session open/);
-    expect((await rewindCopilot({ transcriptPath: env.path, n: 1, mode: 'fork', projectRoot: env.project })).forkPath).toBeTruthy();
-    await rewindCopilot({ transcriptPath: env.path, n: 1, mode: 'in-place', projectRoot: env.project, force: true });
-    await unlink(marker);
+    // A stand-in Copilot process: alive, with "copilot" in its command line, as the real one has.
+    const holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', 'copilot'], { stdio: 'ignore' });
+    try {
+      const marker = join(dirname(env.path), `inuse.${holder.pid}.lock`);
+      await writeFile(marker, String(holder.pid));
+      const guarded = adapterFor('copilot');
+      expect(await copilot.isLive(env.path)).toBe(true);
+      expect(await copilotOpenSessions(dirname(dirname(dirname(env.path))))).toEqual([{ sessionId: basename(dirname(env.path)), cwd: null, pid: holder.pid, status: 'unknown', since: null }]);
+      const before = await readFile(env.path);
+      for (const force of [false, true]) {
+        await expect(guarded.rewind!({ transcriptPath: env.path, n: 1, mode: 'in-place', projectRoot: env.project, force })).rejects.toMatchObject({ code: 'SESSION_OPEN', message: expect.stringContaining(`pid ${holder.pid}`) });
+      }
+      expect(await readFile(env.path)).toEqual(before);
+      expect((await guarded.rewind!({ transcriptPath: env.path, n: 1, mode: 'fork', projectRoot: env.project })).forkPath).toBeTruthy();
+      await unlink(marker);
+    } finally {
+      holder.kill('SIGKILL');
+    }
     await utimes(env.path, past, past);
     // A pid no process has (above Linux's pid_max): the marker of a Copilot that was killed.
     await writeFile(join(dirname(env.path), 'inuse.2147483646.lock'), '2147483646');
     expect(await copilot.isLive(env.path)).toBe(false);
-    await rewindCopilot({ transcriptPath: env.path, n: 1, mode: 'in-place', projectRoot: env.project });
+    await adapterFor('copilot').rewind!({ transcriptPath: env.path, n: 1, mode: 'in-place', projectRoot: env.project });
   });
 });

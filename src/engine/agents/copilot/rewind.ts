@@ -2,7 +2,6 @@ import { dirname, join } from 'node:path';
 import { RewindError } from '../../errors.js';
 import { pickTarget, rewindByPlan, type CutPlan, type CutTarget } from '../cut-writer.js';
 import { promptsOfTimeline, resultOfTimeline, statementOfPlan } from '../statement-of-plan.js';
-import { copilotHolder } from './live.js';
 import { parseCopilotBuffer } from './parse.js';
 
 type RewindOpts = Parameters<typeof rewindByPlan>[1];
@@ -56,12 +55,7 @@ export function planCopilotCut(buf: Buffer, path: string, target: CutTarget): Cu
   };
 }
 
-/** In place only while no Copilot has the session open (it keeps the conversation in memory and would write on); a fork any time. */
+/** An in-place rewrite of a session a Copilot CLI has open is refused by the registry's open-session guard (`openSessions`), like every agent's. */
 export async function rewindCopilot(opts: RewindOpts): ReturnType<typeof rewindByPlan> {
-  const holder = opts.mode === 'in-place' && !opts.force ? await copilotHolder(opts.transcriptPath) : null;
-  const open = holder === null ? null : `Copilot (pid ${holder}) has this session open: quit it first, or pass --force`;
-  if (open && !opts.dryRun) throw new RewindError('TRANSCRIPT_LIVE', open);
-  const out = await rewindByPlan(planCopilotCut, opts);
-  if (open) out.warnings.push(open);
-  return out;
+  return rewindByPlan(planCopilotCut, opts);
 }

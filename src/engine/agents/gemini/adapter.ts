@@ -73,6 +73,10 @@ export const gemini: AgentAdapter = {
     const { rewindGemini } = await import('./rewind.js');
     return rewindGemini(req);
   },
+  openSessions: async () => (await import('./open.js')).geminiOpenSessions(),
+  async sessionIdOf(path) {
+    return (await this.timeline(path)).session.id;
+  },
   resumeCommand: (id) => `gemini --resume ${id}`,
   async isLive(path, opts = {}) {
     const st = await stat(path).catch(() => null);

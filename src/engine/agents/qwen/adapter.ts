@@ -67,6 +67,7 @@ export const qwen: AgentAdapter = {
     const { rewindQwen } = await import('./rewind.js');
     return rewindQwen(req);
   },
+  openSessions: async (root) => (await import('./open.js')).qwenOpenSessions(root),
   resumeCommand: (id) => `qwen --resume ${id}`,
   async isLive(path, opts = {}) {
     const st = await stat(path).catch(() => null);

@@ -5,6 +5,7 @@ import type { SessionLabel } from '../session-label.js';
 import { useStore } from '../store/store.js';
 import { Highlight } from './highlight.js';
 import { When } from './when.js';
+import { OpenBadge } from './open-badge.js';
 
 interface Props {
   session: SessionSummary;
@@ -77,6 +78,7 @@ export function SessionRow({ session: s, label, badge, selected, now, onSelect, 
           {badge && <span className="agent-tag">{badge} · </span>}
           <When iso={s.lastActivity} now={now} /> · {promptsText ?? (s.promptCount === null ? '? prompts' : plural(s.promptCount, 'prompt'))}
         </span>
+        <OpenBadge open={s.open} />
         {error && <span className="session-meta error-text">{error}</span>}
       </button>
       <button type="button" tabIndex={-1} className="rename-button" aria-label={`Rename ${label.text}`} aria-keyshortcuts="F2" title="Rename (kept in Rewind; F2)" onClick={() => setEditing(true)}>

@@ -11,6 +11,7 @@ import { CompareBanner, CostSummary } from './insight.js';
 import { ROW_HEIGHT, TimelineRow } from './timeline-row.js';
 import { useNow } from './use-now.js';
 import { useOpenSessionLabel } from './use-session-label.js';
+import { OpenBadge } from './open-badge.js';
 
 export function TimelineView() {
   const timeline = useStore((s) => s.timeline);
@@ -108,6 +109,7 @@ export function TimelineView() {
           {timeline.compactions.length > 0 && <span>{plural(timeline.compactions.length, 'compaction')}</span>}
           {timeline.subagents.length > 0 && <span>{plural(timeline.subagents.length, 'subagent run')}</span>}
           <CostSummary />
+          <OpenBadge open={session.open} />
           {live && (
             <span className="live" title="The agent wrote to this session in the last few seconds">
               <span className="live-dot" aria-hidden /> live
