@@ -32,6 +32,8 @@ export const copilot: AgentAdapter = {
 
   mcpConfig: async () => (await import('./mcp-config.js')).copilotMcpConfig,
   root: (env, override) => override || env.COPILOT_HOME || join(env.HOME || homedir(), '.copilot'),
+  // `<root>/session-state/<id>/events.jsonl`: a session file names its own root (a moved COPILOT_HOME too).
+  storeRootOf: (path, root) => (isSession(path) ? dirname(dirname(dirname(path))) : root),
   watch: (root) => ({ dirs: [join(root, 'session-state')], depth: 1, isSessionFile: isSession }),
   async sessionFiles(root) {
     const { listCopilotFiles } = await import('./discover.js');
