@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findCodexSession } from '../../src/engine/agents/codex/discover.js';
 import { parseRollout } from '../../src/engine/agents/codex/rollout.js';
 import { startCodexApi, userText, type CodexApi } from './codex-api.js';
-import { codexHome, ensureCodex, runCodex, type CodexEnv } from './codex-cli.js';
-import { ensureCliBuilt, rewindApp } from './harness.js';
+import { CODEX_VERSION, codexHome, ensureCodex, runCodex, type CodexEnv } from './codex-cli.js';
+import { ensureCliBuilt, keepRecording, rewindApp } from './harness.js';
 import { tempDir } from '../temp.js';
 import type { Said } from './agents/suite.js';
 
@@ -94,13 +94,14 @@ function back(r: Recorded, args: string[]) {
   return rewindApp(['back', ...args, '--transcript', r.rollout, '--project', r.cwd], { CODEX_HOME: r.env.home, HOME: r.env.home });
 }
 
-describe.runIf(run)('conformance with the real Codex CLI 0.169.0', () => {
+describe.runIf(run)(`conformance with the real Codex CLI ${CODEX_VERSION}`, () => {
   let linear: Recorded;
   beforeAll(async () => {
     ensureCliBuilt();
     api = await startCodexApi();
     base = await tempDir('rewind-codex-conf-');
     linear = await record('linear', LINEAR);
+    await keepRecording('codex', linear.env.home);
   });
   afterAll(async () => {
     await api?.close();

@@ -13,6 +13,10 @@ import { timelineOfThread } from './rollout.js';
 import { promptsOfTimeline, statementOfPlan } from '../statement-of-plan.js';
 import { homeOfRollout, readThread, type Thread } from './thread.js';
 import { uuidv7 } from './uuid7.js';
+import { unjudgedReason, type JudgedVersions } from '../judged.js';
+import judged from './judged.json';
+
+const JUDGED = judged as JudgedVersions;
 
 /**
  * Going back in a Codex thread (FORMATS.md §2, judged by the real CLI in test/conformance):
@@ -27,8 +31,6 @@ import { uuidv7 } from './uuid7.js';
 import { DEFAULT_LIVE_WINDOW_MS } from '../live-window.js';
 
 export { DEFAULT_LIVE_WINDOW_MS };
-/** The newest rollout layout checked against the real CLI; later ones are read, never rewritten. */
-const CHECKED = { major: 0, minor: 169 };
 const KNOWN_HISTORY_MODES = new Set([undefined, 'paginated']);
 const REFERENCE_KEYS = ['forked_from_id', 'forked_from_ordinal_exclusive', 'history_base'];
 
@@ -36,11 +38,9 @@ const REFERENCE_KEYS = ['forked_from_id', 'forked_from_ordinal_exclusive', 'hist
 export function unknownFormat(thread: Thread): string | null {
   const meta = thread.meta;
   if (!meta) return 'it has no session_meta line (not a rollout Codex can resume): shown, not rewritten';
-  const version = typeof meta.cli_version === 'string' ? meta.cli_version : null;
-  const m = version ? /^(\d+)\.(\d+)\./.exec(version) : null;
-  if (m && (Number(m[1]) > CHECKED.major || (Number(m[1]) === CHECKED.major && Number(m[2]) > CHECKED.minor))) {
-    return `written by Codex CLI ${version}, newer than the ${CHECKED.major}.${CHECKED.minor} whose rollouts Rewind was checked against: shown, not rewritten`;
-  }
+  // The versions judged right are data (judged.json); a newer layout is read, never rewritten.
+  const unjudgedWhy = unjudgedReason('Codex CLI', typeof meta.cli_version === 'string' ? meta.cli_version : null, JUDGED);
+  if (unjudgedWhy) return unjudgedWhy;
   if (!KNOWN_HISTORY_MODES.has(meta.history_mode as string | undefined)) return `its history_mode "${String(meta.history_mode)}" is unknown to Rewind: shown, not rewritten`;
   if (thread.missingBase) return `it continues thread ${thread.missingBase}, whose rollout is not on this machine: a fork would miss its start`;
   return null;
