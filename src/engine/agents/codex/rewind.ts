@@ -12,6 +12,7 @@ import { sessionJournalRoot } from '../../project.js';
 import { timelineOfThread } from './rollout.js';
 import { promptsOfTimeline, statementOfPlan } from '../statement-of-plan.js';
 import { homeOfRollout, readThread, type Thread } from './thread.js';
+import { clearThreadProjection, THREAD_HISTORY_DB } from './thread-history.js';
 import { uuidv7 } from './uuid7.js';
 import { unjudgedReason, type JudgedVersions } from '../judged.js';
 import judged from './judged.json';
@@ -203,6 +204,12 @@ async function rewriteRollout(req: RewindRequest & { now?: () => number }, held:
   // Claude's writer: a hard-linked backup, a last look at the path before the rename, carry-over.
   const { backupPath, original, result, carried } = await replaceInPlace({ held, projectRoot, sessionId, time: now(), write: body });
   warnings.push(...carriedWarning(carried));
+  // Codex's turn list answers from its projection of the rollout: dropped, it is rebuilt from the new file.
+  const home = homeOfRollout(req.transcriptPath);
+  if (home) {
+    const projection = await clearThreadProjection(home, sessionId).catch((e: unknown) => ({ busy: `Codex's turn list in ${THREAD_HISTORY_DB} was not cleared (${(e as Error).message}): it may show the dropped turns` }));
+    if ('busy' in projection) warnings.push(projection.busy);
+  }
   await appendJournal(projectRoot, { kind: 'in-place', id: journalId, time: stamp.toISOString(), transcript: req.transcriptPath, sessionId, backupPath, original, result, boundaryOffset: cut, prompts: reverted.map((p) => p.uuid), ...(req.promptNumber ? { promptNumber: req.promptNumber } : {}), ...(req.journalGroup ? { group: req.journalGroup } : {}) });
   return { ...base, forkSessionId: null, forkPath: null, backupPath, journalId };
 }
