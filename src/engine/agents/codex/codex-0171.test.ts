@@ -1,10 +1,11 @@
-import { cp, mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
+import { cp, mkdir, open, readFile, readdir, realpath, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../../../../test/fixtures.js';
 import { codex } from './adapter.js';
 import { parseRollout } from './rollout.js';
 import { rewindRollout } from './rewind.js';
+import { clearThreadProjection } from './thread-history.js';
 import initSqlJs from 'sql.js';
 
 /** A session the real Codex CLI 0.171.0 wrote (offline, scripted model): three prompts, two shell calls. */
@@ -56,14 +57,35 @@ describe('Codex CLI 0.171 rollouts', () => {
     expect((await parseRollout(rollout)).prompts.map((p) => p.text)).toEqual(['WRITE notes/a.txt alpha-one', 'BASH echo gamma >> notes/a.txt']);
   });
 
-  it('in place while Codex has the database open (its -wal beside it): the rollout is rewritten, the database left alone, and the user told', async () => {
+  it.runIf(process.platform === 'linux')('in place while a process has the database open: the rollout is rewritten, the database left alone, and the user told', async () => {
     const { home, rollout, project } = await copyHome();
     const db = join(home, 'thread_history_1.sqlite');
-    await writeFile(`${db}-wal`, '');
     const before = await readFile(db);
-    const out = await rewindRollout({ transcriptPath: rollout, n: 1, mode: 'in-place', projectRoot: project });
-    expect(out.warnings.some((w) => w.startsWith(`Codex has ${db} open`))).toBe(true);
+    // This process holds it open, as a running Codex would: /proc names it.
+    const held = await open(db, 'r');
+    const real = await realpath(db);
+    try {
+      const out = await rewindRollout({ transcriptPath: rollout, n: 1, mode: 'in-place', projectRoot: project });
+      expect(out.warnings.some((w) => w.startsWith(`Codex has ${real} open`))).toBe(true);
+    } finally {
+      await held.close();
+    }
     expect(await readFile(db)).toEqual(before);
+    expect((await parseRollout(rollout)).prompts.length).toBe(2);
+  });
+
+  it.runIf(process.platform === 'linux')('a WAL Codex left behind with nobody holding it: folded in, the thread\'s rows dropped, the WAL gone, the rest kept', async () => {
+    const home = await tempDir('rewind-codex171-wal-');
+    await cp(join(FIXTURES, 'codex-0.171-wal'), home, { recursive: true });
+    const db = join(home, 'thread_history_1.sqlite');
+    expect(await clearThreadProjection(home, '01a21ee1-b217-7281-bf4e-c9f113f51154')).toEqual({ cleared: 11 });
+    expect((await readdir(home)).sort()).toEqual(['thread_history_1.sqlite']);
+    const SQL = await initSqlJs();
+    const after = await readFile(db);
+    expect([after[18], after[19]]).toEqual([2, 2]);
+    expect(rowsFor(SQL, after, '01a21ee1-b217-7281-bf4e-c9f113f51154')).toBe(0);
+    // The row only the WAL held survived the fold.
+    expect(rowsFor(SQL, after, 'wal-only-thread')).toBe(1);
   });
 });
 
