@@ -38,7 +38,7 @@ describe('folding a WAL Codex left behind', () => {
     expect(foldWal(db, null)).toBe(db);
     expect(foldWal(db, Buffer.alloc(0))).toBe(db);
     const torn = Buffer.from(wal);
-    torn[24] ^= 0xff;
+    torn[24] = torn[24]! ^ 0xff;
     expect(foldWal(db, torn)).toBe(db);
   });
 });
