@@ -35,7 +35,7 @@ describe('the format-change report', () => {
     const before = shapeOf(['{"type":"user","uuid":"a","message":{"content":[{"type":"text"}]}}', 'not json'], ['projects/-w/0f8fad5b-d9cb-469f-a165-70867728950e.jsonl', 'settings.json']);
     const after = shapeOf(
       ['{"type":"user","uuid":"b","message":{"content":[{"type":"text","cache":1}]}}', '{"type":"system","subtype":"turn_duration","ms":3}'],
-      ['projects/-w/7c9e6679-7425-40de-944b-e07fc1f90ae7.jsonl', 'sessions/123.json'],
+      ['projects/-w/7c9e6679-7425-40de-944b-e07fc1f90ae7.jsonl', 'sessions/123.json', 'state_5.sqlite-wal', 'state_5.sqlite-shm'],
     );
     const c = formatChanges(before, after);
     expect(c).toEqual({

@@ -84,7 +84,8 @@ export function shapeOf(records: string[], files: string[]): Shape {
     fieldPaths(rec, '', fields, 0);
     kinds.set(kind, fields);
   }
-  return { kinds, files: new Set(files.map(folded)) };
+  // A SQLite database's -wal, -shm and -journal come and go with whoever has it open: not the format.
+  return { kinds, files: new Set(files.filter((f) => !/-(wal|shm|journal)$/.test(f)).map(folded)) };
 }
 
 const minus = <T>(a: Iterable<T>, b: Set<T>): T[] => [...a].filter((x) => !b.has(x));
