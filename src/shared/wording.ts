@@ -263,3 +263,8 @@ export function codeActionName(r: { kind: 'restore' | 'revert' }): string {
 }
 /** What a restore from Rewind's own checkpoint covers, beside its id in a preview and on the CLI. */
 export const REWIND_CHECKPOINT_COVERS = "the whole project, shell-made changes and deletions included (git-ignored files and files over the store's size limit stay as they are)";
+
+/** Why a session written by an agent release Rewind has not judged is read only, naming the command that judges it. */
+export function unjudgedSentence(agent: string, version: string, newestJudged: string): string {
+  return `written by ${agent} ${version}, newer than ${newestJudged}, the last version Rewind was checked against: shown, not rewritten (\`npm run conformance -- --latest\` judges it)`;
+}

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { ensureNpmCli, runCli } from './agents/npm-cli.js';
 import { tempEnv } from '../temp.js';
 
-/** The pinned CLI the conformance tier judges against. */
-export const CLAUDE_VERSION = '2.1.330';
+/** The pinned CLI the conformance tier judges against (REWIND_CLAUDE_VERSION judges another: scripts/conformance.mjs --latest). */
+export const CLAUDE_VERSION = process.env.REWIND_CLAUDE_VERSION || '2.1.330';
 
 function platformPackage(): string | null {
   const arch = process.arch === 'x64' ? 'x64' : process.arch === 'arm64' ? 'arm64' : null;

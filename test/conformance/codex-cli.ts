@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { ensureNpmCli, runCli } from './agents/npm-cli.js';
 import { tempEnv } from '../temp.js';
 
-/** The pinned Codex CLI the conformance tier judges Codex rewinds against. */
-export const CODEX_VERSION = '0.169.0';
+/** The pinned Codex CLI the conformance tier judges Codex rewinds against (REWIND_CODEX_VERSION judges another: scripts/conformance.mjs --latest). */
+export const CODEX_VERSION = process.env.REWIND_CODEX_VERSION || '0.169.0';
 
 /**
  * The pinned CLI, installed into a cache dir on first use (its platform binary comes as an optional

@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findCodexSession } from '../../src/engine/agents/codex/discover.js';
 import { parseRollout } from '../../src/engine/agents/codex/rollout.js';
 import { startCodexApi, userText, type CodexApi } from './codex-api.js';
-import { codexHome, ensureCodex, runCodex, type CodexEnv } from './codex-cli.js';
-import { ensureCliBuilt, rewindApp } from './harness.js';
+import { resumedTurns } from './codex-app-server.js';
+import { CODEX_VERSION, codexHome, ensureCodex, runCodex, type CodexEnv } from './codex-cli.js';
+import { ensureCliBuilt, keepRecording, rewindApp } from './harness.js';
 import { tempDir } from '../temp.js';
 import type { Said } from './agents/suite.js';
 
@@ -95,13 +96,14 @@ function back(r: Recorded, args: string[]) {
   return rewindApp(['back', ...args, '--transcript', r.rollout, '--project', r.cwd], { CODEX_HOME: r.env.home, HOME: r.env.home });
 }
 
-describe.runIf(run)('conformance with the real Codex CLI 0.169.0', () => {
+describe.runIf(run)(`conformance with the real Codex CLI ${CODEX_VERSION}`, () => {
   let linear: Recorded;
   beforeAll(async () => {
     ensureCliBuilt();
     api = await startCodexApi();
     base = await tempDir('rewind-codex-conf-');
     linear = await record('linear', LINEAR);
+    await keepRecording('codex', linear.env.home);
   });
   afterAll(async () => {
     await api?.close();
@@ -124,6 +126,7 @@ describe.runIf(run)('conformance with the real Codex CLI 0.169.0', () => {
       const id = out.forkSessionId;
       expect(out.resumeCommand).toBe(`codex resume ${id}`);
       const held = (await parseRollout(out.forkPath)).prompts.map((p) => p.text);
+      if (n === 2) expect((await resumedTurns(linear.env, linear.cwd, id)).map((t) => t.join(' ')), "the fork's turns in the TUI").toEqual(LINEAR.slice(0, LINEAR.length - n));
       const seen = await probe(linear, id);
       statementHolds(out.statement, seen.prompts, LINEAR, held, `back ${n}`);
       expect(seen.prompts, `back ${n}`).toEqual([...LINEAR.slice(0, LINEAR.length - n), 'probe']);
@@ -143,6 +146,8 @@ describe.runIf(run)('conformance with the real Codex CLI 0.169.0', () => {
       const out = JSON.parse(res.stdout) as { backupPath: string; statement: Said };
       expect(out.backupPath).toBeTruthy();
       const held = (await parseRollout(r.rollout)).prompts.map((p) => p.text);
+      // What the TUI shows on resume (the app-server's turns, from thread_history_1.sqlite): the kept prompts.
+      expect((await resumedTurns(r.env, r.cwd, r.threadId)).map((t) => t.join(' ')), `back ${n} --in-place, the TUI's turns`).toEqual(LINEAR.slice(0, LINEAR.length - n));
       const seen = await probe(r, r.threadId);
       statementHolds(out.statement, seen.prompts, LINEAR, held, `back ${n} --in-place`);
       expect(seen.prompts, `back ${n} --in-place`).toEqual([...LINEAR.slice(0, LINEAR.length - n), 'probe']);

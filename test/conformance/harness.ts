@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFile, utimes } from 'node:fs/promises';
+import { copyFile, cp, utimes } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
@@ -39,6 +39,17 @@ export interface CliRun {
 export function rewindApp(args: string[], env: NodeJS.ProcessEnv = {}, cwd = ROOT): CliRun {
   const r = spawnSync(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ...env }, encoding: 'utf8' });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * With REWIND_CONFORMANCE_RECORDINGS set (`npm run conformance -- --latest`), a copy of the folder a
+ * real CLI wrote its session into, under `<that dir>/<agent>/`: the format-change report compares it
+ * with the last judged recording. Bundled packages (Codex's 400 MB app-server daemon) are left out.
+ */
+export async function keepRecording(agent: string, home: string): Promise<void> {
+  const to = process.env.REWIND_CONFORMANCE_RECORDINGS;
+  if (!to) return;
+  await cp(home, join(to, agent), { recursive: true, force: true, filter: (src) => !/[/\\](packages|node_modules|tmp|\.cache)$/.test(src) });
 }
 
 /** A copy of a session under a new id, next to it: each check works on its own copy. */

@@ -5,7 +5,7 @@ import { parseTranscriptFile } from '../../src/engine/agents/claude/parse-transc
 import { toTimeline } from '../../src/engine/agents/claude/timeline.js';
 import type { ScriptedApi } from './scripted-api.js';
 import { SCENARIOS, resumedHistory, runScenario, rewindFilesTree, type Scenario } from './scenario.js';
-import { claudeOrSkip, copySession, ensureCliBuilt, rewindApp, withApi } from './harness.js';
+import { claudeOrSkip, copySession, ensureCliBuilt, keepRecording, rewindApp, withApi } from './harness.js';
 import { tempDir } from '../temp.js';
 
 const claude = claudeOrSkip();
@@ -36,6 +36,7 @@ describe.runIf(run)('conformance with the real Claude Code CLI', () => {
     ensureCliBuilt();
     api = await withApi();
     for (const name of ['linear', 'branched', 'subagent']) s[name] = await runScenario(SCENARIOS[name]!, { bin: claude.bin, apiUrl: api.url }, api);
+    await keepRecording('claude', s.linear!.env.configDir);
   });
   afterAll(async () => {
     await api?.close();

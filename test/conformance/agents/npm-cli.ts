@@ -23,15 +23,22 @@ export interface NpmCli {
   version: string;
 }
 
-/** The agents' CLIs the conformance tiers judge against, pinned (FORMATS.md §2b). */
-export const DROID_CLI: NpmCli = {
-  dir: 'factory-cli-0.225.1',
-  // 0.225.1's binary package is missing from the registry: the 0.225.2 one runs it.
-  packages: ['@factory/cli@0.225.1', '@factory/cli-linux-x64@0.225.2'],
-  bin: join('node_modules', '@factory', 'cli-linux-x64', 'bin', 'droid'),
-  version: '0.225',
-};
-export const QWEN_CLI: NpmCli = { dir: 'qwen-code-0.24.4', packages: ['@qwen-code/qwen-code@0.24.4'], bin: join('node_modules', '@qwen-code', 'qwen-code', 'cli.js'), node: true, version: '0.24.4' };
+/**
+ * The agents' CLIs the conformance tiers judge against, pinned (FORMATS.md §2b). `REWIND_<AGENT>_VERSION`
+ * judges another release (`npm run conformance -- --latest` sets it to the newest published one).
+ */
+const DROID_VERSION = process.env.REWIND_DROID_VERSION;
+export const DROID_CLI: NpmCli = DROID_VERSION
+  ? { dir: `factory-cli-${DROID_VERSION}`, packages: [`@factory/cli@${DROID_VERSION}`], bin: join('node_modules', '@factory', 'cli-linux-x64', 'bin', 'droid'), version: DROID_VERSION }
+  : {
+      dir: 'factory-cli-0.225.1',
+      // 0.225.1's binary package is missing from the registry: the 0.225.2 one runs it.
+      packages: ['@factory/cli@0.225.1', '@factory/cli-linux-x64@0.225.2'],
+      bin: join('node_modules', '@factory', 'cli-linux-x64', 'bin', 'droid'),
+      version: '0.225',
+    };
+const QWEN_VERSION = process.env.REWIND_QWEN_VERSION || '0.24.4';
+export const QWEN_CLI: NpmCli = { dir: `qwen-code-${QWEN_VERSION}`, packages: [`@qwen-code/qwen-code@${QWEN_VERSION}`], bin: join('node_modules', '@qwen-code', 'qwen-code', 'cli.js'), node: true, version: QWEN_VERSION };
 /** Qwen Code's environment against a scripted OpenAI-compatible model at `apiUrl`, offline. */
 export const qwenEnv = (home: string, apiUrl: string): NodeJS.ProcessEnv => ({
   PATH: process.env.PATH, ...tempEnv(),
@@ -62,7 +69,8 @@ export const copilotEnv = (home: string, apiUrl: string): NodeJS.ProcessEnv => (
   CI: '1',
   NO_COLOR: '1',
 });
-export const GEMINI_CLI: NpmCli = { dir: 'gemini-cli-0.61.0', packages: ['@google/gemini-cli@0.61.0'], bin: join('node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js'), node: true, version: '0.61.0' };
+const GEMINI_VERSION = process.env.REWIND_GEMINI_VERSION || '0.61.0';
+export const GEMINI_CLI: NpmCli = { dir: `gemini-cli-${GEMINI_VERSION}`, packages: [`@google/gemini-cli@${GEMINI_VERSION}`], bin: join('node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js'), node: true, version: GEMINI_VERSION };
 
 /**
  * The pinned CLI, installed on first use (`npm install --prefix … --ignore-scripts`), or the reason

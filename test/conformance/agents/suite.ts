@@ -2,7 +2,7 @@ import { readFile, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentAdapter } from '../../../src/engine/agents/adapter.js';
-import { ensureCliBuilt, rewindApp } from '../harness.js';
+import { ensureCliBuilt, keepRecording, rewindApp } from '../harness.js';
 import { tempDir } from '../../temp.js';
 
 /** A scripted model server: what each request told the model happened, one line per message. */
@@ -90,6 +90,7 @@ export function agentConformance(a: AgentUnderTest): void {
       }
       id = sid!;
       path = (await a.adapter.find(id, a.adapter.root(a.env(home, api))))!;
+      await keepRecording(a.adapter.id, home);
     });
     afterAll(async () => {
       await api?.close();

@@ -9,6 +9,10 @@ import { listSessionFilesSync } from './list-sync.js';
 import { CLAUDE_PROMPTS } from './prompt-lines.js';
 import { claudeCodeHistory } from './code-history.js';
 import type * as Discover from './discover.js';
+import { refuseUnjudged, transcriptReadOnlyReason, type JudgedVersions } from '../judged.js';
+import judged from './judged.json';
+
+const JUDGED = judged as JudgedVersions;
 
 /** Claude Code: `<root>/projects/<project>/<session>.jsonl` trees of messages (FORMATS.md §1). */
 let discover: Promise<typeof Discover> | null = null;
@@ -87,12 +91,14 @@ export const claude: AgentAdapter = {
   promptLines: CLAUDE_PROMPTS,
 
   async rewind(req): Promise<RewindOutcome> {
+    await refuseUnjudged('Claude Code', req.transcriptPath, JUDGED);
     const { rewindTranscript } = await import('./rewind/rewind.js');
     return rewindTranscript({ ...req, claudeRoot: req.agentRoot ?? null });
   },
   openSessions: async (root) => (await import('./open.js')).claudeOpenSessions(root),
   // Measured: typed in the open TUI, it re-reads the file (FORMATS.md §2d, "Handing back").
   resumeInOpen: (id) => `/resume ${id}`,
+  readOnlyReason: (path) => transcriptReadOnlyReason('Claude Code', path, JUDGED),
   resumeCommand: (id) => `claude --resume ${id}`,
   async isLive(path, opts = {}) {
     const { stat } = await import('node:fs/promises');

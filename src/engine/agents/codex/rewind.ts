@@ -12,7 +12,12 @@ import { sessionJournalRoot } from '../../project.js';
 import { timelineOfThread } from './rollout.js';
 import { promptsOfTimeline, statementOfPlan } from '../statement-of-plan.js';
 import { homeOfRollout, readThread, type Thread } from './thread.js';
+import { clearThreadProjection, THREAD_HISTORY_DB } from './thread-history.js';
 import { uuidv7 } from './uuid7.js';
+import { unjudgedReason, type JudgedVersions } from '../judged.js';
+import judged from './judged.json';
+
+const JUDGED = judged as JudgedVersions;
 
 /**
  * Going back in a Codex thread (FORMATS.md §2, judged by the real CLI in test/conformance):
@@ -27,8 +32,6 @@ import { uuidv7 } from './uuid7.js';
 import { DEFAULT_LIVE_WINDOW_MS } from '../live-window.js';
 
 export { DEFAULT_LIVE_WINDOW_MS };
-/** The newest rollout layout checked against the real CLI; later ones are read, never rewritten. */
-const CHECKED = { major: 0, minor: 169 };
 const KNOWN_HISTORY_MODES = new Set([undefined, 'paginated']);
 const REFERENCE_KEYS = ['forked_from_id', 'forked_from_ordinal_exclusive', 'history_base'];
 
@@ -36,11 +39,9 @@ const REFERENCE_KEYS = ['forked_from_id', 'forked_from_ordinal_exclusive', 'hist
 export function unknownFormat(thread: Thread): string | null {
   const meta = thread.meta;
   if (!meta) return 'it has no session_meta line (not a rollout Codex can resume): shown, not rewritten';
-  const version = typeof meta.cli_version === 'string' ? meta.cli_version : null;
-  const m = version ? /^(\d+)\.(\d+)\./.exec(version) : null;
-  if (m && (Number(m[1]) > CHECKED.major || (Number(m[1]) === CHECKED.major && Number(m[2]) > CHECKED.minor))) {
-    return `written by Codex CLI ${version}, newer than the ${CHECKED.major}.${CHECKED.minor} whose rollouts Rewind was checked against: shown, not rewritten`;
-  }
+  // The versions judged right are data (judged.json); a newer layout is read, never rewritten.
+  const unjudgedWhy = unjudgedReason('Codex CLI', typeof meta.cli_version === 'string' ? meta.cli_version : null, JUDGED);
+  if (unjudgedWhy) return unjudgedWhy;
   if (!KNOWN_HISTORY_MODES.has(meta.history_mode as string | undefined)) return `its history_mode "${String(meta.history_mode)}" is unknown to Rewind: shown, not rewritten`;
   if (thread.missingBase) return `it continues thread ${thread.missingBase}, whose rollout is not on this machine: a fork would miss its start`;
   return null;
@@ -207,6 +208,12 @@ async function rewriteRollout(req: RewindRequest & { now?: () => number }, held:
   // Claude's writer: a hard-linked backup, a last look at the path before the rename, carry-over.
   const { backupPath, original, result, carried } = await replaceInPlace({ held, projectRoot, sessionId, time: now(), write: body });
   warnings.push(...carriedWarning(carried));
+  // Codex's turn list answers from its projection of the rollout: dropped, it is rebuilt from the new file.
+  const home = homeOfRollout(req.transcriptPath);
+  if (home) {
+    const projection = await clearThreadProjection(home, sessionId).catch((e: unknown) => ({ busy: `Codex's turn list in ${THREAD_HISTORY_DB} was not cleared (${(e as Error).message}): it may show the dropped turns` }));
+    if ('busy' in projection) warnings.push(projection.busy);
+  }
   await appendJournal(projectRoot, { kind: 'in-place', id: journalId, time: stamp.toISOString(), transcript: req.transcriptPath, sessionId, backupPath, original, result, boundaryOffset: cut, prompts: reverted.map((p) => p.uuid), ...(req.promptNumber ? { promptNumber: req.promptNumber } : {}), ...(req.journalGroup ? { group: req.journalGroup } : {}) });
   return { ...base, forkSessionId: null, forkPath: null, backupPath, journalId };
 }

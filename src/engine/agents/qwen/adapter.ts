@@ -4,6 +4,10 @@ import { basename, dirname, join } from 'node:path';
 import { qwenHooks } from './hooks.js';
 import type { AgentAdapter } from '../adapter.js';
 import { QWEN_PROMPTS } from './search.js';
+import { refuseUnjudged, transcriptReadOnlyReason, type JudgedVersions } from '../judged.js';
+import judged from './judged.json';
+
+const JUDGED = judged as JudgedVersions;
 
 const isSession = (p: string): boolean => p.endsWith('.jsonl') && basename(dirname(p)) === 'chats' && !basename(p).startsWith('.');
 
@@ -64,10 +68,12 @@ export const qwen: AgentAdapter = {
   promptLines: QWEN_PROMPTS,
 
   async rewind(req) {
+    await refuseUnjudged('Qwen Code', req.transcriptPath, JUDGED);
     const { rewindQwen } = await import('./rewind.js');
     return rewindQwen(req);
   },
   openSessions: async (root) => (await import('./open.js')).qwenOpenSessions(root),
+  readOnlyReason: (path) => transcriptReadOnlyReason('Qwen Code', path, JUDGED),
   resumeCommand: (id) => `qwen --resume ${id}`,
   async isLive(path, opts = {}) {
     const st = await stat(path).catch(() => null);
