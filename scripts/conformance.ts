@@ -33,6 +33,7 @@ const AGENTS: Agent[] = [
   { id: 'droid', env: 'REWIND_DROID_VERSION', pinned: '0.225.1', files: [`${C}/agents/droid.test.ts`, `${C}/agents/droid-code.test.ts`, `${C}/agents/droid-restore.test.ts`], fixture: join(FIX, 'droid-real') },
   { id: 'qwen', env: 'REWIND_QWEN_VERSION', pinned: '0.24.4', files: [`${C}/agents/qwen.test.ts`, `${C}/agents/qwen-branch.test.ts`, `${C}/agents/qwen-code.test.ts`, `${C}/agents/qwen-restore.test.ts`, `${C}/agents/qwen-mcp.test.ts`], fixture: join(FIX, 'qwen-real') },
   { id: 'gemini', env: 'REWIND_GEMINI_VERSION', pinned: '0.61.0', files: [`${C}/agents/gemini.test.ts`, `${C}/agents/gemini-code.test.ts`, `${C}/agents/gemini-restore.test.ts`, `${C}/agents/gemini-mcp.test.ts`], fixture: join(FIX, 'gemini-real') },
+  { id: 'copilot', env: 'REWIND_COPILOT_VERSION', pinned: '1.0.102', files: [`${C}/agents/copilot.test.ts`, `${C}/agents/copilot-code.test.ts`], fixture: join(FIX, 'copilot-1.0.102') },
 ];
 
 function walk(dir: string): string[] {

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COPILOT_CLI, DROID_CLI, GEMINI_CLI, QWEN_CLI, cacheDirFor, ensureNpmCli, orSkip, runCli } from './agents/npm-cli.js';
+import { COPILOT_CACHE_HOME, COPILOT_CLI, DROID_CLI, GEMINI_CLI, QWEN_CLI, ensureNpmCli, orSkip, runCli } from './agents/npm-cli.js';
 import { ensureClaude } from './claude-cli.js';
 import { ensureCodex } from './codex-cli.js';
 import { ensureCliBuilt, rewindApp } from './harness.js';
@@ -23,7 +23,7 @@ const AGENTS: { id: string; cmd: { cmd: string[] } | null; listed: RegExp; env?:
   // Gemini lists user-level servers only in a trusted folder.
   { id: 'gemini', cmd: orSkip('Gemini CLI', ensureNpmCli(GEMINI_CLI)), listed: /rewind: \S*node \S*rewind-app\.mjs mcp \(stdio\) - Connected/, env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' } },
   // Copilot's `mcp list` names servers only: `mcp get` shows the command.
-  { id: 'copilot', cmd: orSkip('GitHub Copilot CLI', ensureNpmCli(COPILOT_CLI)), args: ['mcp', 'get', 'rewind'], listed: /^\s*Command: \S*node \S*rewind-app\.mjs mcp$/m, env: { COPILOT_AUTO_UPDATE: 'false', COPILOT_CACHE_HOME: cacheDirFor(join('copilot-1.0.102', 'cache')) } },
+  { id: 'copilot', cmd: orSkip('GitHub Copilot CLI', ensureNpmCli(COPILOT_CLI)), args: ['mcp', 'get', 'rewind'], listed: /^\s*Command: \S*node \S*rewind-app\.mjs mcp$/m, env: { COPILOT_AUTO_UPDATE: 'false', COPILOT_CACHE_HOME } },
 ];
 
 let home: string;

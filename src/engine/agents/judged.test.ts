@@ -1,4 +1,4 @@
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../../../test/fixtures.js';
@@ -58,7 +58,7 @@ describe('the judged versions', () => {
       // The gate is only as good as what the sessions record: an agent stamping its version is gated.
       expect(!!a.readOnlyReason, a.id).toBe(j.recordsVersion);
     }
-    expect(judgedIds).toEqual(expect.arrayContaining(['claude', 'codex', 'droid', 'qwen', 'gemini']));
+    expect(judgedIds).toEqual(expect.arrayContaining(['claude', 'codex', 'droid', 'qwen', 'gemini', 'copilot']));
   });
 
   it('Claude Code: a transcript continued by an unjudged release is read only, one line naming it and the command; nothing is written', async () => {
@@ -92,5 +92,23 @@ describe('the judged versions', () => {
     expect(await qwen.readOnlyReason!(path)).toMatch(/^This Qwen Code session is read only: written by Qwen Code 0\.25\.0, newer than 0\.24\.4, .*`npm run conformance -- --latest`/);
     expect(await errorCode(qwen.rewind!({ transcriptPath: path, n: 1, mode: 'fork', projectRoot: dir }))).toBe('UNSUPPORTED');
     expect(await readdir(dir)).toEqual(['3bdbd358-530a-423f-975a-65a14b180033.jsonl']);
+  });
+
+  it('GitHub Copilot CLI: the same gate on the copilotVersion its session events record', async () => {
+    const copilot = ADAPTERS.copilot;
+    const home = await tempDir('rewind-judged-copilot-');
+    const id = '9b53dc0a-a70e-4cda-b8ca-1378323e050b';
+    const text = await readFile(join(FIXTURES, 'copilot-1.0.102', 'home', '.copilot', 'session-state', id, 'events.jsonl'), 'utf8');
+    const dir = join(home, 'session-state', id);
+    await mkdir(dir, { recursive: true });
+    const path = join(dir, 'events.jsonl');
+    await writeFile(path, text);
+    expect(await copilot.readOnlyReason!(path)).toBeNull();
+    await writeFile(path, text.replaceAll('"copilotVersion":"1.0.102"', '"copilotVersion":"1.0.140"'));
+    expect(await copilot.readOnlyReason!(path)).toMatch(/^This GitHub Copilot CLI session is read only: written by GitHub Copilot CLI 1\.0\.140, newer than 1\.0\.102, .*`npm run conformance -- --latest`/);
+    const before = await readFile(path);
+    expect(await errorCode(copilot.rewind!({ transcriptPath: path, n: 1, mode: 'in-place', projectRoot: home }))).toBe('UNSUPPORTED');
+    expect(await readFile(path)).toEqual(before);
+    expect(await readdir(join(home, 'session-state'))).toEqual([id]);
   });
 });

@@ -62,9 +62,9 @@ export function unjudgedReason(agent: string, version: string | null, j: JudgedV
 }
 
 /** The newest `"version":"x.y.z"` among the JSON lines of `text` (Claude Code and Qwen Code stamp every line). */
-export function newestVersionIn(text: string): string | null {
+export function newestVersionIn(text: string, key = 'version'): string | null {
   let best: string | null = null;
-  for (const m of text.matchAll(/"version":"(\d+\.\d+\.\d+[^"]*)"/g)) if (!best || compareVersions(m[1]!, best) > 0) best = m[1]!;
+  for (const m of text.matchAll(new RegExp(`"${key}":"(\\d+\\.\\d+\\.\\d+[^"]*)"`, 'g'))) if (!best || compareVersions(m[1]!, best) > 0) best = m[1]!;
   return best;
 }
 
@@ -72,7 +72,7 @@ export function newestVersionIn(text: string): string | null {
  * The newest CLI version a JSONL transcript records, from its first and last 256 KB: a session
  * continued by a newer CLI has that version on its last lines, and a 1 GiB file is not read whole.
  */
-export async function newestVersionOfFile(path: string, window = 256 * 1024): Promise<string | null> {
+export async function newestVersionOfFile(path: string, window = 256 * 1024, key = 'version'): Promise<string | null> {
   const fh = await open(path, 'r');
   try {
     const size = (await fh.stat()).size;
@@ -83,7 +83,7 @@ export async function newestVersionOfFile(path: string, window = 256 * 1024): Pr
     };
     const head = await read(0, Math.min(size, window));
     const tail = size > window ? await read(Math.max(window, size - window), Math.min(window, size - window)) : '';
-    const versions = [newestVersionIn(head), newestVersionIn(tail)].filter((v): v is string => v !== null);
+    const versions = [newestVersionIn(head, key), newestVersionIn(tail, key)].filter((v): v is string => v !== null);
     return versions.length ? versions.reduce((a, b) => (compareVersions(a, b) >= 0 ? a : b)) : null;
   } finally {
     await fh.close();
@@ -94,14 +94,14 @@ export async function newestVersionOfFile(path: string, window = 256 * 1024): Pr
  * Why a transcript stamped with its CLI's version on every line is read only (written by a release
  * newer than every judged one), else null; a file that cannot be read is left to the writer to report.
  */
-export async function transcriptReadOnlyReason(agent: string, path: string, j: JudgedVersions): Promise<string | null> {
-  const version = await newestVersionOfFile(path).catch(() => null);
+export async function transcriptReadOnlyReason(agent: string, path: string, j: JudgedVersions, key = 'version'): Promise<string | null> {
+  const version = await newestVersionOfFile(path, undefined, key).catch(() => null);
   const reason = unjudgedReason(agent, version, j);
   return reason ? `This ${agent} session is read only: ${reason}` : null;
 }
 
 /** Refuses a rewind of a transcript `transcriptReadOnlyReason` names read only, before anything is read further or written. */
-export async function refuseUnjudged(agent: string, path: string, j: JudgedVersions): Promise<void> {
-  const reason = await transcriptReadOnlyReason(agent, path, j);
+export async function refuseUnjudged(agent: string, path: string, j: JudgedVersions, key = 'version'): Promise<void> {
+  const reason = await transcriptReadOnlyReason(agent, path, j, key);
   if (reason) throw new RewindError('UNSUPPORTED', reason);
 }

@@ -52,7 +52,10 @@ export const qwenEnv = (home: string, apiUrl: string): NodeJS.ProcessEnv => ({
   NO_COLOR: '1',
 });
 /** GitHub Copilot CLI 1.0.102 (FORMATS.md §2e): the loader runs the platform's binary package, installed with it. */
-export const COPILOT_CLI: NpmCli = { dir: 'copilot-1.0.102', packages: ['@github/copilot@1.0.102'], bin: join('node_modules', '@github', 'copilot', 'npm-loader.js'), node: true, version: '1.0.102' };
+const COPILOT_VERSION = process.env.REWIND_COPILOT_VERSION || '1.0.102';
+export const COPILOT_CLI: NpmCli = { dir: `copilot-${COPILOT_VERSION}`, packages: [`@github/copilot@${COPILOT_VERSION}`], bin: join('node_modules', '@github', 'copilot', 'npm-loader.js'), node: true, version: COPILOT_VERSION };
+/** Where the Copilot CLI unpacks its runtime on first run, kept beside its install. */
+export const COPILOT_CACHE_HOME = cacheDirFor(join(`copilot-${COPILOT_VERSION}`, 'cache'));
 /** Copilot's environment in BYOK mode against a scripted OpenAI-compatible model at `apiUrl`, offline, no login. */
 export const copilotEnv = (home: string, apiUrl: string): NodeJS.ProcessEnv => ({
   PATH: process.env.PATH, ...tempEnv(),
@@ -64,7 +67,7 @@ export const copilotEnv = (home: string, apiUrl: string): NodeJS.ProcessEnv => (
   COPILOT_MODEL: 'fake-model',
   COPILOT_AUTO_UPDATE: 'false',
   // The runtime it unpacks on first run (about 200 MB) is kept once beside the install, not in every test's home.
-  COPILOT_CACHE_HOME: cacheDirFor(join('copilot-1.0.102', 'cache')),
+  COPILOT_CACHE_HOME,
   TERM: 'dumb',
   CI: '1',
   NO_COLOR: '1',

@@ -4,6 +4,12 @@ import { basename, dirname, join } from 'node:path';
 import type { AgentAdapter } from '../adapter.js';
 import { copilotHooks } from './hooks.js';
 import { COPILOT_PROMPTS } from './search.js';
+import { refuseUnjudged, transcriptReadOnlyReason, type JudgedVersions } from '../judged.js';
+import judged from './judged.json';
+
+const JUDGED = judged as JudgedVersions;
+// Copilot stamps its release on each session.start and session.resume event (`copilotVersion`).
+const VERSION_KEY = 'copilotVersion';
 
 const isSession = (p: string): boolean => basename(p) === 'events.jsonl' && !basename(dirname(p)).startsWith('.') && basename(dirname(dirname(p))) === 'session-state';
 
@@ -65,9 +71,11 @@ export const copilot: AgentAdapter = {
   promptLines: COPILOT_PROMPTS,
 
   async rewind(req) {
+    await refuseUnjudged('GitHub Copilot CLI', req.transcriptPath, JUDGED, VERSION_KEY);
     const { rewindCopilot } = await import('./rewind.js');
     return rewindCopilot(req);
   },
+  readOnlyReason: (path) => transcriptReadOnlyReason('GitHub Copilot CLI', path, JUDGED, VERSION_KEY),
   resumeCommand: (id) => `copilot --resume ${id}`,
   async openSessions(root) {
     const { copilotOpenSessions } = await import('./live.js');
