@@ -8,6 +8,8 @@ import { codex } from './codex/adapter.js';
 import { droid } from './droid/adapter.js';
 import { qwen } from './qwen/adapter.js';
 import { gemini } from './gemini/adapter.js';
+import { opencode } from './opencode/adapter.js';
+import { kilo } from './kilo/adapter.js';
 
 /**
  * Every agent Rewind knows. Adding an agent: a folder `agents/<id>/` whose `adapter.ts` exports an
@@ -22,6 +24,8 @@ export const ADAPTERS = {
   droid,
   qwen,
   gemini,
+  opencode,
+  kilo,
 } as const satisfies Record<AgentId, AgentAdapter>;
 
 export type { AgentId };
@@ -83,7 +87,10 @@ export async function findSession(ref: string | null | undefined, roots: { adapt
 
 async function findSessionAcross(ref: string, roots: { adapter: AgentAdapter; root: string }[]): Promise<{ adapter: AgentAdapter; path: string }> {
   if (looksLikePath(ref)) {
-    const st = await stat(ref).catch(() => null);
+    // A session inside an agent's database is `<store>#<session id>`: the store is the file.
+    const hash = ref.lastIndexOf('#');
+    const store = hash > 0 && !/[\\/]/.test(ref.slice(hash)) ? ref.slice(0, hash) : null;
+    const st = (await stat(ref).catch(() => null)) ?? (store ? await stat(store).catch(() => null) : null);
     if (!st) throw new RewindError('NOT_FOUND', `transcript not found: ${ref}`);
     if (!st.isFile()) throw new RewindError('INVALID_TRANSCRIPT', `not a transcript file: ${ref}`);
     return { adapter: await adapterOfFile(ref), path: ref };
