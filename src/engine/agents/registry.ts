@@ -1,6 +1,6 @@
-import { stat } from 'node:fs/promises';
 import { RewindError } from '../errors.js';
 import { readFirstLine } from '../io/first-line.js';
+import { statSessionPath } from '../io/store-ref.js';
 import { AGENT_IDS as SHARED_AGENT_IDS, type AgentId } from '../../shared/agent-ids.js';
 import type { AgentAdapter } from './adapter.js';
 import { claude } from './claude/adapter.js';
@@ -88,9 +88,7 @@ export async function findSession(ref: string | null | undefined, roots: { adapt
 async function findSessionAcross(ref: string, roots: { adapter: AgentAdapter; root: string }[]): Promise<{ adapter: AgentAdapter; path: string }> {
   if (looksLikePath(ref)) {
     // A session inside an agent's database is `<store>#<session id>`: the store is the file.
-    const hash = ref.lastIndexOf('#');
-    const store = hash > 0 && !/[\\/]/.test(ref.slice(hash)) ? ref.slice(0, hash) : null;
-    const st = (await stat(ref).catch(() => null)) ?? (store ? await stat(store).catch(() => null) : null);
+    const st = await statSessionPath(ref);
     if (!st) throw new RewindError('NOT_FOUND', `transcript not found: ${ref}`);
     if (!st.isFile()) throw new RewindError('INVALID_TRANSCRIPT', `not a transcript file: ${ref}`);
     return { adapter: await adapterOfFile(ref), path: ref };

@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { RewindError } from '../errors.js';
 import { writeBufferAtomic } from '../io/atomic-write.js';
-import { readSqlite, type SqliteSnapshot } from '../io/sqlite-read.js';
+import { openSqlite, type SqliteSnapshot } from '../io/sqlite-read.js';
 import { ensureStore } from '../project.js';
 import type { RewindOutcome, RewindRequest, RewindStatement } from './adapter.js';
 import { backupPathFor } from './backup-path.js';
@@ -76,7 +76,7 @@ export function planStoreRewind(spec: StoreSpec, path: string, size: number, ses
 export async function rewindStore(agent: StoreAgent, req: RewindRequest & { now?: () => number }): Promise<RewindOutcome> {
   const now = req.now ?? Date.now;
   const { db, id } = refOrThrow(req.transcriptPath);
-  const snap = await readSqlite(db);
+  const snap = await openSqlite(db);
   let plan: StorePlan;
   try {
     const rows = readSession(snap, agent.store, id);
@@ -93,7 +93,8 @@ export async function rewindStore(agent: StoreAgent, req: RewindRequest & { now?
     sessionId: id,
     boundaryOffset: plan.target.byteOffset,
     resultSize: plan.messages.filter((m) => m.id < plan.target.uuid).length,
-    droppedMessages: plan.messages.filter((m) => m.id >= plan.target.uuid).length,
+    // Messages of abandoned branches left out: a store's session is one straight list.
+    droppedMessages: 0,
     prompts: plan.dropped.map((p) => ({ uuid: p.uuid, text: p.text, images: p.images, timestamp: p.timestamp, offset: p.byteOffset })),
     projectRoot,
     bytesScanned: plan.messages.length,
@@ -125,7 +126,7 @@ export async function rewindStore(agent: StoreAgent, req: RewindRequest & { now?
     if (!forkSessionId) throw new RewindError('INTERNAL', `${agent.store.name} answered the fork without a session id`);
     const forkPath = sessionRef(db, forkSessionId);
     if (projectRoot) {
-      const after = await readSqlite(db);
+      const after = await openSqlite(db);
       let result;
       try {
         const rows = readSession(after, agent.store, forkSessionId);
@@ -145,7 +146,7 @@ export async function rewindStore(agent: StoreAgent, req: RewindRequest & { now?
   await writeBufferAtomic(backupPath, Buffer.from(plan.messages.map((m) => JSON.stringify(m)).join('\n') + '\n'));
   const original = sessionFingerprint(plan.session, plan.messages);
   await withServe(agent.serve, db, plan.session.directory, (s) => s.call('POST', `/session/${id}/revert`, { messageID: plan.target.uuid }));
-  const after = await readSqlite(db);
+  const after = await openSqlite(db);
   let result;
   try {
     const rows = readSession(after, agent.store, id);
@@ -170,7 +171,7 @@ export async function undoStoreRewind(
 ): Promise<{ summary: string; keptAt: string | null }> {
   const target = r.kind === 'fork' ? r.forkPath! : r.transcript;
   const { db, id } = refOrThrow(target);
-  const snap = await readSqlite(db);
+  const snap = await openSqlite(db);
   let rows: ReturnType<typeof sessionRows>;
   try {
     rows = sessionRows(snap, id);

@@ -2,7 +2,7 @@ import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapterFor } from './registry.js';
-import { readSqlite } from '../io/sqlite-read.js';
+import { openSqlite } from '../io/sqlite-read.js';
 import { sessionRef, sessionRows } from './sqlite-sessions.js';
 import { planStoreRewind } from './sqlite-rewind.js';
 import { tempDir } from '../../../test/temp.js';
@@ -77,7 +77,7 @@ describe.each(CASES)('$agent store', (c) => {
   });
 
   it('plans a rewind at any prompt but the first, naming every prompt removed', async () => {
-    const s = await readSqlite(join(root, c.db));
+    const s = await openSqlite(join(root, c.db));
     const rows = sessionRows(s, c.linear)!;
     s.close();
     const spec = { agent: c.agent, name: a.displayName };
@@ -92,7 +92,7 @@ describe.each(CASES)('$agent store', (c) => {
   });
 
   it('in place on a session with a staged revert: the prompts it already takes back are named too', async () => {
-    const s = await readSqlite(join(pendingRoot, c.db));
+    const s = await openSqlite(join(pendingRoot, c.db));
     const rows = sessionRows(s, c.undone)!;
     s.close();
     // Only one live prompt: nothing to go back to; the staged ones cannot be targets.

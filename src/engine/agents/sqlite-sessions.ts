@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import type { Agent, SessionSummary, Timeline, TimelinePrompt } from '../../shared/session-schema.js';
 import type { TurnDetail, TurnItem } from './adapter.js';
 import { RewindError } from '../errors.js';
-import { readSqlite, type Row, type SqliteSnapshot } from '../io/sqlite-read.js';
+import { readSqliteWith, type Row, type SqliteSnapshot } from '../io/sqlite-read.js';
 import { obj, str, num } from './jsonl.js';
 import { addToolCall, closeTurn, promptRow, timelineDoc, titleOf, turnItem } from './timeline-parts.js';
 import { clip, MAX_TURN_ITEMS } from '../turn/text.js';
@@ -216,14 +216,7 @@ export function storeTurn(spec: StoreSpec, messages: MessageRow[], promptUuid: s
 
 // ---- I/O ------------------------------------------------------------------------------------
 
-async function withStore<T>(db: string, f: (s: SqliteSnapshot) => T): Promise<T> {
-  const s = await readSqlite(db);
-  try {
-    return f(s);
-  } finally {
-    s.close();
-  }
-}
+const withStore = <T>(db: string, f: (s: SqliteSnapshot) => T): Promise<T> => readSqliteWith(db, f);
 
 export async function readStoreTimeline(spec: StoreSpec, path: string): Promise<Timeline> {
   const { db, id } = refOrThrow(path);

@@ -1,15 +1,19 @@
 import { readFile, stat } from 'node:fs/promises';
+import type { Database as Db } from 'node-sqlite3-wasm';
 import { RewindError } from '../errors.js';
-import { foldWal } from './sqlite-wal.js';
-import type { SqlJsStatic, Database } from 'sql.js';
 
 /**
- * Reads a SQLite database another program may be writing, without taking its locks: the main file
- * and its `-wal` are read, the WAL's committed frames folded in (sqlite-wal.ts), and the result
- * opened in memory with sql.js (WebAssembly: installs with plain `npm ci` everywhere, no native
- * build, no prebuilt download; docs/agents.md has the measurements behind the choice). A checkpoint
- * between the two reads could mix versions, so the WAL is read again after the main file and the
- * whole read retried when it changed.
+ * Reads a SQLite database another program may be writing (an agent's session store), never
+ * writing to it. node-sqlite3-wasm: SQLite compiled to WebAssembly with a VFS on Node's fs, so it
+ * installs with plain `npm ci` everywhere (no native build, no prebuilt download) and reads pages
+ * on demand (docs/agents.md has the measurements against sql.js, which loads the whole file).
+ *
+ * The stores run in WAL mode. That VFS has no shared memory, so the connection is read-only with
+ * `locking_mode=exclusive`: SQLite then builds the WAL index in its own heap and reads the
+ * committed frames of `<db>-wal` (the newest transactions) with the main file, and being read-only
+ * it never checkpoints, truncates or deletes the agent's WAL. It takes no lock the agent would see,
+ * so a checkpoint or a WAL restart by the agent during the read could mix versions: the WAL's
+ * header and size are compared before and after, and the read is made again when they moved.
  */
 
 export type Row = Record<string, unknown>;
@@ -18,62 +22,57 @@ export interface SqliteSnapshot {
   /** Rows of a query; `params` bind `?` in order. */
   all(sql: string, params?: (string | number | null)[]): Row[];
   close(): void;
-  /** Bytes of the main file and its WAL when read. */
+  /** Bytes of the main file and its WAL when opened. */
   size: number;
 }
 
-let engine: Promise<SqlJsStatic> | null = null;
-
-/** Loaded on first use: the WebAssembly module stays off the CLI's hot path. */
-function sqlJs(): Promise<SqlJsStatic> {
-  engine ??= import('sql.js').then((m) => m.default());
-  return engine;
+async function walMark(path: string): Promise<string> {
+  const st = await stat(`${path}-wal`).catch(() => null);
+  if (!st) return 'none';
+  // The header's salts change when the agent restarts the WAL; the size when it appends.
+  const head = await readFile(`${path}-wal`).then((b) => b.subarray(0, 32).toString('hex')).catch(() => '');
+  return `${st.size}:${head}`;
 }
 
-async function readOrNull(path: string): Promise<Buffer | null> {
-  try {
-    return await readFile(path);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
-}
-
-const sameBytes = (a: Buffer | null, b: Buffer | null) => (a === null ? b === null : b !== null && a.equals(b));
-
-/** The database as a reader sees it now (main file + committed WAL), opened in memory. */
-export async function readSqlite(path: string): Promise<SqliteSnapshot> {
-  const st = await stat(path).catch(() => null);
-  if (!st?.isFile()) throw new RewindError('NOT_FOUND', `database not found: ${path}`);
-  let db: Buffer | null = null;
-  let wal: Buffer | null = null;
-  for (let attempt = 0; attempt < 5; attempt++) {
-    wal = await readOrNull(`${path}-wal`);
-    db = await readFile(path);
-    if (sameBytes(wal, await readOrNull(`${path}-wal`))) break;
+/** A read-only view of the database; `read` runs the queries and is repeated when the agent moved the WAL under it. */
+export async function readSqliteWith<T>(path: string, read: (db: SqliteSnapshot) => T): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    const before = await walMark(path);
+    const db = await openSqlite(path);
+    let out: T;
+    try {
+      out = read(db);
+    } finally {
+      db.close();
+    }
+    if ((await walMark(path)) === before) return out;
     if (attempt === 4) throw new RewindError('TRANSCRIPT_CHANGED', `the database kept changing while read: ${path}`);
   }
-  const SQL = await sqlJs();
-  let handle: Database;
+}
+
+/** Opens the database read-only (see above); the caller closes it. */
+export async function openSqlite(path: string): Promise<SqliteSnapshot> {
+  const st = await stat(path).catch(() => null);
+  if (!st?.isFile()) throw new RewindError('NOT_FOUND', `database not found: ${path}`);
+  const wal = await stat(`${path}-wal`).catch(() => null);
+  const { Database } = (await import('node-sqlite3-wasm')).default;
+  let handle: Db;
   try {
-    handle = new SQL.Database(foldWal(db!, wal));
-    handle.exec('select count(*) from sqlite_master');
+    handle = new Database(path, { readOnly: true, fileMustExist: true });
   } catch (e) {
+    throw new RewindError('UNREADABLE', `cannot open the database ${path}: ${(e as Error).message}`);
+  }
+  try {
+    handle.exec('pragma locking_mode=exclusive');
+    handle.all('select count(*) from sqlite_master');
+  } catch (e) {
+    handle.close();
     throw new RewindError('INVALID_TRANSCRIPT', `not a readable SQLite database: ${path} (${(e as Error).message})`);
   }
   return {
-    size: db!.length + (wal?.length ?? 0),
-    all(sql, params = []) {
-      const st = handle.prepare(sql);
-      try {
-        st.bind(params);
-        const out: Row[] = [];
-        while (st.step()) out.push(st.getAsObject() as Row);
-        return out;
-      } finally {
-        st.free();
-      }
-    },
+    size: st.size + (wal?.size ?? 0),
+    all: (sql, params = []) => handle.all(sql, params) as Row[],
     close: () => handle.close(),
   };
 }
+

@@ -65,11 +65,12 @@ function decide(req: ChatRequest): { text?: string; tool?: { name: string; args:
     const [, cmd, rest] = m as unknown as [string, string, string];
     const pick = (...names: string[]) => names.find((n) => tools.has(n));
     if (cmd === 'WRITE') {
-      const name = pick('Create', 'write_file', 'Write');
+      const name = pick('Create', 'write_file', 'Write', 'write');
       const [path, ...words] = rest.trim().split(' ');
-      if (name) return { tool: { name, args: { file_path: path, content: `${words.join(' ')}\n` } } };
+      // OpenCode's and Kilo's `write` takes `filePath`.
+      if (name) return { tool: { name, args: { [name === 'write' ? 'filePath' : 'file_path']: path, content: `${words.join(' ')}\n` } } };
     } else {
-      const name = pick('Execute', 'run_shell_command', 'Bash');
+      const name = pick('Execute', 'run_shell_command', 'Bash', 'bash');
       if (name) return { tool: { name, args: name === 'Execute' ? { command: rest.trim(), riskLevel: 'low', riskLevelReason: 'test' } : { command: rest.trim(), description: 'scripted' } } };
     }
   }
