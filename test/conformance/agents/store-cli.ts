@@ -72,7 +72,7 @@ export async function setupStore(s: StoreCli, home: string, project: string, api
 /** One `run` (resuming `sessionId` when given): the session id it ran under, from its JSON events. */
 export async function runStore(bin: string, env: NodeJS.ProcessEnv, project: string, sessionId: string | null, prompt: string): Promise<string> {
   const args = ['run', ...(sessionId ? ['-s', sessionId] : []), '--format', 'json', ...prompt.split(' ')];
-  const r = await runCli([bin], args, { cwd: project, env, timeoutMs: 180_000 });
+  const r = await runCli([bin], args, { cwd: project, env, timeoutMs: 400_000 });
   if (r.code !== 0) throw new Error(`${bin} ${args.join(' ')} failed (${r.code}): ${r.stderr.slice(-2000)} ${r.stdout.slice(-1000)}`);
   const id = /"sessionID":"(ses_[A-Za-z0-9]+)"/.exec(r.stdout)?.[1];
   if (!id) throw new Error(`no session id in the output of ${bin} ${args.join(' ')}: ${r.stdout.slice(-1000)} ${r.stderr.slice(-1000)}`);
