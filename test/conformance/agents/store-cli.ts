@@ -41,6 +41,12 @@ export function storeEnv(s: StoreCli, bin: string, home: string): NodeJS.Process
     [`${s.envPrefix}_DISABLE_MODELS_FETCH`]: '1',
     [`${s.envPrefix}_DISABLE_AUTOUPDATE`]: '1',
     [`${s.envPrefix}_DISABLE_SHARE`]: '1',
+    // Kilo's own services (a daemon, session ingest, indexing, LSP downloads): off, offline.
+    [`${s.envPrefix}_NO_DAEMON`]: '1',
+    [`${s.envPrefix}_DISABLE_SESSION_INGEST`]: '1',
+    [`${s.envPrefix}_DISABLE_CODEBASE_INDEXING`]: '1',
+    [`${s.envPrefix}_DISABLE_LSP_DOWNLOAD`]: '1',
+    [`${s.envPrefix}_TELEMETRY_LEVEL`]: 'off',
     // Rewind's own: which CLI its fork and in-place rewinds ask (else the one on PATH).
     [`REWIND_${s.envPrefix}_BIN`]: bin,
     NO_COLOR: '1',
