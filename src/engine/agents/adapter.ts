@@ -77,6 +77,12 @@ export interface AgentAdapter {
    * write atomically and refuse while the agent holds the session (unless `force`).
    */
   rewind?(req: RewindRequest): Promise<RewindOutcome>;
+  /**
+   * Undo of a rewind whose session is not a file Rewind wrote (a session in an agent's database,
+   * `<store>#<id>`, which the agent itself changed): the journal hands its record over. Absent: the
+   * journal undoes the record's files itself.
+   */
+  undoRewind?(r: StoreUndoRecord, opts: { dryRun?: boolean; force?: boolean }): Promise<{ summary: string; keptAt: string | null }>;
   /** Null when this file can be rewound; else the one-line reason (an unknown future format...). */
   readOnlyReason?(path: string): Promise<string | null>;
   /** How to continue a session in the agent's own CLI: `claude --resume <id>`. */
@@ -258,6 +264,17 @@ export interface RewindRequest {
   expectSize?: number;
   /** Journal records of one user action share a group: one undo reverts them all. */
   journalGroup?: string;
+}
+
+/** What `undoRewind` is handed of a fork or in-place journal record. */
+export interface StoreUndoRecord {
+  kind: 'fork' | 'in-place';
+  transcript: string;
+  sessionId: string;
+  forkSessionId?: string;
+  forkPath?: string;
+  result: { size: number; head: string; tail: string };
+  backupPath?: string;
 }
 
 /** A prompt as the rewind statement names it. */

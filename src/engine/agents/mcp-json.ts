@@ -11,6 +11,8 @@ export function jsonMcpConfig(spec: {
   file(scope: McpScope, ctx: { env: NodeJS.ProcessEnv; project: string }): string;
   /** The agent's own shape of one stdio server. */
   shape(entry: McpServerEntry): Record<string, unknown>;
+  /** The agent's shape read back (absent: `{command, args, env}` as Claude's). */
+  entry?(e: Record<string, unknown>): McpServerEntry;
   key?: string;
 }): McpConfig {
   const key = spec.key ?? 'mcpServers';
@@ -31,6 +33,7 @@ export function jsonMcpConfig(spec: {
       if (text === null) return null;
       const e = (doc(text)[key] as Record<string, unknown> | undefined)?.[name] as Record<string, unknown> | undefined;
       if (!e || typeof e !== 'object') return null;
+      if (spec.entry) return spec.entry(e);
       const env = e.env && typeof e.env === 'object' && Object.keys(e.env).length ? { env: e.env as Record<string, string> } : {};
       return { command: String(e.command ?? ''), args: Array.isArray(e.args) ? e.args.map(String) : [], ...env };
     },

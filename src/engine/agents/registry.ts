@@ -1,6 +1,6 @@
-import { stat } from 'node:fs/promises';
 import { RewindError } from '../errors.js';
 import { readFirstLine } from '../io/first-line.js';
+import { statSessionPath } from '../io/store-ref.js';
 import { AGENT_IDS as SHARED_AGENT_IDS, type AgentId } from '../../shared/agent-ids.js';
 import type { AgentAdapter } from './adapter.js';
 import { guardRewind } from './open-session.js';
@@ -10,6 +10,8 @@ import { droid } from './droid/adapter.js';
 import { qwen } from './qwen/adapter.js';
 import { gemini } from './gemini/adapter.js';
 import { copilot } from './copilot/adapter.js';
+import { opencode } from './opencode/adapter.js';
+import { kilo } from './kilo/adapter.js';
 
 /**
  * Every agent Rewind knows. Adding an agent: a folder `agents/<id>/` whose `adapter.ts` exports an
@@ -26,6 +28,8 @@ export const ADAPTERS = {
   qwen: guardRewind(qwen),
   gemini: guardRewind(gemini),
   copilot: guardRewind(copilot),
+  opencode: guardRewind(opencode),
+  kilo: guardRewind(kilo),
 } as const satisfies Record<AgentId, AgentAdapter>;
 
 export type { AgentId };
@@ -87,7 +91,8 @@ export async function findSession(ref: string | null | undefined, roots: { adapt
 
 async function findSessionAcross(ref: string, roots: { adapter: AgentAdapter; root: string }[]): Promise<{ adapter: AgentAdapter; path: string }> {
   if (looksLikePath(ref)) {
-    const st = await stat(ref).catch(() => null);
+    // A session inside an agent's database is `<store>#<session id>`: the store is the file.
+    const st = await statSessionPath(ref);
     if (!st) throw new RewindError('NOT_FOUND', `transcript not found: ${ref}`);
     if (!st.isFile()) throw new RewindError('INVALID_TRANSCRIPT', `not a transcript file: ${ref}`);
     return { adapter: await adapterOfFile(ref), path: ref };

@@ -10,13 +10,23 @@ import { storeDir } from '../project.js';
  * project); backups in the project's own store; a fork is a session file there named with its id;
  * linked file history is `<agent root>/file-history/<fork id>`.
  */
+/** Is `path` `<file>#<id>` naming this id (a session in an agent's database)? */
+const storeRefOf = (path: string, id: string): boolean => path.endsWith(`#${id}`) && path.length > id.length + 1;
+
 export async function validateRecord(projectRoot: string, r: JournalRecord, agentRoots: string[]): Promise<void> {
   const transcriptRoots = [...agentRoots, projectRoot];
   const bad = (why: string) => new RewindError('UNSAFE_PATH', `journal record ${r.id} is not one Rewind wrote (${why}): refusing it, nothing was written`);
   if (r.kind === 'fork' || r.kind === 'in-place') {
     requireId(r.sessionId, 'a journal record with a session id');
     await requireInside(transcriptRoots, r.transcript, 'a journal record naming a transcript', 'if Rewind wrote it, pass the agent\'s config folder with --claude-dir');
-    if (!r.transcript.endsWith('.jsonl')) throw bad('its transcript is not a .jsonl file');
+    // A session in an agent's database is named `<store>#<its id>` (sqlite-sessions.ts).
+    if (!r.transcript.endsWith('.jsonl') && !storeRefOf(r.transcript, r.sessionId)) throw bad('its transcript is not a .jsonl file');
+  }
+  if (r.kind === 'fork' && storeRefOf(r.forkPath, r.forkSessionId)) {
+    requireId(r.forkSessionId, 'a journal record with a fork id');
+    await requireInside(transcriptRoots, r.forkPath, 'a journal record naming a fork');
+    if (!storeRefOf(r.transcript, r.sessionId) || r.forkPath.slice(0, r.forkPath.lastIndexOf('#')) !== r.transcript.slice(0, r.transcript.lastIndexOf('#'))) throw bad('its fork is not a session of the same store');
+    return;
   }
   if (r.kind === 'fork') {
     requireId(r.forkSessionId, 'a journal record with a fork id');

@@ -10,7 +10,7 @@ import { validateRecord } from './guard.js';
 import { ensureStore } from '../project.js';
 import { removeFileHistoryDir } from '../agents/file-history-links.js';
 import { beforeUndoPathFor } from '../agents/backup-path.js';
-import { rootsFor } from '../agents/registry.js';
+import { adapterOfFile, rootsFor } from '../agents/registry.js';
 import { codeActionName, plural } from '../../shared/wording.js';
 import type { TreeState } from '../store/tree-state.js';
 
@@ -117,6 +117,16 @@ async function undoParts(projectRoot: string, parts: UndoableRecord[], opts: Und
 /** Reverts one journal record (a fork, an in-place rewrite or a restore), already validated. */
 async function undoRecord(projectRoot: string, r: UndoableRecord, opts: UndoOptions): Promise<UndoResult> {
   const now = opts.now ?? Date.now;
+  if (r.kind === 'fork' || r.kind === 'in-place') {
+    // A session in an agent's database is changed back by that agent's adapter (it wrote it).
+    const agent = await adapterOfFile(r.kind === 'fork' ? r.forkPath : r.transcript);
+    if (agent.undoRewind) {
+      const done = await agent.undoRewind(r.kind === 'fork' ? { ...r, kind: 'fork' } : { ...r, kind: 'in-place' }, opts);
+      if (opts.dryRun) return { dryRun: true, undone: r, summary: done.summary, keptAt: null };
+      await appendJournal(projectRoot, { kind: 'undo', id: randomUUID(), ...groupOf(r), time: new Date(now()).toISOString(), undoes: r.id, keptAt: done.keptAt });
+      return { dryRun: false, undone: r, summary: done.summary, keptAt: done.keptAt };
+    }
+  }
   const store = await (opts.dryRun ? Promise.resolve(join(projectRoot, '.agent', 'rewind')) : ensureStore(projectRoot));
   if (r.kind === 'fork') {
     const exists = await lstat(r.forkPath).catch(() => null);

@@ -32,13 +32,15 @@ const EXISTING: Record<string, string> = {
   qwen: `{\n  // my settings\n  "model": { "name": "qwen3-coder" },\n  "mcpServers": { "other": { "command": "other-server", "args": [] } }\n}\n`,
   gemini: `{\n  // theme first\n  "ui": { "theme": "Dracula" },\n}\n`,
   copilot: `{\n  "mcpServers": {\n    "other": { "type": "local", "command": "other-server", "args": [], "tools": ["*"] }\n  }\n}\n`,
+  opencode: `{\n  // mine\n  "$schema": "https://opencode.ai/config.json",\n  "mcp": { "other": { "type": "local", "command": ["other-server"], "enabled": true } }\n}\n`,
+  kilo: `{\n  // mine\n  "mcp": { "other": { "type": "local", "command": ["other-server"], "enabled": true } }\n}\n`,
 };
 
 describe.each(AGENT_IDS)('%s', (agent) => {
   it('the user scope file is the agent’s own MCP config', async () => {
-    const expected = { claude: join(home, '.claude.json'), codex: join(home, '.codex', 'config.toml'), droid: join(home, '.factory', 'mcp.json'), qwen: join(home, '.qwen', 'settings.json'), gemini: join(home, '.gemini', 'settings.json'), copilot: join(home, '.copilot', 'mcp-config.json') }[agent];
+    const expected = { claude: join(home, '.claude.json'), codex: join(home, '.codex', 'config.toml'), droid: join(home, '.factory', 'mcp.json'), qwen: join(home, '.qwen', 'settings.json'), gemini: join(home, '.gemini', 'settings.json'), copilot: join(home, '.copilot', 'mcp-config.json'), opencode: join(home, '.config', 'opencode', 'opencode.json'), kilo: join(home, '.config', 'kilo', 'kilo.json') }[agent];
     expect(await fileOf(agent)).toBe(expected);
-    const inProject = { claude: join(project, '.mcp.json'), codex: join(project, '.codex', 'config.toml'), droid: join(project, '.factory', 'mcp.json'), qwen: join(project, '.qwen', 'settings.json'), gemini: join(project, '.gemini', 'settings.json'), copilot: join(project, '.github', 'mcp.json') }[agent];
+    const inProject = { claude: join(project, '.mcp.json'), codex: join(project, '.codex', 'config.toml'), droid: join(project, '.factory', 'mcp.json'), qwen: join(project, '.qwen', 'settings.json'), gemini: join(project, '.gemini', 'settings.json'), copilot: join(project, '.github', 'mcp.json'), opencode: join(project, 'opencode.json'), kilo: join(project, 'kilo.json') }[agent];
     expect(await fileOf(agent, 'project')).toBe(inProject);
   });
 
@@ -142,14 +144,8 @@ describe('rewind-app mcp install|uninstall', () => {
     expect(out).toEqual([`Codex CLI: rewind already registered in ${join(home, '.codex', 'config.toml')}`]);
     out.length = 0;
     expect(await run(['mcp', 'uninstall', '--agent', 'all', '--json'], io(out, err))).toBe(0);
-    expect((JSON.parse(out.join('')) as { agent: string; action: string }[]).map((r) => [r.agent, r.action])).toEqual([
-      ['claude', 'absent'],
-      ['codex', 'removed'],
-      ['droid', 'absent'],
-      ['qwen', 'removed'],
-      ['gemini', 'absent'],
-      ['copilot', 'absent'],
-    ]);
+    // Every agent of the registry, in its order: the two registered here removed, the rest had none.
+    expect((JSON.parse(out.join('')) as { agent: string; action: string }[]).map((r) => [r.agent, r.action])).toEqual(AGENT_IDS.map((a) => [a, a === 'codex' || a === 'qwen' ? 'removed' : 'absent']));
     expect(existsSync(join(home, '.codex', 'config.toml'))).toBe(false);
   });
 
@@ -160,8 +156,8 @@ describe('rewind-app mcp install|uninstall', () => {
     expect(await run(['mcp', 'install', '--agent', 'claude', '--scope', 'local'], io([], err))).toBe(2);
     expect(await run(['mcp', 'reinstall', '--agent', 'claude'], io([], err))).toBe(2);
     expect(err).toEqual([
-      'rewind-app: mcp install needs --agent claude|codex|droid|qwen|gemini|copilot (or a comma-separated list, or all)',
-      'rewind-app: --agent must be one of claude, codex, droid, qwen, gemini, copilot (got "vim")',
+      `rewind-app: mcp install needs --agent ${AGENT_IDS.join('|')} (or a comma-separated list, or all)`,
+      `rewind-app: --agent must be one of ${AGENT_IDS.join(', ')} (got "vim")`,
       'rewind-app: --scope must be user or project (got "local")',
       'rewind-app: mcp takes install or uninstall, or nothing to run the server (got "reinstall")',
     ]);

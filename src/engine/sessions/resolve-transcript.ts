@@ -1,7 +1,8 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { RewindError } from '../errors.js';
 import { findProjectRoot, storeDir } from '../project.js';
+import { statSessionPath } from '../io/store-ref.js';
 
 
 export interface ResolvedTranscript {
@@ -35,7 +36,7 @@ export async function resolveTranscript(input: ResolveInput): Promise<ResolvedTr
   const projectRoot = await resolveProjectRoot(input);
   const check = async (p: string, source: ResolvedTranscript['source']): Promise<ResolvedTranscript> => {
     const abs = resolve(input.cwd, p);
-    const st = await stat(abs).catch(() => null);
+    const st = await statSessionPath(abs);
     if (!st) throw new RewindError('NO_TRANSCRIPT', `transcript not found: ${abs} (from ${source})`);
     if (!st.isFile()) throw new RewindError('NO_TRANSCRIPT', `not a transcript file: ${abs} (from ${source})`);
     return { path: abs, source, projectRoot };

@@ -217,10 +217,13 @@ export class RewindService {
     await this.watcher?.close();
     this.indexCurrent = false;
     this.watcher = new Watcher({
-      onTranscript: (p) => {
-        this.sessionChanged(p);
-        if (this.open.live.has(p)) void this.open.live.refresh(p);
-        else void this.open.adapterOf(p).then((a) => (a.follow ? undefined : this.otherChanged(a, p)));
+      onTranscript: (changed) => {
+        // A database an agent keeps its sessions in stands for the open sessions inside it.
+        for (const p of this.open.whole.sessionsOf(changed)) {
+          this.sessionChanged(p);
+          if (this.open.live.has(p)) void this.open.live.refresh(p);
+          else void this.open.adapterOf(p).then((a) => (a.follow ? undefined : this.otherChanged(a, p)));
+        }
       },
       onSessions: () => {
         this.indexCurrent = false;

@@ -1,5 +1,6 @@
 import type { AgentAdapter } from '../../engine/agents/adapter.js';
 import type { Timeline } from '../../shared/session-schema.js';
+import { storeFileOf } from '../../engine/io/store-ref.js';
 
 /**
  * Open sessions of agents the service does not follow incrementally: read whole by their adapter
@@ -16,6 +17,16 @@ export class WholeSessions {
 
   has(path: string): boolean {
     return this.timelines.has(path);
+  }
+
+  /**
+   * The open sessions a changed file stands for: the file itself, or for a database (and its
+   * `-wal`) the open sessions kept inside it (`<db>#<id>`, io/store-ref.ts).
+   */
+  sessionsOf(changed: string): string[] {
+    const db = changed.endsWith('-wal') ? changed.slice(0, -4) : changed;
+    const inside = [...this.timelines.keys()].filter((p) => storeFileOf(p) === db);
+    return inside.length ? inside : [changed];
   }
 
   forget(path: string): void {

@@ -66,11 +66,11 @@ function decide(req: ChatRequest): { text?: string; tool?: { name: string; args:
     const [, cmd, rest] = m as unknown as [string, string, string];
     const pick = (...names: string[]) => names.find((n) => tools.has(n));
     if (cmd === 'WRITE') {
-      const name = pick('Create', 'write_file', 'Write', 'create');
+      const name = pick('Create', 'write_file', 'Write', 'create', 'write');
       const [path, ...words] = rest.trim().split(' ');
-      // Copilot's `create` takes `path` and `file_text`.
+      // Copilot's `create` takes `path` and `file_text`; OpenCode's and Kilo's `write` takes `filePath`.
       if (name === 'create') return { tool: { name, args: { path, file_text: `${words.join(' ')}\n` } } };
-      if (name) return { tool: { name, args: { file_path: path, content: `${words.join(' ')}\n` } } };
+      if (name) return { tool: { name, args: { [name === 'write' ? 'filePath' : 'file_path']: path, content: `${words.join(' ')}\n` } } };
     } else {
       const name = pick('Execute', 'run_shell_command', 'Bash', 'bash');
       if (name) return { tool: { name, args: name === 'Execute' ? { command: rest.trim(), riskLevel: 'low', riskLevelReason: 'test' } : { command: rest.trim(), description: 'scripted' } } };

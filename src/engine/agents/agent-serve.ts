@@ -1,0 +1,96 @@
+import { spawn } from 'node:child_process';
+import { stat } from 'node:fs/promises';
+import { RewindError } from '../errors.js';
+
+/**
+ * Asks an agent's own headless server (`opencode serve`, `kilo serve`) to change its store: the
+ * agent writes its database with its own locking and transactions, so Rewind never writes a
+ * SQLite file another process may hold (docs/agents.md says why and what it costs). The server is
+ * started for the one call on 127.0.0.1 and stopped after it.
+ */
+
+export interface ServeSpec {
+  /** The CLI on PATH ("opencode"); `envBin` in the environment names another. */
+  command: string;
+  envBin: string;
+  /** The env variable that points the CLI at a store (`OPENCODE_DB`): set to the store Rewind read. */
+  envDb: string;
+  name: string;
+}
+
+export interface Served {
+  call(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<unknown>;
+  stop(): void;
+}
+
+const START_MS = 90_000;
+
+/** Starts `<cli> serve` on a port it picks itself (it prints the address) in the session's folder. */
+export async function startServe(spec: ServeSpec, db: string, cwd: string | null, env: NodeJS.ProcessEnv = process.env): Promise<Served> {
+  const dir = cwd && (await stat(cwd).catch(() => null))?.isDirectory() ? cwd : null;
+  if (!dir) throw new RewindError('NOT_FOUND', `the session's folder is gone (${cwd ?? 'none recorded'}): ${spec.name} needs it to rewrite the session`);
+  const bin = env[spec.envBin] || spec.command;
+  const child = spawn(bin, ['serve', '--hostname', '127.0.0.1', '--port', '0', '--pure'], {
+    cwd: dir,
+    env: { ...env, [spec.envDb]: db },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    windowsHide: true,
+  });
+  const stop = () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+  };
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => done(new RewindError('UNSUPPORTED', `${spec.name}'s server did not start within ${START_MS / 1000}s (${bin} serve)`)), START_MS);
+    const done = (e: Error | null, u?: string) => {
+      clearTimeout(timer);
+      child.stdout.removeAllListeners('data');
+      if (e) {
+        stop();
+        reject(e);
+      } else resolve(u!);
+    };
+    const onData = (b: Buffer) => {
+      out += b.toString('utf8');
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) done(null, m[1]);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('error', (e: NodeJS.ErrnoException) => done(new RewindError('UNSUPPORTED', e.code === 'ENOENT' ? `${spec.command} is not installed (or not on PATH): ${spec.name} rewrites its sessions itself` : `${bin} serve: ${e.message}`)));
+    child.on('exit', (code) => done(new RewindError('UNSUPPORTED', `${bin} serve exited (${code}) before it listened: ${out.trim().split('\n').pop() ?? ''}`)));
+  });
+  const q = `directory=${encodeURIComponent(dir)}`;
+  return {
+    async call(method, path, body) {
+      const res = await fetch(`${url}${path}${path.includes('?') ? '&' : '?'}${q}`, {
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      let v: unknown = null;
+      try {
+        v = text ? JSON.parse(text) : null;
+      } catch {
+        v = text;
+      }
+      if (!res.ok) {
+        const msg = (v && typeof v === 'object' && 'message' in v ? String((v as { message: unknown }).message) : '') || (v && typeof v === 'object' && 'data' in v ? JSON.stringify((v as { data: unknown }).data) : String(text).slice(0, 200));
+        throw new RewindError('CONFLICT', `${spec.name} refused ${method} ${path}: ${msg}`);
+      }
+      return v;
+    },
+    stop,
+  };
+}
+
+/** Runs `f` against a server started for it, stopped afterwards whatever happens. */
+export async function withServe<T>(spec: ServeSpec, db: string, cwd: string | null, f: (s: Served) => Promise<T>, env?: NodeJS.ProcessEnv): Promise<T> {
+  const s = await startServe(spec, db, cwd, env);
+  try {
+    return await f(s);
+  } finally {
+    s.stop();
+  }
+}

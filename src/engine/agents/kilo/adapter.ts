@@ -1,0 +1,7 @@
+import { storeAgent } from '../sqlite-adapter.js';
+
+/**
+ * Kilo CLI (`@kilocode/cli`), a fork of OpenCode: the same store with a few more tables
+ * (`~/.local/share/kilo/kilo.db`, `KILO_*` env), rewritten by its own server (`kilo serve`).
+ */
+export const kilo = storeAgent({ id: 'kilo', displayName: 'Kilo CLI', badge: 'Kilo', command: 'kilo', envPrefix: 'KILO' });

@@ -1,0 +1,7 @@
+import { storeAgent } from '../sqlite-adapter.js';
+
+/**
+ * OpenCode (`opencode-ai`): sessions in the SQLite store `~/.local/share/opencode/opencode.db`
+ * (FORMATS.md §2e), read with sql.js and rewritten by its own server (`opencode serve`).
+ */
+export const opencode = storeAgent({ id: 'opencode', displayName: 'OpenCode', badge: 'OpenCode', command: 'opencode', envPrefix: 'OPENCODE' });

@@ -1,0 +1,104 @@
+import { stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { homedir } from 'node:os';
+import type { Agent } from '../../shared/session-schema.js';
+import type { AgentAdapter, SessionFile } from './adapter.js';
+import type { AgentHooks } from '../hooks/agent-hooks.js';
+import { LIVE_WINDOW_MS } from './live-window.js';
+import { splitRef } from './sqlite-sessions.js';
+
+/**
+ * An agent whose sessions live in an OpenCode-style SQLite store (OpenCode, and Kilo, its fork):
+ * everything but the names is the same, so each agent's folder is this with its own names. The
+ * store is `<data dir>/<db>` (`$XDG_DATA_HOME/<dir>/`, else `~/.local/share/<dir>/`; the agent's
+ * `<PREFIX>_DB` moves it); a session is named `<store>#<session id>` (sqlite-sessions.ts).
+ */
+export interface StoreAgentNames {
+  id: Agent;
+  displayName: string;
+  badge: string;
+  /** The CLI ("opencode"): also the data folder's name and the store's (`opencode.db`). */
+  command: string;
+  /** Its env prefix ("OPENCODE"): `<PREFIX>_DB`, `<PREFIX>_BIN` (Rewind's: which CLI to run). */
+  envPrefix: string;
+  hooks?: AgentHooks;
+}
+
+export function storeAgent(n: StoreAgentNames): AgentAdapter {
+  const dbName = `${n.command}.db`;
+  const spec = { agent: n.id, name: n.displayName };
+  const serve = { command: n.command, envBin: `REWIND_${n.envPrefix}_BIN`, envDb: `${n.envPrefix}_DB`, name: n.displayName };
+  const agent = { store: spec, serve };
+  const dbOf = (root: string) => join(root, dbName);
+  const sessions = async () => import('./sqlite-sessions.js');
+  const files = async (root: string): Promise<SessionFile[]> => {
+    const { storeSessions, sessionRef } = await sessions();
+    const db = dbOf(root);
+    const st = await stat(db).catch(() => null);
+    if (!st) return [];
+    // Subagent sessions (`parent_id`) belong to the session that started them: not listed.
+    return (await storeSessions(db)).filter((r) => !r.parentId).map((r) => ({ path: sessionRef(db, r.id), sessionId: r.id, size: st.size, mtimeMs: r.updated }));
+  };
+  const owns = (path: string) => {
+    const r = splitRef(path);
+    return !!r && basename(r.db) === dbName;
+  };
+  return {
+    id: n.id,
+    displayName: n.displayName,
+    badge: n.badge,
+    ...(n.hooks ? { hooks: n.hooks, checkpointHooks: true } : {}),
+    root(env, override) {
+      if (override) return override;
+      const db = env[`${n.envPrefix}_DB`];
+      if (db) return dirname(db);
+      return join(env.XDG_DATA_HOME || join(env.HOME || homedir(), '.local', 'share'), n.command);
+    },
+    storeRootOf: (path, root) => {
+      const r = splitRef(path);
+      return r ? dirname(r.db) : root;
+    },
+    watch: (root) => ({ dirs: [root], depth: 0, isSessionFile: (p) => basename(p) === dbName || basename(p) === `${dbName}-wal` }),
+    sessionFiles: files,
+    owns: (path) => owns(path),
+    async find(ref, root) {
+      const { findInStore } = await sessions();
+      return findInStore(spec, dbOf(root), ref);
+    },
+    async newestFor(cwd, root) {
+      const { newestInStore } = await sessions();
+      return newestInStore(dbOf(root), cwd);
+    },
+    async summarize(root, opts = {}) {
+      const { summarizeStore } = await sessions();
+      return summarizeStore(spec, dbOf(root), { project: opts.project, now: opts.now, liveWindowMs: LIVE_WINDOW_MS });
+    },
+    async timeline(path) {
+      const { readStoreTimeline } = await sessions();
+      return readStoreTimeline(spec, path);
+    },
+    async turn(path, promptUuid) {
+      const { readStoreTurn } = await sessions();
+      return readStoreTurn(spec, path, promptUuid);
+    },
+    // The store has no prompt lines to scan: search reads sessions through `timeline`.
+    promptLines: { marker: Buffer.from('"role":"user"'), prompt: () => null },
+    async rewind(req) {
+      const { rewindStore } = await import('./sqlite-rewind.js');
+      return rewindStore(agent, req);
+    },
+    async undoRewind(r, opts) {
+      const { undoStoreRewind } = await import('./sqlite-rewind.js');
+      return undoStoreRewind(agent, r, opts);
+    },
+    mcpConfig: async () => (await import('./sqlite-mcp.js')).storeMcpConfig(n.command),
+    resumeCommand: (id) => `${n.command} -s ${id}`,
+    async isLive(path, opts = {}) {
+      const r = splitRef(path);
+      if (!r) return false;
+      const { storeSessions } = await sessions();
+      const row = (await storeSessions(r.db).catch(() => [])).find((s) => s.id === r.id);
+      return !!row && (opts.now ?? Date.now()) - row.updated < (opts.windowMs ?? LIVE_WINDOW_MS);
+    },
+  };
+}

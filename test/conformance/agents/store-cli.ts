@@ -1,0 +1,86 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { tempEnv } from '../../temp.js';
+import { runCli, type NpmCli } from './npm-cli.js';
+
+/**
+ * How the conformance tier drives an OpenCode-family CLI (OpenCode, Kilo) offline: a custom
+ * provider in `~/.config/<cli>/<cli>.json` speaking Chat Completions to the scripted server
+ * (`@ai-sdk/openai-compatible` is bundled in the binary), models fetch and autoupdate off
+ * (FORMATS.md §2e). Prompts go as separate words, as `run -s ID PROBE WORDS` takes them.
+ */
+export interface StoreCli {
+  cli: NpmCli;
+  command: string;
+  envPrefix: string;
+}
+
+export const OPENCODE: StoreCli = {
+  cli: { dir: 'opencode-1.18.33', packages: ['opencode-ai@1.18.33'], bin: join('node_modules', 'opencode-linux-x64', 'bin', 'opencode'), version: '1.18.33' },
+  command: 'opencode',
+  envPrefix: 'OPENCODE',
+};
+
+export const KILO: StoreCli = {
+  // The platform binary is an optional dependency of `@kilocode/cli`: named so `--ignore-scripts` installs it.
+  cli: { dir: 'kilo-7.7.7', packages: ['@kilocode/cli@7.7.7', '@kilocode/cli-linux-x64@7.7.7'], bin: join('node_modules', '@kilocode', 'cli-linux-x64', 'bin', 'kilo'), version: '7.7.7' },
+  command: 'kilo',
+  envPrefix: 'KILO',
+};
+
+export function storeEnv(s: StoreCli, bin: string, home: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    ...tempEnv(),
+    HOME: home,
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_STATE_HOME: join(home, '.local', 'state'),
+    [`${s.envPrefix}_DISABLE_MODELS_FETCH`]: '1',
+    [`${s.envPrefix}_DISABLE_AUTOUPDATE`]: '1',
+    [`${s.envPrefix}_DISABLE_SHARE`]: '1',
+    // Kilo's own services (a daemon, session ingest, indexing, LSP downloads): off, offline.
+    [`${s.envPrefix}_NO_DAEMON`]: '1',
+    [`${s.envPrefix}_DISABLE_SESSION_INGEST`]: '1',
+    [`${s.envPrefix}_DISABLE_CODEBASE_INDEXING`]: '1',
+    [`${s.envPrefix}_DISABLE_LSP_DOWNLOAD`]: '1',
+    [`${s.envPrefix}_TELEMETRY_LEVEL`]: 'off',
+    // Rewind's own: which CLI its fork and in-place rewinds ask (else the one on PATH).
+    [`REWIND_${s.envPrefix}_BIN`]: bin,
+    NO_COLOR: '1',
+    CI: '1',
+  };
+}
+
+export async function setupStore(s: StoreCli, home: string, project: string, apiUrl: string): Promise<void> {
+  const dir = join(home, '.config', s.command);
+  await mkdir(dir, { recursive: true });
+  const config = {
+    provider: { fake: { npm: '@ai-sdk/openai-compatible', name: 'fake', options: { baseURL: `${apiUrl}/v1`, apiKey: 'x' }, models: { 'fake-model': { name: 'fake-model' } } } },
+    model: 'fake/fake-model',
+    small_model: 'fake/fake-model',
+    autoupdate: false,
+    share: 'disabled',
+    permission: { edit: 'allow', bash: 'allow' },
+  };
+  await writeFile(join(dir, `${s.command}.json`), JSON.stringify(config, null, 2));
+  // A git project: the agent takes its file snapshots only in one.
+  await mkdir(project, { recursive: true });
+  await writeFile(join(project, 'a.txt'), 'v0\n');
+  const git = (...a: string[]) => execFileSync('git', a, { cwd: project, stdio: 'ignore', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+  git('init', '-q');
+  git('add', '.');
+  git('commit', '-qm', 'init');
+}
+
+/** One `run` (resuming `sessionId` when given): the session id it ran under, from its JSON events. */
+export async function runStore(bin: string, env: NodeJS.ProcessEnv, project: string, sessionId: string | null, prompt: string): Promise<string> {
+  const args = ['run', ...(sessionId ? ['-s', sessionId] : []), '--format', 'json', ...prompt.split(' ')];
+  const r = await runCli([bin], args, { cwd: project, env, timeoutMs: 400_000 });
+  if (r.code !== 0) throw new Error(`${bin} ${args.join(' ')} failed (${r.code}): ${r.stderr.slice(-2000)} ${r.stdout.slice(-1000)}`);
+  const id = /"sessionID":"(ses_[A-Za-z0-9]+)"/.exec(r.stdout)?.[1];
+  if (!id) throw new Error(`no session id in the output of ${bin} ${args.join(' ')}: ${r.stdout.slice(-1000)} ${r.stderr.slice(-1000)}`);
+  return id;
+}
