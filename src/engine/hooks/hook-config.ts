@@ -89,6 +89,9 @@ export interface ConfigChange {
   changed: boolean;
   backup: string | null;
   lines: string[];
+  /** The file's text before and after (for a preview of the change); before is null for a file not there yet, after null for a file removed. */
+  before?: string | null;
+  after?: string | null;
 }
 
 const render = (doc: Doc) => `${JSON.stringify(doc, null, 2)}\n`;
@@ -118,24 +121,25 @@ export async function installConfig(file: string, spec: AgentHooks, agent: strin
   const had = rewindEvents(doc, spec, agent, file);
   const next = render(withRewind(doc, spec, agent, command, file));
   // Idempotent: the same entries already there (in any formatting) change nothing.
-  if (raw !== null && render(doc) === next) return { file, changed: false, backup: null, lines: ['already installed, nothing changed'] };
+  if (raw !== null && render(doc) === next) return { file, changed: false, backup: null, lines: ['already installed, nothing changed'], before: raw, after: raw };
   const backup = dryRun ? null : await writeWithBackup(file, raw, next);
-  return { file, changed: true, backup, lines: spec.events.map((e) => `${had.includes(e.event) ? 'updated' : 'added'} ${e.event} -> ${command}`) };
+  return { file, changed: true, backup, lines: spec.events.map((e) => `${had.includes(e.event) ? 'updated' : 'added'} ${e.event} -> ${command}`), before: raw, after: next };
 }
 
 export async function uninstallConfig(file: string, spec: AgentHooks, agent: string, dryRun = false): Promise<ConfigChange> {
   const raw = await readRaw(file);
   const doc = parseConfig(raw, file);
   const present = rewindEvents(doc, spec, agent, file);
-  if (raw === null || present.length === 0) return { file, changed: false, backup: null, lines: ['not installed, nothing changed'] };
+  if (raw === null || present.length === 0) return { file, changed: false, backup: null, lines: ['not installed, nothing changed'], before: raw, after: raw };
   const left = withoutRewind(doc, spec, agent, file);
+  const emptied = Object.keys(left).length === 0;
   let backup: string | null = null;
   if (!dryRun) {
     backup = await writeWithBackup(file, raw, render(left));
     // A file that held only Rewind's entries goes (as before install: an agent may refuse an empty one); its backup stays.
-    if (Object.keys(left).length === 0) await unlink(file);
+    if (emptied) await unlink(file);
   }
-  return { file, changed: true, backup, lines: present.map((e) => `removed ${e}`) };
+  return { file, changed: true, backup, lines: present.map((e) => `removed ${e}`), before: raw, after: emptied ? null : render(left) };
 }
 
 export async function configStatus(file: string, spec: AgentHooks, agent: string): Promise<{ events: string[]; raw: string | null; error: string | null }> {

@@ -470,7 +470,12 @@ export class RewindService {
       if (!req.agent) return { ...(await installHooks(settingsPath(req.scope ?? 'local', req.project, this.claudeRoot), this.hookCommandLine(), req.dryRun)), nextStep: null };
       const { installAgentHooks } = await import('../../engine/hooks/agents-hooks.js');
       const r = await installAgentHooks(req.agent, { projectRoot: req.project, env: this.env, claudeDir: this.claudeRoot, scope: req.scope ?? null, command: this.hookCommandLine(), dryRun: req.dryRun });
-      return { file: r.file, changed: r.changed, lines: r.lines, nextStep: r.nextStep };
+      return { file: r.file, changed: r.changed, lines: r.lines, nextStep: r.nextStep, before: r.before, after: r.after, backup: r.backup };
+    },
+    uninstallHooks: async (req) => {
+      const { uninstallAgentHooks } = await import('../../engine/hooks/agents-hooks.js');
+      const r = await uninstallAgentHooks(req.agent, { projectRoot: req.project, env: this.env, claudeDir: this.claudeRoot, scope: req.scope ?? null, dryRun: req.dryRun });
+      return { file: r.file, changed: r.changed, lines: r.lines, nextStep: null, before: r.before, after: r.after, backup: r.backup };
     },
     getPrefs: async () => readPrefs(this.prefsFile),
     listRemotes: async () => ({ hosts: this.remotes?.list() ?? [] }),
