@@ -95,20 +95,22 @@ test('revert a middle prompt from the window: the conflict and its choice, then 
   const panel = page.getByRole('dialog', { name: 'History' });
   const entry = panel.locator('.history-entry[data-kind="revert"]');
   await expect(entry).toHaveCount(1);
-  await expect(entry).toContainText('Reverted the changes of prompt');
+  await expect(entry).toContainText('Reverted the changes of #2 “WRITE a.txt version two”');
   await expect(entry).toContainText('can be undone');
   await expect(entry).toContainText('shared.ts');
   await expectAccessible(page, '.history-panel');
+  // The newest action: undone at once (Redo is its way back); its card shows what became of it.
   await entry.getByRole('button', { name: 'Undo' }).click();
-  await expect(panel.locator('.history-entry').first()).toHaveAttribute('data-kind', 'undo');
-  await expect(panel.locator('.history-entry').first()).toContainText('Undid: Reverted the changes of prompt');
-  await expect(entry).toContainText('already undone');
+  await expect(entry).toHaveAttribute('data-state', 'undone');
+  await expect(entry).toContainText('undone just now');
+  await expect(panel.locator('.history-entry')).toHaveCount(1);
   expect(await readFile(join(project, 'a.txt'), 'utf8')).toBe('version two\n');
   expect(await readFile(join(project, 'mid.txt'), 'utf8')).toBe('made by #2\n');
   expect(await readFile(join(project, 'shared.ts'), 'utf8')).toBe(withLine(20, 'shared line 21 by #4'));
 
   // And Redo puts the revert back.
-  await panel.getByRole('button', { name: 'Redo' }).last().click();
-  await expect(panel.locator('.history-entry').first()).toHaveAttribute('data-kind', 'redo');
+  await entry.getByRole('button', { name: 'Redo' }).click();
+  await expect(entry).toHaveAttribute('data-state', 'done');
+  await expect(entry).toContainText('redone just now');
   expect(await exists(join(project, 'mid.txt'))).toBe(false);
 });

@@ -3,13 +3,13 @@ import type { HistoryEntryDoc } from '../../shared/contract.js';
 import { actionWords, historyCards, promptLookup } from './history-words.js';
 
 const entry = (over: Partial<HistoryEntryDoc>): HistoryEntryDoc => ({ id: 'x', kind: 'restore', time: '2026-11-27T10:00:00Z', group: null, agent: null, sessionId: 's1', transcript: '/t.jsonl', prompt: null, files: [], dropped: null, refers: null, undone: false, undoable: true, why: null, ...over });
-const look = promptLookup({ session: { id: 's1' }, prompts: [{ uuid: 'u5', number: 5, text: 'EDIT notes.md alpha gamma and more words than fit' }, { uuid: 'ux', number: null, text: 'BASH echo' }] });
+const look = promptLookup({ session: { transcriptPath: '/t.jsonl' }, prompts: [{ uuid: 'u5', number: 5, text: 'EDIT notes.md alpha gamma and more words than fit' }, { uuid: 'ux', number: null, text: 'BASH echo' }] });
 
 describe('history in words', () => {
   it('names the prompt by #n and its text, never by id', () => {
     expect(actionWords(entry({ prompt: 'u5' }), look)).toBe('Restored the code to before #5 “EDIT notes.md alpha gamma and more word…”');
     expect(actionWords(entry({ kind: 'fork', prompt: '#5' }), look)).toMatch(/^Forked the chat before #5 “EDIT notes.md/);
-    expect(actionWords(entry({ kind: 'fork', prompt: '#5', sessionId: 'other' }), look)).toBe('Forked the chat before #5');
+    expect(actionWords(entry({ kind: 'fork', prompt: '#5', transcript: '/other.jsonl' }), look)).toBe('Forked the chat before #5');
     expect(actionWords(entry({ kind: 'revert', prompt: 'ux' }), look)).toBe('Reverted the changes of an abandoned prompt “BASH echo”');
     expect(actionWords(entry({ prompt: 'c7e4467c-0000' }), look)).toBe('Restored the code to before a prompt of another session');
   });

@@ -3,27 +3,28 @@ import { firstLine } from './format.js';
 
 /** What the History panel knows of prompts: the open session's, by id and by number. */
 export interface PromptLookup {
-  sessionId: string | null;
+  /** The session file they were read from (a fork may carry its original's session id). */
+  transcript: string | null;
   byUuid: Map<string, { number: number | null; text: string }>;
   byNumber: Map<number, string>;
 }
 
-export function promptLookup(t: { session: { id: string }; prompts: { uuid: string; number: number | null; text: string }[] } | null): PromptLookup {
+export function promptLookup(t: { session: { transcriptPath: string }; prompts: { uuid: string; number: number | null; text: string }[] } | null): PromptLookup {
   const byUuid = new Map<string, { number: number | null; text: string }>();
   const byNumber = new Map<number, string>();
   for (const p of t?.prompts ?? []) {
     byUuid.set(p.uuid, { number: p.number, text: p.text });
     if (p.number !== null) byNumber.set(p.number, p.text);
   }
-  return { sessionId: t?.session.id ?? null, byUuid, byNumber };
+  return { transcript: t?.session.transcriptPath ?? null, byUuid, byNumber };
 }
 
 /** A prompt in words: `#5 “EDIT notes.md…”`, `#5`, `an abandoned prompt “…”`, or `a prompt` (never its id). */
-export function promptWords(ref: string | null, sessionId: string | null, look: PromptLookup): string {
+export function promptWords(ref: string | null, transcript: string | null, look: PromptLookup): string {
   if (!ref) return 'a prompt';
   const n = /^#(\d+)$/.exec(ref);
   if (n) {
-    const text = sessionId === look.sessionId ? look.byNumber.get(Number(n[1])) : undefined;
+    const text = transcript === look.transcript ? look.byNumber.get(Number(n[1])) : undefined;
     return text !== undefined ? `#${n[1]} “${firstLine(text, 40)}”` : `#${n[1]}`;
   }
   const p = look.byUuid.get(ref);
@@ -32,8 +33,8 @@ export function promptWords(ref: string | null, sessionId: string | null, look: 
 }
 
 /** An action in words, with its prompt: "Restored the code to before #5 “EDIT notes.md…”". */
-export function actionWords(e: Pick<HistoryEntryDoc, 'kind' | 'prompt' | 'sessionId'>, look: PromptLookup): string {
-  const p = promptWords(e.prompt, e.sessionId, look);
+export function actionWords(e: Pick<HistoryEntryDoc, 'kind' | 'prompt' | 'transcript'>, look: PromptLookup): string {
+  const p = promptWords(e.prompt, e.transcript, look);
   switch (e.kind) {
     case 'fork':
       return `Forked the chat before ${p}`;

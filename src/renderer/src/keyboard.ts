@@ -2,20 +2,9 @@ import { useEffect } from 'react';
 import { sidebarItems } from './sidebar-items.js';
 import { ACTION_OF_KEY } from './shortcuts.js';
 import { useStore } from './store/store.js';
+import { focusTimeline } from './focus.js';
 
-/** Focus follows the selection into the timeline list (its focus ring is on the selected row). */
-export function focusTimeline(): void {
-  const el = document.getElementById('timeline-rows');
-  // Still loading: the timeline takes focus when its rows arrive.
-  focusPending = !el;
-  el?.focus({ preventScroll: true });
-}
-let focusPending = false;
-export function takeTimelineFocus(): boolean {
-  const p = focusPending;
-  focusPending = false;
-  return p;
-}
+export { focusTimeline, takeTimelineFocus } from './focus.js';
 
 function focusSidebar(): void {
   (document.querySelector('.session-groups') as HTMLElement | null)?.focus({ preventScroll: true });

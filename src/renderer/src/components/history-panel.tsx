@@ -1,7 +1,8 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { getApi } from '../api/client.js';
 import { plainSentence, undoableText } from '../../../shared/wording.js';
 import { projectPath } from '../format.js';
-import { actionWords, historyCards, promptLookup, type HistoryCard } from '../history-words.js';
+import { actionWords, historyCards, promptLookup, type HistoryCard, type PromptLookup } from '../history-words.js';
 import { useStore } from '../store/store.js';
 import { useNow } from './use-now.js';
 import { When } from './when.js';
@@ -32,6 +33,19 @@ export function HistoryPanel() {
   const now = useNow();
   const look = useMemo(() => promptLookup(timeline), [timeline]);
   const cards = useMemo(() => historyCards(history?.entries ?? []), [history?.entries]);
+  // The prompts of the other sessions the actions were about (a fork's original): read once, for their #n and text.
+  const [others, setOthers] = useState<Record<string, PromptLookup>>({});
+  const asked = useRef(new Set<string>());
+  useEffect(() => {
+    for (const c of cards) {
+      const { transcript } = c.entry;
+      if (!transcript || transcript === look.transcript || asked.current.has(transcript) || asked.current.size >= 8) continue;
+      asked.current.add(transcript);
+      void getApi()
+        .getTimeline({ session: transcript })
+        .then((r) => r.ok && setOthers((o) => ({ ...o, [transcript]: promptLookup(r.value) })));
+    }
+  }, [cards, look.transcript]);
   if (!history) return null;
   const titleOf = (id: string | null) => (id ? sessions.find((x) => x.id === id)?.title : undefined);
   // The engine names the path that changed: said as it is, without the terminal's flags.
@@ -61,7 +75,7 @@ export function HistoryPanel() {
           <ol className="history-list" aria-label="Actions, newest first">
             {cards.map((card) => {
               const e = card.entry;
-              const words = actionWords(e, look);
+              const words = actionWords(e, (e.transcript && others[e.transcript]) || look);
               const session = titleOf(e.sessionId);
               const mismatch = !card.undone && !e.undoable && !!e.why && !/^already /.test(e.why);
               return (
@@ -74,12 +88,15 @@ export function HistoryPanel() {
                       {session && ` · in “${session}”`}
                     </span>
                   </div>
-                  {e.files.length > 0 && (
-                    <p className="small muted">
-                      {e.kind === 'fork' || e.kind === 'in-place' ? 'The session file' : `${e.files.length} file${e.files.length === 1 ? '' : 's'}`}
-                      {e.kind === 'restore' || e.kind === 'revert' ? ` changed: ${e.files.slice(0, 3).join(', ')}${e.files.length > 3 ? ` and ${e.files.length - 3} more` : ''}` : ' was written'}
-                    </p>
-                  )}
+                  <p className="small muted">
+                    {e.kind === 'fork'
+                      ? 'A new session; the original stays as it was.'
+                      : e.kind === 'in-place'
+                        ? 'The session itself was rewritten (a backup is kept).'
+                        : e.files.length
+                          ? `${e.files.length} file${e.files.length === 1 ? '' : 's'} changed: ${e.files.slice(0, 3).join(', ')}${e.files.length > 3 ? ` and ${e.files.length - 3} more` : ''}`
+                          : 'No file changed.'}
+                  </p>
                   <div className="history-row">
                     <span className="small history-status">{card.undone ? (card.redoable ? 'can be redone' : 'undone') : undoableText(e)}</span>
                     {card.undone ? (

@@ -48,6 +48,7 @@ function windowCommands(): Item[] {
   if (sel) {
     const label = `${sel.number ? `#${sel.number}` : 'the abandoned prompt'} “${firstLine(sel.text, 40)}”`;
     if (sel.checkpoint && cwd) cmd('revert', "Revert this prompt's changes (later prompts' stay)", () => void st().openRevert(sel.uuid));
+    else cmd('revert', "Revert this prompt's changes: needs a Rewind checkpoint before it (set up checkpoints)", () => undefined);
     cmd('compare', 'Compare with… (pick another prompt)', () => st().startCompare(sel.uuid, label));
     cmd('export-md', 'Export branch (.md)', () => void st().exportSession('md', sel.uuid), undefined, 'markdown save');
   }

@@ -4,7 +4,7 @@ import { eligibility, type Eligibility, type PromptFacts } from '../../../shared
 import type { Timeline, TimelinePrompt } from '../../../shared/session-schema.js';
 import { getApi } from '../api/client.js';
 import type { Store } from './store.js';
-import { focusTimeline } from '../keyboard.js';
+import { focusTimeline } from '../focus.js';
 import { plural } from '../../../shared/wording.js';
 
 export type Action = 'fork' | 'rewrite' | 'restore' | 'fork-restore';
@@ -179,7 +179,8 @@ export const createActionSlice: StateCreator<Store, [], [], ActionSlice> = (set,
     if (base.sourceSession && get().selectedSession !== base.sourceSession) get().selectSession(base.sourceSession);
     else if (base.sourceSession) await get().loadTimeline(base.sourceSession);
     if (base.promptUuid) get().selectPrompt(base.promptUuid);
-    focusTimeline();
+    // After React drew the change (the old list may still be in the page now): the row's list, or it takes focus when it arrives.
+    requestAnimationFrame(() => focusTimeline());
   },
   dismissResult: () => set({ result: null }),
 });
