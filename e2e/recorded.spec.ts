@@ -44,9 +44,9 @@ test('real Claude Code session: install hooks from the banner, new prompts arriv
   await expect(page.getByRole('note')).toContainText('Rewind checkpoints are off');
   // The sheet: the change to Claude Code's settings as a diff, then the file named once written.
   await page.getByRole('note').getByRole('button', { name: 'Set up…' }).click();
-  const sheet = page.getByRole('dialog', { name: 'Set up checkpoints' });
-  await expect(sheet.locator('.hooks-plan .diff')).toHaveCount(1);
-  await sheet.getByRole('button', { name: /^Install hooks for / }).click();
+  const setup = page.getByRole('dialog', { name: 'Set up checkpoints' });
+  await expect(setup.locator('.hooks-plan .diff')).toHaveCount(1);
+  await setup.getByRole('button', { name: /^Install hooks for / }).click();
   await expect(page.getByRole('dialog', { name: 'Checkpoints set up' })).toContainText('Wrote .claude/settings.local.json for Claude Code');
   await page.getByRole('button', { name: 'Done' }).click();
   await expect(page.getByRole('note')).toHaveCount(0);
