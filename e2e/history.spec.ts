@@ -70,8 +70,11 @@ test('revert a middle prompt from the window: the conflict and its choice, then 
   const conflict = sheet.getByRole('listitem', { name: 'Conflict in shared.ts' });
   await expect(conflict).toBeVisible();
   // Both sides, and nothing chosen for the user: the confirm waits for a choice.
-  await expect(conflict.getByRole('figure', { name: 'Current' })).toContainText('shared line 21 by #4');
-  await expect(conflict.getByRole('figure', { name: 'Before the prompt' })).toContainText('shared line 21\n');
+  // Before #2 → now, the changed line highlighted (the whole files under a disclosure); the prompt by its number, no id.
+  await expect(conflict.locator('.diff-line.add')).toContainText('shared line 21 by #4');
+  await expect(conflict.locator('.diff-line.del')).toContainText('shared line 21');
+  await expect(conflict).toContainText('Before #2 “WRITE a.txt version two” → now (2 changed lines)');
+  await expect(conflict.getByRole('figure', { name: 'Before the prompt', includeHidden: true })).toContainText('shared line 21\n');
   const confirm = sheet.locator('.sheet-footer .button.primary');
   await expect(confirm).toBeDisabled();
   await expect(confirm).toHaveText('Choose for 1 conflicted file first');

@@ -95,6 +95,24 @@ test.describe('checkpoints set up in a sheet', () => {
     });
   }
 
+  test('each agent\'s row says the counts its open timeline says, and where the session ended', async ({ page }) => {
+    await openApp(page, s, { colorScheme: 'light', reducedMotion: 'reduce' });
+    const rows = page.locator(`.session[data-project="${x.project}"]`);
+    await expect(rows).toHaveCount(3);
+    for (let i = 0; i < 3; i++) {
+      const meta = (await rows.nth(i).locator('.session-meta').first().innerText()).split(' · ');
+      await rows.nth(i).click();
+      const counts = (await page.locator('.wg-counts').innerText()).trim();
+      const live = /^(\d+) prompts? on the live path/.exec(counts)![1];
+      const dead = /(\d+) on abandoned branch/.exec(counts)?.[1];
+      expect(meta, counts).toContain(`${live} prompt${live === '1' ? '' : 's'}`);
+      if (dead) expect(meta, counts).toContain(`${dead} abandoned`);
+      else expect(meta.join(' · ')).not.toContain('abandoned');
+    }
+    await expect(rows.filter({ hasText: 'Qwen' }).locator('.session-meta')).toContainText('2 prompts · 2 abandoned');
+    await expect(rows.first().locator('.session-last')).toContainText('last “');
+  });
+
   test('pick the agents, see each change as a diff, confirm: every file written is named, with Remove', async ({ page }) => {
     await openApp(page, s, { colorScheme: 'dark', reducedMotion: 'reduce' });
     await pickSession(page, `.session[data-project="${x.project}"]`);
