@@ -70,8 +70,11 @@ test('revert a middle prompt from the window: the conflict and its choice, then 
   const conflict = sheet.getByRole('listitem', { name: 'Conflict in shared.ts' });
   await expect(conflict).toBeVisible();
   // Both sides, and nothing chosen for the user: the confirm waits for a choice.
-  await expect(conflict.getByRole('figure', { name: 'Current' })).toContainText('shared line 21 by #4');
-  await expect(conflict.getByRole('figure', { name: 'Before the prompt' })).toContainText('shared line 21\n');
+  // Before #2 → now, the changed line highlighted (the whole files under a disclosure); the prompt by its number, no id.
+  await expect(conflict.locator('.diff-line.add')).toContainText('shared line 21 by #4');
+  await expect(conflict.locator('.diff-line.del')).toContainText('shared line 21');
+  await expect(conflict).toContainText('Before #2 “WRITE a.txt version two” → now (2 changed lines)');
+  await expect(conflict.getByRole('figure', { name: 'Before the prompt', includeHidden: true })).toContainText('shared line 21\n');
   const confirm = sheet.locator('.sheet-footer .button.primary');
   await expect(confirm).toBeDisabled();
   await expect(confirm).toHaveText('Choose for 1 conflicted file first');
@@ -95,20 +98,22 @@ test('revert a middle prompt from the window: the conflict and its choice, then 
   const panel = page.getByRole('dialog', { name: 'History' });
   const entry = panel.locator('.history-entry[data-kind="revert"]');
   await expect(entry).toHaveCount(1);
-  await expect(entry).toContainText('Reverted the changes of prompt');
+  await expect(entry).toContainText('Reverted the changes of #2 “WRITE a.txt version two”');
   await expect(entry).toContainText('can be undone');
   await expect(entry).toContainText('shared.ts');
   await expectAccessible(page, '.history-panel');
+  // The newest action: undone at once (Redo is its way back); its card shows what became of it.
   await entry.getByRole('button', { name: 'Undo' }).click();
-  await expect(panel.locator('.history-entry').first()).toHaveAttribute('data-kind', 'undo');
-  await expect(panel.locator('.history-entry').first()).toContainText('Undid: Reverted the changes of prompt');
-  await expect(entry).toContainText('already undone');
+  await expect(entry).toHaveAttribute('data-state', 'undone');
+  await expect(entry).toContainText('undone just now');
+  await expect(panel.locator('.history-entry')).toHaveCount(1);
   expect(await readFile(join(project, 'a.txt'), 'utf8')).toBe('version two\n');
   expect(await readFile(join(project, 'mid.txt'), 'utf8')).toBe('made by #2\n');
   expect(await readFile(join(project, 'shared.ts'), 'utf8')).toBe(withLine(20, 'shared line 21 by #4'));
 
   // And Redo puts the revert back.
-  await panel.getByRole('button', { name: 'Redo' }).last().click();
-  await expect(panel.locator('.history-entry').first()).toHaveAttribute('data-kind', 'redo');
+  await entry.getByRole('button', { name: 'Redo' }).click();
+  await expect(entry).toHaveAttribute('data-state', 'done');
+  await expect(entry).toContainText('redone just now');
   expect(await exists(join(project, 'mid.txt'))).toBe(false);
 });

@@ -42,7 +42,13 @@ test('real Claude Code session: install hooks from the banner, new prompts arriv
   await expect(rows.locator('.marker.ours')).toHaveCount(0);
 
   await expect(page.getByRole('note')).toContainText('Rewind checkpoints are off');
-  await page.getByRole('button', { name: 'Install hooks' }).click();
+  // The sheet: the change to Claude Code's settings as a diff, then the file named once written.
+  await page.getByRole('note').getByRole('button', { name: 'Set up…' }).click();
+  const setup = page.getByRole('dialog', { name: 'Set up checkpoints' });
+  await expect(setup.locator('.hooks-plan .diff')).toHaveCount(1);
+  await setup.getByRole('button', { name: /^Install hooks for / }).click();
+  await expect(page.getByRole('dialog', { name: 'Checkpoints set up' })).toContainText('Wrote .claude/settings.local.json for Claude Code');
+  await page.getByRole('button', { name: 'Done' }).click();
   await expect(page.getByRole('note')).toHaveCount(0);
   expect(await readFile(join(sc.project, '.claude', 'settings.local.json'), 'utf8')).toContain('UserPromptSubmit');
 

@@ -160,6 +160,10 @@ test('filter and keyboard: / focuses the filter, arrows move, Enter previews, Es
   await expect(page.locator('.prompt-row.selected')).toContainText('BASH echo');
   await page.keyboard.press('ArrowDown');
   await expect(page.locator('.prompt-row.selected')).toContainText('EDIT notes.md');
+  // Enter goes to the prompt's actions (its first, Fork here, focused); Enter there opens its preview.
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(page.locator('.detail .actions .button').first()).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page.getByRole('dialog')).toContainText('Fork here');
   await page.keyboard.press('Escape');
@@ -171,7 +175,7 @@ test('empty state teaches, and opens the demo', async ({ page }) => {
   await s.stop();
   s = await serve({ empty: true });
   await open(page);
-  await expect(page.getByRole('heading', { name: 'No Claude Code sessions yet' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'No sessions yet' })).toBeVisible();
   await page.getByRole('button', { name: 'Open the demo' }).click();
   await expect(page.locator('.session')).toHaveCount(3);
 });

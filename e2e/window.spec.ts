@@ -212,7 +212,7 @@ test('the palette finds a session by its project folder', async ({ page }) => {
   await openApp(page, s);
   await page.keyboard.press('Control+k');
   await page.keyboard.type('subagent');
-  const session = page.locator('.wg-palette-list li').filter({ hasText: 'Sessions' });
+  const session = page.getByRole('dialog', { name: 'Command palette' }).getByRole('group', { name: 'Sessions' }).getByRole('option');
   await expect(session).toHaveCount(1);
   await expect(session).toContainText('SPAWN sub.txt');
   await page.keyboard.type(' sub.txt');

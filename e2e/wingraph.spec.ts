@@ -153,13 +153,14 @@ test.describe('keyboard, palette and filter on the bundled sessions', () => {
     await page.keyboard.press('Control+k');
     const palette = page.getByRole('dialog', { name: 'Command palette' });
     await expect(palette).toBeVisible();
-    await expect(palette.locator('.wg-pal-group', { hasText: 'Actions' }).first()).toBeVisible();
-    await expect(palette.locator('li', { hasText: 'Fork here' })).toBeVisible();
-    await expect(palette.locator('li').filter({ has: page.locator('.wg-pal-group', { hasText: 'Sessions' }) })).toHaveCount(3);
-    await expect(palette.locator('li').filter({ has: page.locator('.wg-pal-group', { hasText: 'Prompts' }) })).toHaveCount(5);
+    // One header per group; its rows under it.
+    await expect(palette.getByRole('group', { name: 'Actions' })).toBeVisible();
+    await expect(palette.getByRole('option', { name: 'Fork here' })).toBeVisible();
+    await expect(palette.getByRole('group', { name: 'Sessions' }).getByRole('option')).toHaveCount(3);
+    await expect(palette.getByRole('group', { name: 'Prompts' }).getByRole('option')).toHaveCount(5);
     await page.screenshot({ path: join(SHOTS, 'palette-light.png') });
     await page.keyboard.type('#3');
-    await expect(palette.locator('li').first()).toContainText('Go to #3: BASH echo');
+    await expect(palette.getByRole('option').first()).toContainText('Go to #3: BASH echo');
     await page.keyboard.press('Enter');
     await expect(palette).toHaveCount(0);
     await expect(selectedRow(page)).toContainText('BASH echo');

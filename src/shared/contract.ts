@@ -194,6 +194,16 @@ export type TurnItemBase = z.output<typeof TurnItemBaseSchema>;
 
 const HooksScopeSchema = z.object({ scope: z.enum(['user', 'project', 'local']), file: z.string(), events: z.array(z.string()), command: z.string().nullable() });
 /** One agent's hooks as the window's notice shows them: only agents with sessions in the project. */
+/** A hooks install or removal: the file, what changed, and its text before and after (null: no file), for the window's preview. */
+const HooksChangeSchema = z.object({
+  file: z.string(),
+  changed: z.boolean(),
+  lines: z.array(z.string()),
+  nextStep: z.string().nullable().default(null),
+  before: z.string().nullable().optional(),
+  after: z.string().nullable().optional(),
+  backup: z.string().nullable().optional(),
+});
 const AgentHooksSchema = z.object({ agent: z.string(), displayName: z.string(), installed: z.boolean(), file: z.string(), nextStep: z.string().nullable() });
 
 const PriceSchema = z.object({ input: z.number(), output: z.number(), cacheRead: z.number(), cacheWrite: z.number() });
@@ -355,7 +365,12 @@ export const CONTRACT = {
     request: z
       .object({ project: path, agent: z.string().min(1).max(40).optional(), scope: z.enum(['user', 'project', 'local']).optional(), dryRun: z.boolean().default(false) })
       .strict(),
-    response: z.object({ file: z.string(), changed: z.boolean(), lines: z.array(z.string()), nextStep: z.string().nullable().default(null) }),
+    response: HooksChangeSchema,
+  },
+  /** Removes Rewind's hooks for one agent (what `rewind-app hooks uninstall --agent <id>` does); dryRun: the change only. */
+  uninstallHooks: {
+    request: z.object({ project: path, agent: z.string().min(1).max(40), scope: z.enum(['user', 'project', 'local']).optional(), dryRun: z.boolean().default(false) }).strict(),
+    response: HooksChangeSchema,
   },
   getSettings: {
     request: z.object({}).strict(),

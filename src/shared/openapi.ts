@@ -94,6 +94,7 @@ export const OPERATION_SUMMARIES: Record<OperationName, string> = {
   history: 'Every action in a project (forks, rewrites, restores, reverts, undos, redos) and which can be undone',
   hooksStatus: 'Whether Rewind’s checkpoint hooks are installed, per settings scope',
   installHooks: 'Install Rewind’s checkpoint hooks in Claude Code’s settings',
+  uninstallHooks: 'Remove Rewind’s checkpoint hooks for one agent',
   getSettings: 'The app’s settings',
   setSettings: 'Change the Claude folder read, or show the demo',
   getPrefs: 'Rewind’s own preferences (session names, dismissed notices)',

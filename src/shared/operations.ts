@@ -20,6 +20,7 @@ export const OPERATION_NAMES = [
   'history',
   'hooksStatus',
   'installHooks',
+  'uninstallHooks',
   'getSettings',
   'setSettings',
   'getPrefs',

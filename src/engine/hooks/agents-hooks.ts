@@ -82,6 +82,9 @@ export interface HooksChangeResult {
   lines: string[];
   /** What the user still has to do for the agent to run them (Codex's trust), else null. */
   nextStep: string | null;
+  /** The config's text before and after the change (null: no file), for a preview. */
+  before?: string | null;
+  after?: string | null;
 }
 
 export async function installAgentHooks(id: string, o: Where & { scope: string | null; command: string; dryRun?: boolean; trust?: boolean }): Promise<HooksChangeResult> {
@@ -95,7 +98,7 @@ export async function installAgentHooks(id: string, o: Where & { scope: string |
     if (o.trust && !o.dryRun) lines.push(...(await a.hooks.trust.record(a.place, o.env, file)));
     else nextStep = a.hooks.trust.howTo;
   }
-  return { agent: a.id, displayName: a.displayName, file, changed: c.changed, backup: c.backup, lines, nextStep };
+  return { agent: a.id, displayName: a.displayName, file, changed: c.changed, backup: c.backup, lines, nextStep, before: c.before, after: c.after };
 }
 
 export async function uninstallAgentHooks(id: string, o: Where & { scope: string | null; dryRun?: boolean }): Promise<HooksChangeResult> {
@@ -103,5 +106,5 @@ export async function uninstallAgentHooks(id: string, o: Where & { scope: string
   const scope = (o.scope as HookScope | null) ?? a.hooks.scopes[0]!;
   const file = a.hooks.configPath(scope, a.place);
   const c = await uninstallConfig(file, a.hooks, a.id, o.dryRun, whereOf(scope, a.place));
-  return { agent: a.id, displayName: a.displayName, file, changed: c.changed, backup: c.backup, lines: c.lines, nextStep: null };
+  return { agent: a.id, displayName: a.displayName, file, changed: c.changed, backup: c.backup, lines: c.lines, nextStep: null, before: c.before, after: c.after };
 }

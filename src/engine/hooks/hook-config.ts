@@ -135,6 +135,9 @@ export interface ConfigChange {
   changed: boolean;
   backup: string | null;
   lines: string[];
+  /** The file's text before and after (for a preview of the change); before is null for a file not there yet, after null for a file removed. */
+  before?: string | null;
+  after?: string | null;
 }
 
 /** Where the config may be edited: a project's config stays inside the project (null: the user's own). */
@@ -151,8 +154,8 @@ export async function installConfig(file: string, spec: AgentHooks, agent: strin
     if (raw !== null && isDeepStrictEqual(parseConfig(next, file, true), parseConfig(raw, file, true))) return { next: undefined, result: had };
     return { next, result: had };
   });
-  if (!r.changed) return { file, changed: false, backup: null, lines: ['already installed, nothing changed'] };
-  return { file, changed: true, backup: r.backup, lines: spec.events.map((e) => `${r.result.includes(e.event) ? 'updated' : 'added'} ${e.event} -> ${command}`) };
+  if (!r.changed) return { file, changed: false, backup: null, lines: ['already installed, nothing changed'], before: r.before, after: r.after };
+  return { file, changed: true, backup: r.backup, lines: spec.events.map((e) => `${r.result.includes(e.event) ? 'updated' : 'added'} ${e.event} -> ${command}`), before: r.before, after: r.after };
 }
 
 export async function uninstallConfig(file: string, spec: AgentHooks, agent: string, dryRun = false, where: ConfigWhere = { allowedRoot: null }): Promise<ConfigChange> {
@@ -172,8 +175,8 @@ export async function uninstallConfig(file: string, spec: AgentHooks, agent: str
     if (!ctx.linked && raw === installText(null, spec, agent, command, file)) return { next: null, result: present };
     return { next: uninstallText(raw, spec, agent, file), result: present };
   });
-  if (!r.changed) return { file, changed: false, backup: null, lines: ['not installed, nothing changed'] };
-  return { file, changed: true, backup: r.backup, lines: r.result.map((e) => `removed ${e}`) };
+  if (!r.changed) return { file, changed: false, backup: null, lines: ['not installed, nothing changed'], before: r.before, after: r.after };
+  return { file, changed: true, backup: r.backup, lines: r.result.map((e) => `removed ${e}`), before: r.before, after: r.after };
 }
 
 export async function configStatus(file: string, spec: AgentHooks, agent: string, where: ConfigWhere = { allowedRoot: null }): Promise<{ events: string[]; raw: string | null; error: string | null }> {

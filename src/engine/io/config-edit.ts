@@ -71,6 +71,9 @@ export interface ConfigEditResult<R> {
   changed: boolean;
   /** `<config>.rewind-backup`, when the file was there and changed. */
   backup: string | null;
+  /** The config's text before and after (a preview of the change): null before for a file not there, null after for a file removed. */
+  before: string | null;
+  after: string | null;
 }
 
 export const backupPathOf = (file: string) => `${file}.rewind-backup`;
@@ -86,7 +89,7 @@ export async function editAgentConfig<R>(file: string, opts: { allowedRoot: stri
     const { next, result } = await edit(first, ctx);
     const changed = next !== undefined && next !== first;
     // A dry run, or nothing to do on a missing file (uninstall): no folder made, no lock taken.
-    if (opts.dryRun || !changed) return { result, changed: opts.dryRun ? changed : false, backup: null };
+    if (opts.dryRun || !changed) return { result, changed: opts.dryRun ? changed : false, backup: null, before: first, after: next === undefined ? first : next };
   }
   if (!linked) {
     if (opts.allowedRoot) await ensureOwnDir(opts.allowedRoot, relative(opts.allowedRoot, dirname(file)), { mode: 0o755 });
@@ -102,12 +105,12 @@ export async function editAgentConfig<R>(file: string, opts: { allowedRoot: stri
     const text = await readAgentConfig(target);
     const mode = (await stat(target).catch(() => null))?.mode;
     const { next, result } = await edit(text, ctx);
-    if (next === undefined || next === text) return { result, changed: false, backup: null };
+    if (next === undefined || next === text) return { result, changed: false, backup: null, before: text, after: text };
     await assertOwnFileSlot(backup);
     if (text !== null) await writeBufferAtomic(backup, text, { mode: 0o600 });
     if (next === null && !linked) await unlink(target).catch(() => undefined);
     else await writeBufferAtomic(target, next ?? '', { mode: mode !== undefined ? mode & 0o7777 : (opts.newMode ?? 0o600) });
-    return { result, changed: true, backup: text !== null ? backup : null };
+    return { result, changed: true, backup: text !== null ? backup : null, before: text, after: next === null && !linked ? null : (next ?? '') };
   } finally {
     await lock.release();
   }

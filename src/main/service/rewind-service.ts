@@ -480,7 +480,13 @@ export class RewindService {
       const { installAgentHooks } = await import('../../engine/hooks/agents-hooks.js');
       const { BARE_HOOK_AGENT } = await import('../../engine/agents/hooks-index.js');
       const r = await installAgentHooks(req.agent ?? BARE_HOOK_AGENT, { projectRoot: req.project, env: this.env, claudeDir: this.claudeRoot, scope: req.scope ?? null, command: this.hookCommandLine(), dryRun: req.dryRun });
-      return { file: r.file, changed: r.changed, lines: r.lines, nextStep: r.nextStep };
+      return { file: r.file, changed: r.changed, lines: r.lines, nextStep: r.nextStep, before: r.before, after: r.after, backup: r.backup };
+    },
+    uninstallHooks: async (req) => {
+      const { uninstallAgentHooks } = await import('../../engine/hooks/agents-hooks.js');
+      const { BARE_HOOK_AGENT } = await import('../../engine/agents/hooks-index.js');
+      const r = await uninstallAgentHooks(req.agent ?? BARE_HOOK_AGENT, { projectRoot: req.project, env: this.env, claudeDir: this.claudeRoot, scope: req.scope ?? null, dryRun: req.dryRun });
+      return { file: r.file, changed: r.changed, lines: r.lines, nextStep: null, before: r.before, after: r.after, backup: r.backup };
     },
     getPrefs: async () => readPrefs(this.prefsFile),
     listRemotes: async () => ({ hosts: this.remotes?.list() ?? [] }),

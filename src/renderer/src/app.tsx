@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { getApi } from './api/client.js';
+import { ActionStrip } from './components/action-strip.js';
 import { EmptyState } from './components/empty-state.js';
 import { PromptDetail } from './components/prompt-detail.js';
 import { ResultBar } from './components/result-bar.js';
@@ -16,6 +17,8 @@ import { fromTerminalTitle } from '../../shared/wording.js';
 const PreviewSheet = lazy(() => import('./components/preview-sheet.js').then((m) => ({ default: m.PreviewSheet })));
 const CompareSheet = lazy(() => import('./components/compare-sheet.js').then((m) => ({ default: m.CompareSheet })));
 const RevertSheet = lazy(() => import('./components/revert-sheet.js').then((m) => ({ default: m.RevertSheet })));
+const HooksSheet = lazy(() => import('./components/hooks-sheet.js').then((m) => ({ default: m.HooksSheet })));
+const UndoSheet = lazy(() => import('./components/undo-sheet.js').then((m) => ({ default: m.UndoSheet })));
 const HistoryPanel = lazy(() => import('./components/history-panel.js').then((m) => ({ default: m.HistoryPanel })));
 
 /** True once the first screen is up and the browser is idle: the deferred parts mount then. */
@@ -124,6 +127,8 @@ export function App() {
   const compareOpen = useStore((s) => s.comparison !== null);
   const revertOpen = useStore((s) => s.revert !== null);
   const historyOpen = useStore((s) => s.history !== null);
+  const hooksOpen = useStore((s) => s.hooksSheetOpen);
+  const undoOpen = useStore((s) => s.undoAsk !== null);
   // An opened drawer takes the focus (Esc or the backdrop closes it).
   useEffect(() => {
     if (narrow && detailsOpen) document.querySelector<HTMLElement>('.detail-slot')?.focus();
@@ -146,6 +151,7 @@ export function App() {
           }}
         >
           <TimelineView />
+          {narrow && <ActionStrip />}
           <div className="detail-slot" role={narrow ? 'dialog' : undefined} aria-label={narrow ? 'Prompt details' : undefined} tabIndex={narrow ? -1 : undefined}>
             {narrow && (
               <div className="drawer-head">
@@ -166,6 +172,8 @@ export function App() {
         {(later || compareOpen) && <CompareSheet />}
         {(later || revertOpen) && <RevertSheet />}
         {(later || historyOpen) && <HistoryPanel />}
+        {hooksOpen && <HooksSheet />}
+        {undoOpen && <UndoSheet />}
       </Suspense>
       <Palette />
     </div>

@@ -45,3 +45,17 @@ export function firstLine(text: string, max = 140): string {
 }
 
 export { bytes, plural } from '../../shared/wording.js';
+
+/** A path inside the project as the project sees it (`src/a.ts`); a path elsewhere as it is. */
+export function projectPath(root: string | null | undefined, file: string): string {
+  if (!root) return file;
+  const r = root.replace(/[\\/]+$/, '');
+  return file.startsWith(`${r}/`) || file.startsWith(`${r}\\`) ? file.slice(r.length + 1) : file;
+}
+
+/** Every absolute path under the project in a text, made project-relative (a tool call's title). */
+export function relativeIn(root: string | null | undefined, text: string): string {
+  if (!root) return text;
+  const r = root.replace(/[\\/]+$/, '');
+  return text.split(`${r}/`).join('').split(`${r}\\`).join('');
+}

@@ -2,20 +2,9 @@ import { useEffect } from 'react';
 import { sidebarItems } from './sidebar-items.js';
 import { ACTION_OF_KEY } from './shortcuts.js';
 import { useStore } from './store/store.js';
+import { focusTimeline } from './focus.js';
 
-/** Focus follows the selection into the timeline list (its focus ring is on the selected row). */
-export function focusTimeline(): void {
-  const el = document.getElementById('timeline-rows');
-  // Still loading: the timeline takes focus when its rows arrive.
-  focusPending = !el;
-  el?.focus({ preventScroll: true });
-}
-let focusPending = false;
-export function takeTimelineFocus(): boolean {
-  const p = focusPending;
-  focusPending = false;
-  return p;
-}
+export { focusTimeline, takeTimelineFocus } from './focus.js';
 
 function focusSidebar(): void {
   (document.querySelector('.session-groups') as HTMLElement | null)?.focus({ preventScroll: true });
@@ -41,6 +30,17 @@ function moveSidebar(delta: number | 'first' | 'last'): void {
   focusSidebar();
 }
 
+/** Enter on a prompt: its details (the drawer in narrow layouts), focus on its first action that is on. */
+export function focusDetails(): void {
+  const s = useStore.getState();
+  if (document.querySelector('.app.narrow')) s.setDetailsOpen(true);
+  requestAnimationFrame(() => {
+    const pane = document.querySelector<HTMLElement>('.detail');
+    const first = pane?.querySelector<HTMLElement>('.actions .button:not(:disabled)') ?? pane?.querySelector<HTMLElement>('button:not(:disabled), summary');
+    first?.focus();
+  });
+}
+
 /**
  * One keyboard for the window. Selection and focus are one: ↑/↓ (j/k) move in the list that has
  * focus (the sidebar's sessions, else the timeline, which then takes focus).
@@ -58,11 +58,22 @@ export function useKeyboard(): void {
         return;
       }
       if (s.palette !== null) return; // the palette handles its own keys
+      // Ctrl/Cmd+Z and Shift+Ctrl/Cmd+Z: the project's Undo and Redo, previewed first like their buttons (a text box keeps its own).
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'z' && !typing) {
+        if (s.preview || s.revert || s.hooksSheetOpen || s.undoAsk) return;
+        e.preventDefault();
+        void s.askUndo(e.shiftKey ? 'redo' : 'undo');
+        return;
+      }
       const inFilter = target?.id === 'session-filter';
       if (inFilter) {
         if (e.key === 'Escape') {
           e.preventDefault();
-          if (s.filter) s.setFilter('');
+          // The Sessions drawer (narrow windows): one Esc closes it, the filter kept for next time.
+          if (s.sidebarOpen) {
+            s.setSidebarOpen(false);
+            document.querySelector<HTMLElement>('.topbar .button')?.focus();
+          } else if (s.filter) s.setFilter('');
           else target!.blur();
         } else if (e.key === 'ArrowDown') {
           e.preventDefault();
@@ -80,7 +91,8 @@ export function useKeyboard(): void {
         return;
       }
       if (e.key === 'Escape') {
-        if (s.preview) s.closePreview();
+        if (s.undoAsk) s.closeUndoAsk();
+        else if (s.preview) s.closePreview();
         else if (s.revert) s.closeRevert();
         else if (s.history) s.closeHistory();
         else if (typing) target!.blur();
@@ -98,7 +110,7 @@ export function useKeyboard(): void {
         return;
       }
       // A sheet is open (a preview, a revert, the History panel): the timeline's keys wait.
-      if (s.preview || s.revert || s.history) return;
+      if (s.preview || s.revert || s.history || s.hooksSheetOpen || s.undoAsk) return;
       const inSidebar = !!target?.closest('.session-groups');
       const key = e.key;
       if (inSidebar) {
@@ -143,6 +155,9 @@ export function useKeyboard(): void {
           case '#':
             s.openPalette('#');
             return 'palette';
+          case 'h':
+            void s.openHistory();
+            return 'history';
           case 'p':
             s.jumpToBranchPoint();
             return true;
@@ -154,8 +169,11 @@ export function useKeyboard(): void {
           case 'Enter':
             if (row?.kind === 'branch') s.toggleBranch(row.branch);
             else if (row?.kind === 'fold') s.openFold(row.fold);
-            else if (key === 'Enter' && row?.kind === 'prompt') void s.openPreview('fork');
-            else return false;
+            else if (key === 'Enter' && row?.kind === 'prompt') {
+              // A prompt row's own action is "open": its details, focus on the first action it allows.
+              focusDetails();
+              return 'details';
+            } else return false;
             return true;
           case 'ArrowLeft':
             if (row?.kind === 'prompt' && row.branch && !s.layout!.branches.get(row.branch)!.collapsed) s.toggleBranch(row.branch);

@@ -8,4 +8,6 @@ export const QWEN_PROMPTS: PromptLines = {
     const p = qwenPromptText(v);
     return p && typeof v.uuid === 'string' ? { uuid: v.uuid, text: p.text } : null;
   },
+  // Each line names its parent as Claude Code's do: the list counts the live path as the timeline does (a native /rewind leaves a branch).
+  links: { parent: '"parentUuid":', own: '"uuid":"', headBytes: 512 },
 };

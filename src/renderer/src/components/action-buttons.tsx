@@ -42,7 +42,7 @@ export function ActionButtons({ uuid, disabled }: { uuid: string; disabled: bool
               key={a.action}
               type="button"
               className={`button${a.primary ? ' primary' : ''}`}
-              title={e.reason ?? `${a.hint} (${ACTION_KEY[a.action]}${a.action === 'fork' ? ' or Enter' : ''})`}
+              title={e.reason ?? `${a.hint} (${ACTION_KEY[a.action]})`}
               aria-keyshortcuts={ACTION_KEY[a.action]}
               aria-describedby={e.reason ? `why-${groups.find((g) => g.actions.includes(a.action))!.actions[0]}` : undefined}
               disabled={off}

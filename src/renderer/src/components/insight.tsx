@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { formatCost, formatTokens } from '../../../shared/insight/cost.js';
 import type { Cost } from '../../../shared/session-schema.js';
 import { plural } from '../../../shared/wording.js';
@@ -71,11 +71,37 @@ export function InsightActions({ uuid }: { uuid: string }) {
       <button type="button" className="button" title="The whole session as one HTML file (secrets redacted)" onClick={() => void exportSession('html')}>
         Export session (.html)
       </button>
+      <ExportProgress />
       {message && (
         <p className="small muted" role="status">
           {message}
         </p>
       )}
+    </div>
+  );
+}
+
+/** An export on its way: what, for how long so far, a moving bar, and Cancel. */
+export function ExportProgress() {
+  const job = useStore((s) => s.exporting);
+  const cancel = useStore((s) => s.cancelExport);
+  const [, tick] = useState(0);
+  useEffect(() => {
+    if (!job) return;
+    const t = setInterval(() => tick((n) => n + 1), 1000);
+    return () => clearInterval(t);
+  }, [job]);
+  if (!job) return null;
+  const secs = Math.floor((Date.now() - job.started) / 1000);
+  return (
+    <div className="export-progress" role="status" aria-label="Export">
+      <span className="small">
+        Exporting {job.what}… {secs > 0 ? `${secs} s` : ''}
+      </span>
+      <span className="progress-indeterminate" aria-hidden />
+      <button type="button" className="button small" onClick={cancel}>
+        Cancel
+      </button>
     </div>
   );
 }

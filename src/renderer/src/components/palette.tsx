@@ -8,9 +8,10 @@ import { Highlight } from './highlight.js';
 import { focusTimeline } from '../keyboard.js';
 import '../wingraph.css';
 
+type Group = 'Actions' | 'Commands' | 'Prompts' | 'Sessions';
 interface Item {
   id: string;
-  group: 'Actions' | 'Prompts' | 'Sessions';
+  group: Group;
   label: string;
   hint?: string;
   /** More words it is found by (a session: its project's folder and name). */
@@ -19,6 +20,58 @@ interface Item {
 }
 
 const LIMIT = 60;
+
+/** The shown items by group, in the order they come (one header each), with their index in the list. */
+function groupsOf(shown: Item[]): { group: Group; items: { it: Item; i: number }[] }[] {
+  const out: { group: Group; items: { it: Item; i: number }[] }[] = [];
+  shown.forEach((it, i) => {
+    const last = out[out.length - 1];
+    if (last && last.group === it.group) last.items.push({ it, i });
+    else out.push({ group: it.group, items: [{ it, i }] });
+  });
+  return out;
+}
+
+/** Every command of the window that is not a timeline move: what the header, the details pane, the result bar and the sidebar offer. */
+function windowCommands(): Item[] {
+  const st = useStore.getState;
+  const s = st();
+  const items: Item[] = [];
+  const cmd = (id: string, label: string, run: () => void, hint?: string, also?: string) => items.push({ id: `cmd:${id}`, group: 'Commands', label, run, hint, also });
+  const sel = s.selectedPrompt && s.timeline?.prompts.find((p) => p.uuid === s.selectedPrompt);
+  const cwd = s.timeline?.session.cwd ?? null;
+  if (cwd) cmd('history', 'History: every fork, rewrite, restore, revert and undo here', () => void st().openHistory(), 'H');
+  if (cwd || s.result) {
+    cmd('undo', 'Undo the last action', () => void st().askUndo('undo'), 'Ctrl+Z');
+    cmd('redo', 'Redo the last undone action', () => void st().askUndo('redo'), 'Shift+Ctrl+Z');
+  }
+  if (sel) {
+    const label = `${sel.number ? `#${sel.number}` : 'the abandoned prompt'} “${firstLine(sel.text, 40)}”`;
+    if (sel.checkpoint && cwd) cmd('revert', "Revert this prompt's changes (later prompts' stay)", () => void st().openRevert(sel.uuid));
+    else cmd('revert', "Revert this prompt's changes: needs a Rewind checkpoint before it (set up checkpoints)", () => undefined);
+    cmd('compare', 'Compare with… (pick another prompt)', () => st().startCompare(sel.uuid, label));
+    cmd('export-md', 'Export branch (.md)', () => void st().exportSession('md', sel.uuid), undefined, 'markdown save');
+  }
+  if (s.timeline) {
+    cmd('export-html', 'Export session (.html)', () => void st().exportSession('html'), undefined, 'save');
+    cmd('legend', 'Legend: what the marks mean', () => {
+      const d = document.querySelector<HTMLDetailsElement>('details.legend');
+      if (!d) return;
+      d.open = true;
+      d.querySelector('summary')?.focus();
+    });
+  }
+  const hooks = s.hooks;
+  if (hooks?.projectExists && (hooks.agents.some((a) => !a.installed) || (!hooks.agents.length && !hooks.scopes.some((x) => x.events.length)))) cmd('hooks', 'Set up checkpoints (install hooks)…', () => st().setHooksSheetOpen(true), undefined, 'hooks');
+  cmd('remote', 'Add a remote host…', () => {
+    if (document.querySelector('.app.narrow')) st().setSidebarOpen(true);
+    requestAnimationFrame(() => {
+      document.querySelector<HTMLButtonElement>('.add-host')?.click();
+      requestAnimationFrame(() => document.querySelector<HTMLInputElement>('.add-host-form input')?.focus());
+    });
+  }, undefined, 'ssh');
+  return items;
+}
 
 /** Ctrl/Cmd-K: every session, every prompt of the open session and every action, by typing. */
 export function Palette() {
@@ -63,6 +116,7 @@ function PaletteDialog({ initial }: { initial: string }) {
     items.push({ id: 'last', group: 'Actions', label: 'Last prompt', hint: 'End', run: () => st().selectEdge('last') });
     if (selected && st().layout?.branchOf.has(selected)) items.push({ id: 'bp', group: 'Actions', label: 'Jump to the branch point', hint: 'P', run: () => st().jumpToBranchPoint() });
     if (st().jumpedFrom) items.push({ id: 'back', group: 'Actions', label: 'Back to the abandoned branch', hint: 'Backspace', run: () => st().jumpBack() });
+    items.push(...windowCommands());
     for (const p of timeline?.prompts ?? []) items.push({ id: `prompt:${p.uuid}`, group: 'Prompts', label: `${p.number ? `#${p.number}` : '(abandoned)'} ${firstLine(p.text || '[image]', 90)}`, run: () => st().selectPrompt(p.uuid) });
     for (const s of sessions) {
       const project = s.cwd ?? s.projectDir;
@@ -118,18 +172,24 @@ function PaletteDialog({ initial }: { initial: string }) {
             e.stopPropagation();
           }}
         />
-        <ul id="wg-palette-list" role="listbox" aria-label="Results" className="wg-palette-list">
-          {shown.map((it, i) => (
-            <li key={it.id} id={`wg-pal-${i}`} role="option" aria-selected={i === at} className={i === at ? 'wg-active' : ''} onMouseDown={() => run(it)} onMouseMove={() => i !== at && setCursor(i)}>
-              <span className="wg-pal-group">{it.group}</span>
-              <span className="wg-pal-label">
-                <Highlight text={it.label} query={query.trim().split(/\s+/)[0] ?? ''} />
-              </span>
-              {it.hint && <kbd>{it.hint}</kbd>}
-            </li>
+        <div id="wg-palette-list" role="listbox" aria-label="Results" className="wg-palette-list">
+          {groupsOf(shown).map(({ group, items }) => (
+            <div key={group} role="group" aria-labelledby={`wg-pal-group-${group}`}>
+              <div id={`wg-pal-group-${group}`} className="wg-pal-header" role="presentation">
+                {group}
+              </div>
+              {items.map(({ it, i }) => (
+                <div key={it.id} id={`wg-pal-${i}`} role="option" aria-selected={i === at} className={`wg-pal-option${i === at ? ' wg-active' : ''}`} onMouseDown={() => run(it)} onMouseMove={() => i !== at && setCursor(i)}>
+                  <span className="wg-pal-label">
+                    <Highlight text={it.label} query={query.trim().split(/\s+/)[0] ?? ''} />
+                  </span>
+                  {it.hint && <kbd>{it.hint}</kbd>}
+                </div>
+              ))}
+            </div>
           ))}
-          {shown.length === 0 && <li className="muted wg-pal-empty">Nothing matches.</li>}
-        </ul>
+          {shown.length === 0 && <p className="muted wg-pal-empty">Nothing matches.</p>}
+        </div>
       </div>
     </div>
   );

@@ -1,6 +1,7 @@
 import { useState, type CSSProperties } from 'react';
 import type { RemoteStatus } from '../../../shared/contract.js';
 import { plural } from '../format.js';
+import { sshSummary } from '../ssh-summary.js';
 import { useStore } from '../store/store.js';
 
 /** A machine's heading in the sidebar: this one, or a remote host with its connection's one line. */
@@ -31,6 +32,22 @@ export function HostRow({ host, status, sessions, style }: { host: string | null
             Reconnect
           </button>
         </p>
+      )}
+    </div>
+  );
+}
+
+/** An ssh failure: one sentence to act on, the raw output behind a disclosure. */
+function SshError({ raw }: { raw: string }) {
+  const { text, detail } = sshSummary(raw);
+  return (
+    <div className="add-host-error" role="alert">
+      <p className="error-text">{text}</p>
+      {detail && (
+        <details className="small muted">
+          <summary>What ssh said</summary>
+          <pre className="mono">{detail}</pre>
+        </details>
       )}
     </div>
   );
@@ -68,21 +85,23 @@ export function AddHost() {
         });
       }}
     >
-      <input aria-label="SSH target" placeholder="user@host or ssh alias" value={target} onChange={(e) => setTarget(e.target.value)} autoFocus />
-      <input aria-label="Name (optional)" placeholder="name (optional)" value={name} onChange={(e) => setName(e.target.value)} />
+      <label className="add-host-label small" htmlFor="add-host-target">
+        SSH target
+      </label>
+      <input id="add-host-target" className="add-host-input" placeholder="user@host or ssh alias" value={target} onChange={(e) => setTarget(e.target.value)} autoFocus />
+      <label className="add-host-label small" htmlFor="add-host-name">
+        Name <span className="muted">(optional)</span>
+      </label>
+      <input id="add-host-name" className="add-host-input" placeholder="e.g. build box" value={name} onChange={(e) => setName(e.target.value)} />
       <div className="add-host-actions">
-        <button type="submit" disabled={busy || !target.trim()}>
+        <button type="submit" className="button small primary" disabled={busy || !target.trim()}>
           {busy ? 'Checking…' : 'Add'}
         </button>
-        <button type="button" className="secondary" onClick={() => setOpen(false)}>
+        <button type="button" className="button small" onClick={() => setOpen(false)}>
           Cancel
         </button>
       </div>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      {error && <SshError raw={error} />}
       <p className="muted">Reached with your own ssh; the host needs rewind-app installed (npm i -g rewind-app).</p>
     </form>
   );

@@ -25,7 +25,7 @@ const CheckIcon = () => (
 );
 
 /** A copy button of fixed width: the icon and "Copy" become a check and "Copied" without moving anything. */
-function CopyButton({ text, label }: { text: string; label: string }) {
+export function CopyButton({ text, label }: { text: string; label: string }) {
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
@@ -64,14 +64,26 @@ function PromptBox({ index, initial }: { index: number; initial: string }) {
 export function ResultBar() {
   const result = useStore((s) => s.result);
   const undo = useStore((s) => s.undo);
-  const redo = useStore((s) => s.redo);
+  const askUndo = useStore((s) => s.askUndo);
   const dismiss = useStore((s) => s.dismissResult);
+  const bar = useRef<HTMLDivElement>(null);
+  // A new result takes the focus: the resume command's Copy, else Undo (after an Undo the row has it).
+  const title = result?.title;
+  const undone = !!result?.undone;
+  useEffect(() => {
+    if (!title || undone) return;
+    const el = bar.current?.querySelector<HTMLElement>('.result-resume .copy-button') ?? bar.current?.querySelector<HTMLElement>('.undo-button:not(:disabled)');
+    el?.focus();
+  }, [title, undone]);
   if (!result) return null;
   const resume = result.resumeCommand;
   const showPrompts = result.handedBack.length > 0 && !result.undone;
   const err = result.error ? windowError(result.error.code, result.error.message, 'Undo') : null;
+  const n = result.handedBack.length;
+  const promptsLabel = n === 1 ? 'The prompt, to retry or edit' : `${n} prompts, to retry or edit (oldest first)`;
+  const all = [resume, ...(showPrompts ? result.handedBack : [])].filter(Boolean).join('\n\n');
   return (
-    <div className="result-bar result-grid" role="status" aria-label="Result">
+    <div className="result-bar result-grid" role="status" aria-label="Result" ref={bar}>
       <div className="result-main">
         <strong>{result.undone ?? result.title}</strong>
         {err && (
@@ -96,20 +108,22 @@ export function ResultBar() {
         )}
       </div>
       {showPrompts && (
-        <div className="result-prompts" role="group" aria-label={result.handedBack.length === 1 ? 'The prompt, to retry or edit' : 'The prompts, to retry or edit (oldest first)'}>
-          <span className="small muted">{result.handedBack.length === 1 ? 'The prompt, to retry or edit' : 'The prompts, to retry or edit (oldest first)'}</span>
+        // One prompt: its box. More: folded, so the bar stays a bar; each box still its own Copy.
+        <details className="result-prompts" open={n === 1} aria-label={promptsLabel}>
+          <summary className="small muted">{promptsLabel}</summary>
           {result.handedBack.map((t, i) => (
             <PromptBox key={`${result.title}-${i}`} index={i} initial={t} />
           ))}
-        </div>
+        </details>
       )}
       <div className="result-actions">
+        {all && (resume ? 1 : 0) + (showPrompts ? n : 0) > 1 && <CopyAll text={all} />}
         {/* Always in place: disabled once used, so nothing shifts under the pointer. */}
-        <button type="button" className="button undo-button" disabled={!result.undoable} title={result.undoable ? 'Undo this action (chat and code together)' : result.undone ? 'Already undone' : 'Nothing to undo here'} onClick={() => void undo()}>
+        <button type="button" className="button undo-button" disabled={!result.undoable} title={result.undoable ? 'Undo this action (chat and code together) · Ctrl/Cmd+Z' : result.undone ? 'Already undone' : 'Nothing to undo here'} onClick={() => void askUndo('undo')}>
           Undo
         </button>
         {result.undone && (
-          <button type="button" className="button" title="Put the undone action back" onClick={() => void redo()}>
+          <button type="button" className="button" title="Put the undone action back · Shift+Ctrl/Cmd+Z" onClick={() => void askUndo('redo')}>
             Redo
           </button>
         )}
@@ -118,5 +132,26 @@ export function ResultBar() {
         </button>
       </div>
     </div>
+  );
+}
+
+/** The resume command and every handed-back prompt, in one copy. */
+function CopyAll({ text }: { text: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      className="button copy-all"
+      aria-label={copied ? 'Copy all: copied' : 'Copy all'}
+      title="The resume command and every prompt, one after another"
+      onClick={async () => {
+        if (await copy(text)) {
+          setCopied(true);
+          setTimeout(() => setCopied(false), 1500);
+        }
+      }}
+    >
+      {copied ? 'Copied' : 'Copy all'}
+    </button>
   );
 }

@@ -1,5 +1,8 @@
 import type { CodePlan, RevertPlan } from '../../../shared/contract.js';
-import { plural, revertedSummary, TAKE_LABEL, windowError } from '../../../shared/wording.js';
+import { createTwoFilesPatch, diffLines } from 'diff';
+import { plural, TAKE_LABEL, windowError } from '../../../shared/wording.js';
+import { firstLine } from '../format.js';
+import { DiffView } from './diff-view.js';
 import type { Take } from '../store/history-slice.js';
 import { useStore } from '../store/store.js';
 import { CodeChanges } from './code-changes.js';
@@ -9,7 +12,12 @@ import './history.css';
 const TAKES: Take[] = ['current', 'before', 'markers'];
 
 /** A conflicted file: both sides, and the three choices (nothing is picked for the user). */
-function Conflict({ c }: { c: RevertPlan['conflicts'][number] }) {
+/** Lines added or removed between two texts (a conflict's size, in the words a user counts). */
+function diffCount(a: string | null, b: string | null): number {
+  return diffLines(a ?? '', b ?? '').reduce((n, part) => n + (part.added || part.removed ? (part.count ?? 0) : 0), 0);
+}
+
+function Conflict({ c, who }: { c: RevertPlan['conflicts'][number]; who: string }) {
   const choose = useStore((s) => s.chooseTake);
   const busy = useStore((s) => !!s.revert?.loading || !!s.revert?.applying);
   return (
@@ -20,6 +28,14 @@ function Conflict({ c }: { c: RevertPlan['conflicts'][number] }) {
       {c.binary ? (
         <p className="small muted">A binary file: keep it as it is, or take it as it was before the prompt.</p>
       ) : (
+        <>
+        {/* What changed between before the prompt and now, the changed lines highlighted; the whole files below. */}
+        <p className="small muted">
+          Before {who} → now ({plural(diffCount(c.before, c.current), 'changed line')}):
+        </p>
+        <DiffView path={c.path} patch={createTwoFilesPatch(c.path, c.path, c.before ?? '', c.current ?? '', '', '', { context: 2 })} />
+        <details className="small">
+          <summary>Both whole files</summary>
         <div className="revert-sides">
           <figure aria-label="Current">
             <figcaption className="small muted">Current</figcaption>
@@ -30,6 +46,8 @@ function Conflict({ c }: { c: RevertPlan['conflicts'][number] }) {
             <pre className="mono" tabIndex={0}>{c.before ?? '(no file)'}</pre>
           </figure>
         </div>
+        </details>
+        </>
       )}
       <div role="radiogroup" aria-label={`Choice for ${c.path}`} className="revert-takes">
         {TAKES.map((t) => (
@@ -49,6 +67,8 @@ export function RevertSheet() {
   const confirm = useStore((s) => s.confirmRevert);
   const prompt = useStore((s) => s.timeline?.prompts.find((p) => p.uuid === s.revert?.promptUuid) ?? null);
   if (!revert) return null;
+  // The prompt by its number and words, never by an id.
+  const who = prompt ? `${prompt.number ? `#${prompt.number}` : 'the abandoned prompt'} “${firstLine(prompt.text, 40)}”` : 'the prompt';
   const plan = revert.plan;
   const err = revert.error ? windowError(revert.error.code, revert.error.message, 'Revert') : null;
   const unresolved = plan?.unresolved.length ?? 0;
@@ -79,7 +99,10 @@ export function RevertSheet() {
           )}
           {plan && (
             <>
-              <p className="small muted">{plan.afterNote}</p>
+              <details className="small muted sheet-details">
+                <summary>Where the versions come from</summary>
+                <p>{plan.afterNote}</p>
+              </details>
               {plan.conflicts.length > 0 && (
                 <section aria-label="Conflicts">
                   <h3>{plural(plan.conflicts.length, 'conflict')}</h3>
@@ -88,14 +111,18 @@ export function RevertSheet() {
                   </p>
                   <ul className="revert-conflicts">
                     {plan.conflicts.map((c) => (
-                      <Conflict key={c.path} c={c} />
+                      <Conflict key={c.path} c={c} who={who} />
                     ))}
                   </ul>
                 </section>
               )}
               <section aria-label="Code">
                 <h3>Files that change</h3>
-                {plan.changes.length === 0 ? <p className="muted">{revertedSummary(null, plan.promptId)}.</p> : <CodeChanges plan={asCode!} />}
+                {plan.changes.length === 0 ? (
+                  <p className="muted">{plan.conflicts.length ? `The choices above decide: no other file of ${who} changes.` : `Nothing to revert: the files are as they were before ${who}.`}</p>
+                ) : (
+                  <CodeChanges plan={asCode!} />
+                )}
               </section>
             </>
           )}

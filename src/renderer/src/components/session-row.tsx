@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { SessionSummary } from '../../../shared/session-schema.js';
-import { plural } from '../format.js';
+import { firstLine, plural } from '../format.js';
 import type { SessionLabel } from '../session-label.js';
 import { useStore } from '../store/store.js';
 import { Highlight } from './highlight.js';
@@ -77,6 +77,8 @@ export function SessionRow({ session: s, label, badge, selected, now, onSelect, 
         <span className="session-meta">
           {badge && <span className="agent-tag">{badge} · </span>}
           <When iso={s.lastActivity} now={now} /> · {promptsText ?? (s.promptCount === null ? '? prompts' : plural(s.promptCount, 'prompt'))}
+          {/* Sessions that began alike (ten "WRITE a.txt…") differ by where they ended. */}
+          {s.lastPrompt && firstLine(s.lastPrompt, 80) !== firstLine(s.title, 80) && <span className="session-last"> · last “{firstLine(s.lastPrompt, 60)}”</span>}
         </span>
         <OpenBadge open={s.open} />
         {error && <span className="session-meta error-text">{error}</span>}

@@ -40,6 +40,7 @@ export function Sidebar() {
   const setFilter = useStore((s) => s.setFilter);
   const truncated = useStore((s) => s.promptMatchesTruncated);
   const hits = useStore((s) => s.promptHits);
+  const searching = useStore((s) => s.searching);
   const demo = useStore((s) => s.demo);
   const agents = useStore((s) => s.agents);
   const timeline = useStore((s) => s.timeline);
@@ -83,7 +84,7 @@ export function Sidebar() {
         )}
         {q && (
           <p className="wg-filter-count" role="status">
-            {filterCount(hits, sessionsShown, truncated)}
+            {searching ? 'Searching…' : filterCount(hits, sessionsShown, truncated)}
             {q.length >= 2 ? '' : ' (type 2 letters to search prompts)'}
           </p>
         )}
@@ -91,7 +92,7 @@ export function Sidebar() {
       <AddHost />
       {/* Not a listbox: each row holds its own buttons (open, rename); ↑/↓ move the ring (.wg-cursor). */}
       <nav className="session-groups" ref={scroller} tabIndex={0} aria-label="Sessions list">
-        {items.length === 0 && <p className="muted pad">{filter ? 'No session matches.' : 'No sessions yet.'}</p>}
+        {items.length === 0 && <p className="muted pad">{filter ? (searching ? 'Searching…' : 'No session matches.') : 'No sessions yet.'}</p>}
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((v) => {
             const it = items[v.index]!;

@@ -21,6 +21,7 @@ export function TimelineView() {
   const selected = useStore((s) => s.selectedPrompt);
   const selectPrompt = useStore((s) => s.selectPrompt);
   const openPreview = useStore((s) => s.openPreview);
+  const openHistory = useStore((s) => s.openHistory);
   const toggleBranch = useStore((s) => s.toggleBranch);
   const openFold = useStore((s) => s.openFold);
   const jumpedFrom = useStore((s) => s.jumpedFrom);
@@ -94,7 +95,7 @@ export function TimelineView() {
   const onOpen = useCallback((uuid: string) => void openPreview('fork', uuid), [openPreview]);
 
   if (error) return <p className="empty-inline">{error}</p>;
-  if (!timeline || !layout) return <div className="timeline-skeleton" aria-busy="true" />;
+  if (!timeline || !layout) return <TimelineSkeleton />;
   const { session } = timeline;
   const activeId = layout.indexOf.has(selected ?? '') ? rowId(selected!) : undefined;
   return (
@@ -116,7 +117,12 @@ export function TimelineView() {
             </span>
           )}
         </p>
-        <Legend />
+        <div className="header-tools">
+          <button type="button" className="header-tool" title="Every fork, rewrite, restore and revert in this project, and their undo (H)" disabled={!session.cwd} onClick={() => void openHistory()}>
+            History <kbd>H</kbd>
+          </button>
+          <Legend />
+        </div>
       </header>
       {agents.find((a) => a.id === session.agent)?.hooks && <HooksBanner />}
       <CompareBanner />
@@ -147,6 +153,35 @@ export function TimelineView() {
             </div>
           ))}
         </div>
+      </div>
+    </section>
+  );
+}
+
+const SKELETON_WIDTHS = [62, 48, 71, 55, 66, 40, 58, 69, 45, 52];
+
+/** While a session opens (or a fork is read): the shape of a timeline, so the pane is never blank. */
+function TimelineSkeleton() {
+  const selected = useStore((s) => s.selectedSession);
+  if (!selected) return <div className="timeline-skeleton" />;
+  return (
+    <section className="timeline timeline-skeleton" aria-busy="true" aria-label="Opening the session">
+      <div className="timeline-header">
+        <div className="sk-bar" style={{ width: '45%', height: 18 }} />
+        <div className="sk-bar" style={{ width: '30%', marginTop: 8 }} />
+        <div className="sk-bar" style={{ width: '22%', marginTop: 6 }} />
+      </div>
+      <p className="sr-only" role="status">
+        Opening the session…
+      </p>
+      <div className="rows sk-rows" aria-hidden>
+        {SKELETON_WIDTHS.map((w, i) => (
+          <div key={i} className="sk-row">
+            <span className="sk-dot" />
+            <span className="sk-bar" style={{ width: 24 }} />
+            <span className="sk-bar" style={{ width: `${w}%` }} />
+          </div>
+        ))}
       </div>
     </section>
   );

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import type { TurnItem, TurnItemBase } from '../../../shared/contract.js';
-import { bytes, firstLine, plural } from '../format.js';
+import { bytes, firstLine, plural, projectPath, relativeIn } from '../format.js';
 import { useStore } from '../store/store.js';
 import { ToolBody, toolName, toolVerb } from './tool-view.js';
 import '../turn-view.css';
@@ -93,13 +93,16 @@ function Item({ item, nested }: { item: TurnItem | TurnItemBase; nested: boolean
 }
 
 function ToolItem({ item }: { item: TurnItem | TurnItemBase }) {
+  const cwd = useStore((s) => s.timeline?.session.cwd ?? null);
   const t = item.tool;
   if (!t) return null;
-  const target = item.title.startsWith(t.name) ? item.title.slice(t.name.length).trim() : item.title;
+  // Paths as the project sees them: the pane is narrow, the project's folder is in the header.
+  const full = relativeIn(cwd, item.title);
+  const target = full.startsWith(t.name) ? full.slice(t.name.length).trim() : full;
   const title = t.view === 'other' ? [toolName(t.name), target].filter(Boolean).join(' ') : target || t.name;
   return (
-    <Collapsible label={toolVerb(t)} title={<span className="mono">{title}</span>} className={`tool ${t.view}`} error={item.isError}>
-      <ToolBody tool={t} />
+    <Collapsible label={toolVerb(t)} title={<span className="mono" title={item.title}>{title}</span>} className={`tool ${t.view}`} error={item.isError}>
+      <ToolBody tool={t.path ? { ...t, path: projectPath(cwd, t.path) } : t} />
       <Images images={item.images} />
     </Collapsible>
   );

@@ -4,6 +4,7 @@ import { eligibility, type Eligibility, type PromptFacts } from '../../../shared
 import type { Timeline, TimelinePrompt } from '../../../shared/session-schema.js';
 import { getApi } from '../api/client.js';
 import type { Store } from './store.js';
+import { focusTimeline } from '../focus.js';
 import { plural } from '../../../shared/wording.js';
 
 export type Action = 'fork' | 'rewrite' | 'restore' | 'fork-restore';
@@ -164,16 +165,22 @@ export const createActionSlice: StateCreator<Store, [], [], ActionSlice> = (set,
     } else await get().loadTimeline(session);
   },
   undo: async (force = false) => {
-    const r = get().result;
-    if (!r?.projectRoot) return;
-    const u = await getApi().undo({ project: r.projectRoot, force });
-    if (!u.ok) return set({ result: { ...r, error: u.error } });
-    set({ result: { ...r, undone: u.value.summary, undoable: false, error: null } });
+    const last = get().result;
+    // The result bar's own action while it can still be undone; else the project's newest action.
+    const r = last?.undoable && last.projectRoot ? last : null;
+    const project = r?.projectRoot ?? last?.projectRoot ?? get().timeline?.session.cwd ?? null;
+    if (!project) return;
+    const u = await getApi().undo({ project, force });
+    const base: ActionResult = r ?? { title: 'Undo', forkSessionId: null, resumeCommand: null, handedBack: [], projectRoot: project, undoable: false, undone: null, error: null, sourceSession: get().selectedSession ?? '', promptUuid: get().selectedPrompt ?? '' };
+    if (!u.ok) return set({ result: { ...base, error: u.error } });
+    set({ result: { ...base, undone: u.value.summary, undoable: false, error: null } });
     await get().loadSessions();
-    // Back where the action started, on the same prompt.
-    if (get().selectedSession !== r.sourceSession) get().selectSession(r.sourceSession);
-    else await get().loadTimeline(r.sourceSession);
-    get().selectPrompt(r.promptUuid);
+    // Back where the action started, on the same prompt, with the focus on its row.
+    if (base.sourceSession && get().selectedSession !== base.sourceSession) get().selectSession(base.sourceSession);
+    else if (base.sourceSession) await get().loadTimeline(base.sourceSession);
+    if (base.promptUuid) get().selectPrompt(base.promptUuid);
+    // After React drew the change (the old list may still be in the page now): the row's list, or it takes focus when it arrives.
+    requestAnimationFrame(() => focusTimeline());
   },
   dismissResult: () => set({ result: null }),
 });

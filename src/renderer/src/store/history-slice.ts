@@ -121,8 +121,8 @@ export const createHistorySlice: StateCreator<Store, [], [], HistorySlice> = (se
       if (h) set({ history: { ...h, busy: 'redo', error: null, done: null } });
       const r = await getApi().redo({ project, force });
       if (get().history) set({ history: { ...get().history!, busy: null, error: r.ok ? null : r.error, done: r.ok ? r.value.summary : null } });
-      const res = get().result;
-      if (res && !get().history) set({ result: r.ok ? { ...res, title: r.value.summary, undone: null, undoable: true, error: null } : { ...res, error: r.error } });
+      const res = get().result ?? { title: 'Redo', forkSessionId: null, resumeCommand: null, handedBack: [], projectRoot: project, undoable: false, undone: null, error: null, sourceSession: get().selectedSession ?? '', promptUuid: get().selectedPrompt ?? '' };
+      if (!get().history) set({ result: r.ok ? { ...res, title: r.value.summary, undone: null, undoable: true, error: null } : { ...res, error: r.error } });
       if (r.ok) await afterChange();
       if (get().history) await reloadHistory();
     },

@@ -21,6 +21,10 @@ export interface InsightSlice {
   compareFrom: { session: string; uuid: string; label: string } | null;
   comparison: Comparison | null;
   exportMessage: string | null;
+  /** An export on its way: when it started (the window shows the time it has taken) and what it is. */
+  exporting: { id: number; started: number; what: string } | null;
+  /** Stops waiting for the export: its answer is dropped and nothing is saved. */
+  cancelExport: () => void;
   loadPrices: () => Promise<void>;
   startCompare: (uuid: string, label: string) => void;
   cancelCompare: () => void;
@@ -40,11 +44,15 @@ export function costOf(t: Timeline, book: PriceBook | null): CostReport {
   return report;
 }
 
+let exportJobs = 0;
+
 export const createInsightSlice: StateCreator<Store, [], [], InsightSlice> = (set, get) => ({
   prices: null,
   compareFrom: null,
   comparison: null,
   exportMessage: null,
+  exporting: null,
+  cancelExport: () => set({ exporting: null, exportMessage: 'Export cancelled: nothing was saved.' }),
   loadPrices: async () => {
     if (get().prices) return;
     const r = await getApi().getPrices({});
@@ -69,8 +77,12 @@ export const createInsightSlice: StateCreator<Store, [], [], InsightSlice> = (se
   exportSession: async (format, branch) => {
     const session = get().selectedSession;
     if (!session) return;
-    set({ exportMessage: 'Exporting…' });
+    const job = { id: ++exportJobs, started: Date.now(), what: branch ? 'the branch as Markdown' : 'the session as HTML' };
+    set({ exportMessage: null, exporting: job });
     const r = await getApi().exportSession({ session, format, branch, redact: true });
+    // Cancelled (or another export started): this answer is not saved.
+    if (get().exporting?.id !== job.id) return;
+    set({ exporting: null });
     if (!r.ok) {
       set({ exportMessage: `Export failed: ${r.error.message}` });
       return;

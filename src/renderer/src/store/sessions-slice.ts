@@ -22,6 +22,8 @@ export interface SessionsSlice {
   promptMatchesTruncated: boolean;
   /** What the search found in all: matching prompts and the sessions holding them (as `rewind-app search` counts). */
   promptHits: { prompts: number; sessions: number };
+  /** A prompt search is on its way: the filter says "Searching…", not "no match", until it answers. */
+  searching: boolean;
   selectedSession: string | null;
   /** The sidebar row the keyboard is on (a session's path or a match key); null: the selected session. */
   sidebarCursor: string | null;
@@ -71,6 +73,7 @@ export const createSessionsSlice: StateCreator<Store, [], [], SessionsSlice> = (
   promptMatches: [],
   promptMatchesTruncated: false,
   promptHits: { prompts: 0, sessions: 0 },
+  searching: false,
   selectedSession: null,
   sidebarCursor: null,
   pickSidebarItem: (key) => {
@@ -101,12 +104,13 @@ export const createSessionsSlice: StateCreator<Store, [], [], SessionsSlice> = (
   setFilter: (filter) => {
     set({ filter });
     if (searchTimer) clearTimeout(searchTimer);
-    if (filter.trim().length < 2) return set({ promptMatches: [], promptMatchesTruncated: false, promptHits: { prompts: 0, sessions: 0 } });
+    if (filter.trim().length < 2) return set({ promptMatches: [], promptMatchesTruncated: false, promptHits: { prompts: 0, sessions: 0 }, searching: false });
+    set({ searching: true });
     searchTimer = setTimeout(async () => {
       const r = await getApi().searchPrompts({ query: filter.trim() });
       if (get().filter !== filter) return;
-      if (!r.ok) return set({ promptMatches: [], promptMatchesTruncated: false, promptHits: { prompts: 0, sessions: 0 } });
-      set({ promptMatches: r.value.matches, promptMatchesTruncated: r.value.truncated, promptHits: { prompts: r.value.totalHits, sessions: r.value.sessions.length } });
+      if (!r.ok) return set({ promptMatches: [], promptMatchesTruncated: false, promptHits: { prompts: 0, sessions: 0 }, searching: false });
+      set({ promptMatches: r.value.matches, promptMatchesTruncated: r.value.truncated, promptHits: { prompts: r.value.totalHits, sessions: r.value.sessions.length }, searching: false });
     }, 200);
   },
   patchSession: (row) => {

@@ -7,8 +7,9 @@ import { createRemotesSlice, type RemotesSlice } from './remotes-slice.js';
 import { createSessionsSlice, type SessionsSlice } from './sessions-slice.js';
 import { createTimelineSlice, type TimelineSlice } from './timeline-slice.js';
 import { createUiSlice, type UiSlice } from './ui-slice.js';
+import { createUndoSlice, type UndoSlice } from './undo-slice.js';
 
-export type Store = SessionsSlice & TimelineSlice & ActionSlice & InsightSlice & UiSlice & PaletteSlice & HistorySlice & RemotesSlice;
+export type Store = SessionsSlice & TimelineSlice & ActionSlice & InsightSlice & UiSlice & PaletteSlice & HistorySlice & RemotesSlice & UndoSlice;
 
 /** One store made of slices; components select the smallest piece they need. */
 export const useStore = create<Store>()((...a) => ({
@@ -20,4 +21,5 @@ export const useStore = create<Store>()((...a) => ({
   ...createPaletteSlice(...a),
   ...createHistorySlice(...a),
   ...createRemotesSlice(...a),
+  ...createUndoSlice(...a),
 }));

@@ -17,12 +17,17 @@ export interface UiSlice {
   /** Resolves to an error message, or null. */
   renameSession: (sessionId: string, name: string | null) => Promise<string | null>;
   dismissHooksNotice: (project: string) => Promise<void>;
+  /** The "Set up checkpoints" sheet (its own chunk). */
+  hooksSheetOpen: boolean;
+  setHooksSheetOpen: (open: boolean) => void;
 }
 
 export const createUiSlice: StateCreator<Store, [], [], UiSlice> = (set) => ({
   sidebarOpen: false,
   detailsOpen: false,
   prefs: { names: {}, hiddenHooksNotice: [] },
+  hooksSheetOpen: false,
+  setHooksSheetOpen: (hooksSheetOpen) => set({ hooksSheetOpen }),
   setSidebarOpen: (sidebarOpen) => set({ sidebarOpen, detailsOpen: false }),
   setDetailsOpen: (detailsOpen) => set({ detailsOpen, sidebarOpen: false }),
   loadPrefs: async () => {

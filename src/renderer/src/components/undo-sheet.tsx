@@ -1,0 +1,62 @@
+import { useEffect, useRef } from 'react';
+import { windowError } from '../../../shared/wording.js';
+import { useStore } from '../store/store.js';
+import { useBackdropClose } from './backdrop.js';
+import './preview-sheet.css';
+
+/** Undo or Redo, asked first: what it would do (the service's dry run), then Cancel or the action. */
+export function UndoSheet() {
+  const ask = useStore((s) => s.undoAsk);
+  const close = useStore((s) => s.closeUndoAsk);
+  const confirm = useStore((s) => s.confirmUndo);
+  const backdrop = useBackdropClose(close);
+  const cancel = useRef<HTMLButtonElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  const open = !!ask;
+  useEffect(() => {
+    if (open) {
+      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      cancel.current?.focus();
+    } else if (opener.current) {
+      // Cancelled: back where it was asked from (a done Undo moves the focus to the row itself).
+      if (document.activeElement === document.body && opener.current.isConnected) opener.current.focus();
+      opener.current = null;
+    }
+  }, [open]);
+  if (!ask) return null;
+  const verb = ask.kind === 'redo' ? 'Redo' : 'Undo';
+  const err = ask.error ? windowError(ask.error.code, ask.error.message, verb) : null;
+  const forceable = err?.actions.find((a) => a.action === 'force');
+  return (
+    <div className="sheet-backdrop centered" {...backdrop}>
+      <div className="undo-dialog" role="dialog" aria-modal="true" aria-labelledby="undo-title" aria-describedby="undo-what" onClick={(e) => e.stopPropagation()}>
+        <h2 id="undo-title">{verb}</h2>
+        <div id="undo-what">
+          {ask.what && <p>{ask.what}</p>}
+          {ask.loading && (
+            <p className="muted" aria-busy="true">
+              Working out what it would do…
+            </p>
+          )}
+          {ask.summary && <p>{ask.summary.replace(/^Would /, 'This will ')}.</p>}
+          {err && <p className="error-text">{err.text}</p>}
+          {!ask.loading && !err && <p className="small muted">Nothing changes until you confirm.</p>}
+        </div>
+        <div className="undo-dialog-footer">
+          <button ref={cancel} type="button" className="button" onClick={close}>
+            Cancel
+          </button>
+          {forceable ? (
+            <button type="button" className="button danger" disabled={ask.applying} onClick={() => void confirm(true)}>
+              {forceable.label}
+            </button>
+          ) : (
+            <button type="button" className="button primary" disabled={ask.loading || ask.applying || !!err} onClick={() => void confirm()}>
+              {ask.applying ? 'Working…' : verb}
+            </button>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}
