@@ -7,7 +7,7 @@ import { listCheckpoints } from '../../engine/store/manifest.js';
 import type { RewindEvent } from '../../shared/contract.js';
 import type { Timeline } from '../../shared/session-schema.js';
 import { RewindService } from './rewind-service.js';
-import { codex } from '../../engine/agents/codex/adapter.js';
+import { ADAPTERS } from '../../engine/agents/registry.js';
 
 const ID = '01a20831-aaaa-7000-8000-000000000001';
 const line = (o: Record<string, unknown>) => `${JSON.stringify({ timestamp: new Date().toISOString(), ...o })}\n`;
@@ -32,7 +32,7 @@ describe('Rewind checkpoints for agents without hooks (Codex)', () => {
       const t = (await svc.handle('getTimeline', { session: ID })) as { ok: true; value: Timeline };
       expect(t.value.prompts.map((p) => p.text)).toEqual(['first']);
       // Codex sends a new prompt; the file is as the user left it at that moment.
-      const reads = vi.spyOn(codex, 'timeline');
+      const reads = vi.spyOn(ADAPTERS.codex, 'timeline');
       await appendFile(rollout, prompt('second'));
       await vi.waitFor(async () => expect((await listCheckpoints(project)).filter((c) => c.trigger === 'prompt')).toHaveLength(1), { timeout: 5000, interval: 50 });
       const [cp] = await listCheckpoints(project);
