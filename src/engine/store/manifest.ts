@@ -29,7 +29,10 @@ export interface Manifest {
   time: string;
   label: string | null;
   trigger: Trigger;
-  /** 'touched': only paths the agent reported were re-read; the rest is the parent's. */
+  /**
+   * 'full': the whole tree was walked (every checkpoint now). 'touched': an older store's, where
+   * only paths the agent reported were re-read and the rest is the parent's.
+   */
   scan: 'full' | 'touched';
   parent: string | null;
   transcript: TranscriptCursor | null;
@@ -43,6 +46,12 @@ export interface Manifest {
   delta?: { set: Entry[]; removed: string[] };
   /** Deltas since the last full manifest (0 for a full one). */
   depth?: number;
+  /**
+   * Taken in the background (a project's first checkpoint never holds up the agent): it stands for
+   * the tree at `time` but was read from `started` to `finished`, while the agent could already
+   * work; `note` says what that leaves uncovered.
+   */
+  background?: { started: string; finished: string; note?: string };
 }
 
 export const MAX_DELTA_DEPTH = 50;
@@ -158,7 +167,8 @@ export async function readManifest(projectRoot: string, id: string): Promise<Man
         if (entries.get(p)?.[1] === 'd') entries.delete(p);
       }
     }
-    skipped = [...skipped.filter((x) => !touched.has(x.path)), ...d.skipped];
+    // A whole-tree checkpoint names every file it passed over; an older touched one only its own.
+    skipped = d.scan === 'full' ? d.skipped : [...skipped.filter((x) => !touched.has(x.path)), ...d.skipped];
     const resolved: Manifest = { ...d, entries: [...entries.values()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)), skipped };
     resolvedCache.set(`${projectRoot}\0${d.id}`, resolved);
     cur = resolved;
