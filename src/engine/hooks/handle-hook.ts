@@ -248,7 +248,8 @@ async function noteTool(root: string, cwd: string, ev: Extract<HookEvent, { kind
   const [{ hashFile }, { recordAgentWrite }] = await Promise.all([import('../store/objects.js'), import('../store/agent-writes.js')]);
   for (const rel of rels) {
     if (!rel) continue;
-    // Never through a link, never a FIFO, socket or device: only a regular file is read.
+    // Never through a link (a linked folder on the way included), never a FIFO, socket or device: only a regular file is read.
+    if (await (await import('../store/safe-path.js')).linkOnTheWay(root, rel)) continue;
     const st = await lstat(join(root, rel)).catch(() => null);
     if (st && !st.isFile()) continue;
     const ref = st ? await hashFile(join(root, rel)).catch(() => null) : null;

@@ -5,6 +5,7 @@ import { writeCacheFileAtomic } from '../io/atomic-write.js';
 import { processAlive } from '../io/process-alive.js';
 import { storeDir } from '../project.js';
 import { withLock } from './lock.js';
+import { linkOnTheWay } from './safe-path.js';
 import { listCheckpointIds, newCheckpointId, type TranscriptCursor, type Trigger } from './manifest.js';
 
 /**
@@ -96,7 +97,7 @@ export async function keepPreImages(root: string, rels: string[] | null): Promis
   else {
     const { objectStore } = await import('./checkpoint.js');
     for (const rel of rels) {
-      if (rel in job.pre) continue;
+      if (rel in job.pre || (await linkOnTheWay(root, rel))) continue;
       const abs = join(root, rel);
       const st = await lstat(abs).catch(() => null);
       if (!st) job.pre[rel] = [null, 0, 0];

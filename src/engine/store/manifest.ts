@@ -69,6 +69,10 @@ export interface CheckpointSummary {
   bytes: number;
   changed: { added: string[]; modified: string[]; deleted: string[] };
   skipped: number;
+  /** The files it passed over, named (the first 100), and why. */
+  skippedPaths?: { path: string; reason: string }[];
+  /** Taken in the background: what it cannot vouch for (see Manifest.background). */
+  background?: Manifest['background'];
 }
 
 export function checkpointsDir(projectRoot: string): string {
@@ -234,6 +238,8 @@ export function summarize(m: Manifest, parent: Manifest | null, changedOverride?
     bytes: files.reduce((s, e) => s + e[4], 0),
     changed,
     skipped: m.skipped.length,
+    ...(m.skipped.length ? { skippedPaths: m.skipped.slice(0, 100).map((x) => ({ path: x.path, reason: x.reason })) } : {}),
+    ...(m.background ? { background: m.background } : {}),
   };
 }
 
