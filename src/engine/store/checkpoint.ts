@@ -19,7 +19,7 @@ import {
   type Trigger,
 } from './manifest.js';
 import { ObjectStore } from './objects.js';
-import { cacheFromManifest, readStatCache, writeStatCache, type CacheEntry } from './stat-cache.js';
+import { cacheFromManifest, readStatCache, writeStatCache, writeStatCacheHead, type CacheEntry } from './stat-cache.js';
 import { readTree, unreadableIn, type TreeState } from './tree-state.js';
 import { walkTreeSync, type WalkEntry } from './walk-tree.js';
 
@@ -120,7 +120,9 @@ export async function takeCheckpoint(opts: CheckpointOptions): Promise<Checkpoin
     let cache = await readStatCache(opts.projectRoot);
     let parent: Map<string, CacheEntry> | null = null;
     let parentDepth = 0;
+    let parentFromCache = false;
     if (newestId && cache?.checkpoint === newestId) {
+      parentFromCache = true;
       parent = cache.entries;
       parentDepth = cache.depth;
     } else if (newestId) {
@@ -201,7 +203,10 @@ export async function takeCheckpoint(opts: CheckpointOptions): Promise<Checkpoin
     };
     const summary = summarize(manifest, null, changed);
     await writeManifest(opts.projectRoot, manifest, summary);
-    await writeStatCache(opts.projectRoot, { checkpoint: manifest.id, depth, written: walkStart, entries: read.entries });
+    // Nothing changed and nothing was read: the cache stays as it is, named for this checkpoint too.
+    const same = parentFromCache && read.hashed === 0 && set.length === 0 && removed.length === 0 && !opts.preImages && !opts.fromState;
+    if (same) await writeStatCacheHead(opts.projectRoot, cache!.file ?? null, manifest.id, depth);
+    else await writeStatCache(opts.projectRoot, { checkpoint: manifest.id, depth, written: walkStart, entries: read.entries });
     return { manifest, hashed: read.hashed, newObjects, ms: performance.now() - t0 };
   });
 }

@@ -24,6 +24,8 @@ export interface CacheEntry {
 export interface StatCache {
   /** The checkpoint whose tree this is (null: none, only a hash cache). */
   checkpoint: string | null;
+  /** The checkpoint the cache file was written for (`checkpoint` may be a later one with the same tree). */
+  file?: string | null;
   depth: number;
   /** Wall time when the walk that filled it started: entries changed around then are racy. */
   written: number;
@@ -38,6 +40,12 @@ export interface StatCache {
 export const RACY_MS = 2_000;
 
 const file = (root: string) => join(storeDir(root), 'stat-cache.json');
+/**
+ * A checkpoint that changed nothing and read nothing leaves the cache as it is (rewriting 20,000
+ * rows costs more than the whole check): this small file names it as the newest checkpoint the
+ * cache's tree is also the tree of.
+ */
+const headFile = (root: string) => join(storeDir(root), 'stat-cache.head.json');
 
 type Row = [path: string, kind: 'f' | 'l' | 'd', ref: string, mode: number, size: number, mtimeMs: number, ctimeMs: number | null, ino: number];
 
@@ -50,10 +58,18 @@ export async function readStatCache(root: string): Promise<StatCache | null> {
       if (!Array.isArray(r) || r.length !== 8 || typeof r[0] !== 'string' || typeof r[2] !== 'string') return null;
       entries.set(r[0], { kind: r[1], ref: r[2], mode: r[3], size: r[4], mtimeMs: r[5], ...(r[6] === null ? {} : { ctimeMs: r[6] }), ino: r[7] });
     }
-    return { checkpoint: v.checkpoint as string | null, depth: typeof v.depth === 'number' ? v.depth : 0, written: v.written, entries };
+    const c: StatCache = { checkpoint: v.checkpoint as string | null, file: v.checkpoint as string | null, depth: typeof v.depth === 'number' ? v.depth : 0, written: v.written, entries };
+    const head = JSON.parse(await readFile(headFile(root), 'utf8').catch(() => 'null')) as { base?: unknown; checkpoint?: unknown; depth?: unknown } | null;
+    if (head && head.base === c.checkpoint && typeof head.checkpoint === 'string' && typeof head.depth === 'number') return { ...c, checkpoint: head.checkpoint, depth: head.depth };
+    return c;
   } catch {
     return null; // none yet, or torn: the newest manifest stands in
   }
+}
+
+/** The cache stands, unchanged, for checkpoint `checkpoint` too (see headFile). */
+export async function writeStatCacheHead(root: string, base: string | null, checkpoint: string, depth: number): Promise<void> {
+  await writeCacheFileAtomic(headFile(root), Buffer.from(JSON.stringify({ base, checkpoint, depth })));
 }
 
 /** Scratch state: no fsync (a torn or stale cache is noticed and the manifest read instead). */
