@@ -29,7 +29,8 @@ export const CODE_PROMPTS = ['WRITE {p}a.txt version one', 'BASH echo bashmade >
  * change, before #3 a new file in new folders, before #4 a deletion, before #5 a rename. Every
  * prompt's checkpoint must hold them (the whole tree as it was when the prompt was sent).
  */
-async function handEdit(project: string, beforePrompt: number): Promise<void> {
+export async function handEdit(project: string, beforePrompt: number): Promise<void> {
+  if (beforePrompt === 0) await writeFile(join(project, 'hand.txt'), "the user's own file\n");
   if (beforePrompt === 1) await writeFile(join(project, 'hand.txt'), 'changed by hand\n');
   if (beforePrompt === 2) {
     await mkdir(join(project, 'notes', 'deep'), { recursive: true });
@@ -38,7 +39,7 @@ async function handEdit(project: string, beforePrompt: number): Promise<void> {
   if (beforePrompt === 3) await unlink(join(project, 'hand.txt'));
   if (beforePrompt === 4) await rename(join(project, 'notes', 'deep', 'new.md'), join(project, 'notes', 'renamed.md'));
 }
-const HAND_PATHS = (t: Record<string, string>) => Object.fromEntries(Object.entries(t).filter(([p]) => p === 'hand.txt' || p.startsWith('notes/')));
+export const HAND_PATHS = (t: Record<string, string>) => Object.fromEntries(Object.entries(t).filter(([p]) => p === 'hand.txt' || p.startsWith('notes/')));
 
 /**
  * The code suite every agent gets: with Rewind's hooks installed by `rewind-app hooks install
@@ -64,7 +65,6 @@ export function codeConformance(a: CodeAgentUnderTest): void {
       project = join(home, 'proj');
       await a.setup(home, project, api);
       await writeFile(join(project, 'keep.txt'), 'there before the session\n');
-      await writeFile(join(project, 'hand.txt'), 'the user\'s own file\n');
       const inst = rewindApp(['hooks', 'install', '--agent', a.adapter.id, '--scope', 'user', ...(a.installArgs ?? [])], env(), project);
       expect(inst.code, inst.stderr).toBe(0);
       prompts = (a.prompts ?? CODE_PROMPTS).map((p, i) => (i === 2 && a.editPrompt && !a.prompts ? a.editPrompt : p).replace('{p}', a.absolutePaths ? `${project}/` : ''));
