@@ -26,9 +26,11 @@ export async function hookCommand(io: CliIO, agent?: string): Promise<number> {
     if (raw.length > MAX_INPUT) throw new Error('hook input too large');
     payload = JSON.parse(raw) as HookPayload;
     if (!payload || typeof payload !== 'object') throw new Error('hook input is not a JSON object');
-    // This script again, for a checkpoint that must run in the background.
+    // This CLI again, for a checkpoint that must run in the background; run any other way (in-process
+    // by a test or the app) the checkpoint is taken inline.
     const script = process.argv[1];
-    const what = await handleAgentHook(agent, payload, io.env, script ? [...process.execArgv, script, 'hook'] : null);
+    const ours = !!script && /rewind-app(\.[cm]?js)?$/.test(script);
+    const what = await handleAgentHook(agent, payload, io.env, ours ? [...process.execArgv, script, 'hook'] : null);
     if (io.env.REWIND_HOOK_DEBUG) io.err(`rewind hook: ${what}`);
   } catch (e) {
     const root = io.env.REWIND_PROJECT_ROOT || io.env.CLAUDE_PROJECT_DIR || (typeof payload?.cwd === 'string' ? payload.cwd : undefined);

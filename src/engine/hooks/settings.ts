@@ -4,7 +4,7 @@ import { writeBufferAtomic } from '../io/atomic-write.js';
 import { eventsOf, parseConfig } from './hook-config.js';
 
 export type Scope = 'user' | 'project' | 'local';
-export const HOOK_EVENTS = ['UserPromptSubmit', 'PreToolUse', 'PostToolUse'] as const;
+export const HOOK_EVENTS = ['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'] as const;
 const TOOL_MATCHER = 'Write|Edit|MultiEdit|NotebookEdit|Bash|Agent|Task';
 
 export function settingsPath(scope: Scope, projectRoot: string, claudeRoot: string): string {
@@ -70,6 +70,8 @@ export async function installHooks(file: string, command: string, dryRun = false
   hooks.UserPromptSubmit = [...(hooks.UserPromptSubmit ?? []), entry()];
   hooks.PreToolUse = [...(hooks.PreToolUse ?? []), entry(TOOL_MATCHER)];
   hooks.PostToolUse = [...(hooks.PostToolUse ?? []), entry(TOOL_MATCHER)];
+  // The turn's end: its checkpoint bounds a revert (edits by hand after the turn are not the prompt's).
+  hooks.Stop = [...(hooks.Stop ?? []), entry()];
   const next = `${JSON.stringify({ ...base, hooks }, null, 2)}\n`;
   const changed = next !== raw;
   if (changed && !dryRun) {
