@@ -22,6 +22,8 @@ const BENCHES: Record<string, Bench> = {
   back: { key: 'back', run: async (ctx) => (await import('./back.js')).benchBack(ctx) },
   checkpoint: { key: 'checkpoint', run: async (ctx) => (await import('./checkpoint.js')).benchCheckpoint(ctx) },
   hook: { key: 'hook', run: async (ctx) => (await import('./hook-default.js')).benchHook(ctx) },
+  // The hooks on a 20,000-file project: whole-tree checkpoints at every prompt.
+  'hook-20k': { key: 'hook20k', run: async (ctx) => (await import('./hook-20k.js')).benchHook20k(ctx) },
   // Every agent's hook (`hook --agent X`), each next to node -e '' in turns: a script of its own.
   'hook-agents': { run: async () => execFileSync(TSX, [join(ROOT, 'bench', 'hook.ts')], { stdio: 'inherit' }) },
   live: { key: 'live', run: async (ctx) => (await import('./live.js')).benchLive(ctx) },

@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import { handleAgentHook } from '../src/engine/hooks/handle-hook.js';
 import { readRestoreSession } from '../src/engine/store/restore-session.js';
 import { LINEAR, copyClaudeHome, inCopy, tempDir } from './fixtures.js';
+import { snapshotTree } from './tree.js';
 
 export const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag} line ${i + 1}`);
 export const text = (ls: string[]) => `${ls.join('\n')}\n`;
@@ -21,7 +22,7 @@ type Step = { write?: Record<string, string>; remove?: string[]; bash?: boolean 
  * fixture transcript's five prompts, each checkpointed by the hook as Claude Code calls it
  * (UserPromptSubmit with the prompt's id), then that prompt's edits through Pre/PostToolUse.
  */
-export async function hookedSession(dirs: string[]) {
+export async function hookedSession(dirs: string[], o: { handEdit?: (project: string, beforePrompt: number) => Promise<void>; stop?: boolean } = {}) {
   const home = await copyClaudeHome();
   dirs.push(dirname(home));
   const transcript = inCopy(home, LINEAR);
@@ -55,8 +56,13 @@ export async function hookedSession(dirs: string[]) {
     async () => ({ write: { 'notes.md': edit(await cur('notes.md'), 0, 'alpha gamma') }, remove: ['old.txt'] }),
     async () => ({ write: { 'b.txt': 'bee\n', 'notes.md': edit(await cur('notes.md'), 0, 'alpha delta'), 'shared.ts': edit(await cur('shared.ts'), 35, 'shared line 36 by #5') } }),
   ];
+  /** The tree as it was when each prompt was sent (the user's own edits before it included). */
+  const trees: Record<string, string>[] = [];
   for (let i = 0; i < prompts.length; i++) {
     await pause();
+    // The user's own edits between two prompts: no hook sees them.
+    await o.handEdit?.(project, i);
+    trees.push(await snapshotTree(project));
     await hook({ hook_event_name: 'UserPromptSubmit', prompt_id: prompts[i]!.promptId });
     await pause();
     const step = await steps[i]!();
@@ -70,7 +76,8 @@ export async function hookedSession(dirs: string[]) {
       await hook({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: `rm ${f}` } });
       await unlink(join(project, f));
     }
+    if (o.stop) await hook({ hook_event_name: 'Stop' });
   }
-  return { project, transcript, home, session: s, prompts };
+  return { project, transcript, home, session: s, prompts, trees };
 }
 

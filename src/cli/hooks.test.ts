@@ -60,7 +60,7 @@ describe('hooks, checkpoints and back --both', () => {
     });
     const list = await cli(['checkpoints', '--json', '--project', s.project]);
     const cps = JSON.parse(list.out).checkpoints;
-    expect(cps.map((c: { trigger: string; scan: string }) => `${c.trigger}/${c.scan}`)).toEqual(['prompt/full', 'prompt/touched', 'prompt/full']);
+    expect(cps.map((c: { trigger: string; scan: string }) => `${c.trigger}/${c.scan}`)).toEqual(['prompt/full', 'prompt/full', 'prompt/full']);
     expect(cps[1].changed.modified).toEqual(['a.txt']);
 
     // Go back 2 prompts: the chat forks before "bash makes c", the code is as it was then.
@@ -130,14 +130,16 @@ describe('hooks install', () => {
     expect(first.out).toMatch(/added UserPromptSubmit/);
     const installed = JSON.parse(await readFile(file, 'utf8'));
     expect(installed.permissions).toEqual(other.permissions);
-    expect(installed.hooks.Stop).toEqual(other.hooks.Stop);
+    // The user's own Stop hook stays first; Rewind's (the turn-end checkpoint) comes after it.
+    expect(installed.hooks.Stop[0]).toEqual(other.hooks.Stop[0]);
+    expect(installed.hooks.Stop[1].hooks[0].command).toBe("'/usr/bin/node' '/opt/rewind/out/cli/rewind-app.mjs' hook");
     expect(installed.hooks.UserPromptSubmit[0].hooks[0].command).toBe("'/usr/bin/node' '/opt/rewind/out/cli/rewind-app.mjs' hook");
     expect(installed.hooks.PreToolUse[0].matcher).toContain('Bash');
     const again = await cli(['hooks', 'install', '--project', project]);
     expect(again.out).toMatch(/already installed/);
     expect(JSON.parse(await readFile(file, 'utf8'))).toEqual(installed);
     const status = JSON.parse((await cli(['hooks', 'status', '--json', '--project', project])).out);
-    expect(status.scopes.find((x: { scope: string }) => x.scope === 'local').events).toEqual(['UserPromptSubmit', 'PreToolUse', 'PostToolUse']);
+    expect(status.scopes.find((x: { scope: string }) => x.scope === 'local').events).toEqual(['Stop', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse']);
     await cli(['hooks', 'uninstall', '--project', project]);
     expect(JSON.parse(await readFile(file, 'utf8'))).toEqual(other);
   });

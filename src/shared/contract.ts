@@ -136,6 +136,8 @@ export const CheckpointSummarySchema = z.object({
   files: z.number(),
   bytes: z.number(),
   changed: z.object({ added: z.array(z.string()), modified: z.array(z.string()), deleted: z.array(z.string()) }),
+  /** Files the checkpoint passed over (too large, unreadable, vanished, a FIFO...), named. */
+  skippedPaths: z.array(z.object({ path: z.string(), reason: z.string() })).optional(),
 });
 
 /** An image in a prompt or a tool result; `data` (base64) is null past the size the pane shows. */

@@ -25,7 +25,7 @@ export interface Eligibility {
 export const FIRST_PROMPT_REASON = 'This is the first prompt: nothing before it would be left to resume. Start a new session instead.';
 export const DEAD_RESTORE_REASON =
   "This prompt is on an abandoned branch and Rewind took no checkpoint before it; the agent's own file history covers only the live path. Fork here to continue the chat from it, or restore the code of a live prompt.";
-export const NO_CHECKPOINT_REASON = "No checkpoint covers this prompt: Rewind took none before it (it takes one before every prompt once its hooks are installed, or while the app is open), and the agent's own store has nothing for it.";
+export const NO_CHECKPOINT_REASON = "No checkpoint covers this prompt: Rewind took none before it (it takes one before every prompt once the agent's hooks are installed: rewind-app hooks install), and the agent's own store has nothing for it.";
 export const WRITING_REASON = 'The agent is writing this session right now. Stop it before rewriting: its next write would land in the replaced file. A fork is safe.';
 
 export function eligibility(action: ActionKind, p: PromptFacts, opts: { sessionLive: boolean }): Eligibility {

@@ -6,10 +6,13 @@ import { toTimeline } from '../../src/engine/agents/claude/timeline.js';
 import type { ScriptedApi } from './scripted-api.js';
 import { SCENARIOS, rewindFilesTree, runScenario, snapshotTree, type Scenario, type ScenarioSpec } from './scenario.js';
 import { claudeOrSkip, ensureCliBuilt, rewindApp, withApi } from './harness.js';
+import { HAND_PATHS, handEdit } from './agents/code-suite.js';
 
 const claude = claudeOrSkip();
 let api: ScriptedApi;
 const s: Record<string, Scenario> = {};
+/** The hooked session's tree at its end. */
+let final: Record<string, string> = {};
 
 /** Puts a working tree back to a snapshot: same files, same contents, nothing else (stores kept). */
 async function resetTree(dir: string, snap: Record<string, string>): Promise<void> {
@@ -32,10 +35,18 @@ describe.runIf('bin' in claude)("code restore against the real CLI's own rewind"
     api = await withApi();
     for (const name of ['linear', 'branched', 'subagent']) s[name] = await runScenario(SCENARIOS[name]!, { bin: claude.bin, apiUrl: api.url }, api);
     // The same linear session with our hooks installed in the project (local scope), as a user would.
-    s.hooked = await runScenario(HOOKED, { bin: claude.bin, apiUrl: api.url }, api, {}, async (project) => {
-      const r = rewindApp(['hooks', 'install', '--scope', 'local', '--project', project]);
-      if (r.code !== 0) throw new Error(r.stderr);
-    });
+    // The user edits files by hand between the prompts (handEdit: a change, new folders, a deletion, a rename).
+    s.hooked = await runScenario(
+      HOOKED,
+      { bin: claude.bin, apiUrl: api.url },
+      api,
+      {},
+      async (project) => {
+        const r = rewindApp(['hooks', 'install', '--scope', 'local', '--project', project]);
+        if (r.code !== 0) throw new Error(r.stderr);
+      },
+      handEdit,
+    );
   });
   afterAll(async () => {
     await api?.close();
@@ -56,8 +67,9 @@ describe.runIf('bin' in claude)("code restore against the real CLI's own rewind"
     expect(rewindApp(['timeline', sc.transcript], { CLAUDE_CONFIG_DIR: sc.env.configDir }).stdout.match(/◆/g)).toHaveLength(HOOKED.steps.length);
   });
 
-  it('restoring our checkpoint of each prompt gives the tree exactly as it was before it (Bash-made files too)', async () => {
+  it("restoring our checkpoint of each prompt gives the tree exactly as it was before it (Bash-made files and the user's own edits too)", async () => {
     const sc = s.hooked!;
+    final = await snapshotTree(sc.project);
     const t = toTimeline(await parseTranscriptFile(sc.transcript));
     for (let i = t.prompts.length - 1; i >= 0; i--) {
       const p = t.prompts[i]!;
@@ -69,6 +81,23 @@ describe.runIf('bin' in claude)("code restore against the real CLI's own rewind"
     // The Bash-made c.txt is gone before prompt 3 and back at prompt 4: Claude's own rewind cannot do that.
     expect(sc.steps[2]!.treeBefore['c.txt']).toBeUndefined();
     expect(sc.steps[3]!.treeBefore['c.txt']).toBe('bashmade\n');
+    // The user's own edits are in each prompt's tree.
+    expect(sc.steps[2]!.treeBefore['hand.txt']).toBe('changed by hand\n');
+    expect(sc.steps[4]!.treeBefore['notes/renamed.md']).toBe('made by hand\n');
+    await resetTree(sc.project, final);
+  });
+
+  it("revert of each prompt keeps the user's own edits before and after it; undo gives the final tree", async () => {
+    const sc = s.hooked!;
+    const t = toTimeline(await parseTranscriptFile(sc.transcript));
+    await resetTree(sc.project, final);
+    for (const [i, p] of t.prompts.entries()) {
+      const r = rewindApp(['revert', p.uuid, '--take', 'before', '--force', '--json', '--project', sc.project, '--transcript', sc.transcript]);
+      expect(r.code, `revert ${i + 1}: ${r.stderr}`).toBe(0);
+      expect(HAND_PATHS(await snapshotTree(sc.project)), `revert of "${p.text}"`).toEqual(HAND_PATHS(final));
+      if (JSON.parse(r.stdout).applied) expect(rewindApp(['undo', '--project', sc.project]).code).toBe(0);
+      expect(await snapshotTree(sc.project)).toEqual(final);
+    }
   });
 
   for (const name of ['linear', 'branched', 'subagent']) {

@@ -132,6 +132,8 @@ export async function runScenario(
   api: ScriptedApi,
   extraEnv: NodeJS.ProcessEnv = {},
   setup?: (project: string) => Promise<void>,
+  /** The user's own edits before step i (no hook sees them). */
+  beforeStep?: (project: string, i: number) => Promise<void>,
 ): Promise<Scenario> {
   const base = await tempDir(`rewind-conf-${spec.name}-`);
   const home = join(base, 'home');
@@ -145,6 +147,7 @@ export async function runScenario(
   let transcript = '';
   const steps: StepRecord[] = [];
   for (const [i, step] of spec.steps.entries()) {
+    await beforeStep?.(project, i);
     const treeBefore = await snapshotTree(project);
     const from = api.requests.length;
     const args = ['-p', step.prompt, ...PRINT_FLAGS];

@@ -10,12 +10,27 @@ const MAX_INPUT = 16 * 1024 * 1024;
  */
 export async function hookCommand(io: CliIO, agent?: string): Promise<number> {
   let payload: HookPayload | null = null;
+  // The detached child a hook started for a project's first checkpoint (it reads no stdin).
+  const bg = io.env.REWIND_BG_CHECKPOINT;
+  if (bg) {
+    try {
+      const { runBackground } = await import('../../engine/store/background-checkpoint.js');
+      await runBackground(bg);
+    } catch (e) {
+      await logHookError(bg, `background checkpoint failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    return 0;
+  }
   try {
     const raw = (await io.stdin?.()) ?? '';
     if (raw.length > MAX_INPUT) throw new Error('hook input too large');
     payload = JSON.parse(raw) as HookPayload;
     if (!payload || typeof payload !== 'object') throw new Error('hook input is not a JSON object');
-    const what = await handleAgentHook(agent, payload, io.env);
+    // This CLI again, for a checkpoint that must run in the background; run any other way (in-process
+    // by a test or the app) the checkpoint is taken inline.
+    const script = process.argv[1];
+    const ours = !!script && /rewind-app(\.[cm]?js)?$/.test(script);
+    const what = await handleAgentHook(agent, payload, io.env, ours ? [...process.execArgv, script, 'hook'] : null);
     if (io.env.REWIND_HOOK_DEBUG) io.err(`rewind hook: ${what}`);
   } catch (e) {
     const root = io.env.REWIND_PROJECT_ROOT || io.env.CLAUDE_PROJECT_DIR || (typeof payload?.cwd === 'string' ? payload.cwd : undefined);

@@ -86,9 +86,9 @@ export function printRestore(r: RestoreResult, args: { json: boolean; dryRun: bo
     else if (d.patch) io.out(`\n${d.patch.trimEnd()}`);
     else if (d.note) io.out(`\n${d.path}: ${d.note}`);
   }
-  for (const s of r.preview.skipped) io.err(`untouched (too large to be in the checkpoint): ${s.path}`);
+  for (const s of r.preview.skipped) io.err(`untouched (not in the checkpoint: ${s.reason}): ${s.path}`);
   for (const o of r.preview.outside) io.err(`untouched (outside the project): ${o}`);
-  for (const u of r.preview.unknown ?? []) io.err(`not known to the agent's store: ${u}`);
+  for (const u of r.preview.unknown ?? []) io.err(r.preview.target.source === 'agent' ? `not known to the agent's store: ${u}` : `not vouched for: ${u}`);
   if (plan.untouched.length) io.err(untouchedSentence(plan.untouched));
   if (args.dryRun) io.out(`\nDry run: ${plural(plan.changes.length, 'file')} would change, nothing written`);
   else if (r.applied) io.out(`\n${restoredSummary(r.applied)}${args.undoHint === false ? '' : '. Undo with: rewind-app undo'}`);

@@ -123,7 +123,11 @@ describe('the hook ties its checkpoint to the prompt id the timeline shows', () 
     await handleAgentHook('droid', { ...p, hook_event_name: 'SessionStart' }, {});
     await appendFile(transcript, `${JSON.stringify({ type: 'message', id: 'm1', parentId: null, message: { role: 'user', content: [{ type: 'text', text: 'hi' }] } })}\n`);
     await handleAgentHook('droid', { ...p, hook_event_name: 'Stop' }, {});
-    expect((await listCheckpoints(project)).map((c) => c.transcript?.prompt_uuid)).toEqual(['m1']);
+    // The prompt's checkpoint, tied; then the turn's end (every turn ends in one: a revert's boundary).
+    expect((await listCheckpoints(project)).map((c) => [c.trigger, c.transcript?.prompt_uuid])).toEqual([
+      ['prompt', 'm1'],
+      ['turn-end', null],
+    ]);
   });
   it('a home folder is no project: the hook leaves it alone', async () => {
     const home = await tempDir('hook-home-');

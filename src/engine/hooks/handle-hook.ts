@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { mkdir, open, stat } from 'node:fs/promises';
+import { lstat, mkdir, open, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 import { writeCacheFileAtomic } from '../io/atomic-write.js';
@@ -14,8 +14,10 @@ export type { HookPayload };
 /**
  * `rewind-app hook --agent <id>`: one handler for every agent's hooks. The agent's `hooks` says
  * what a payload means; this records the session pointer, checkpoints the tree before each prompt
- * (tied to the id the timeline shows for it) and keeps track of what the tools touch, so the next
- * checkpoint reads only those paths, or walks the tree after a shell ran.
+ * (tied to the id the timeline shows for it) and keeps track of what the tools touch. Every
+ * checkpoint is the whole tree (the user's own edits between prompts included): an lstat walk
+ * against the stat cache; the touched paths are read whatever their stat says. A project's first
+ * checkpoint runs in a detached child so the agent never waits for it.
  *
  * Agents that name no prompt id when the turn starts (Qwen, Gemini, Droid) get the checkpoint
  * then, and it is tied to the prompt at the next event, once the prompt is in the session file.
@@ -27,8 +29,6 @@ export type { HookPayload };
 interface Touched {
   complete: boolean;
   paths: string[];
-  /** Touched paths that did not exist when the agent first touched them. */
-  created?: string[];
 }
 
 /** One agent's turn in this project, between hook runs. */
@@ -100,6 +100,8 @@ async function transcriptCursor(p: HookPayload, agent: string, ids: { promptUuid
 export interface HookContext {
   agent: string;
   hooks: AgentHooks;
+  /** How to start this CLI again (node's arguments) for a background checkpoint; none: taken inline. */
+  cliArgs?: string[] | null;
 }
 
 /**
@@ -124,12 +126,12 @@ export async function handleHook(ctx: HookContext, p: HookPayload, env: NodeJS.P
 }
 
 /** The same, for an agent by id (`rewind-app hook --agent <id>`; none: plain `rewind-app hook`). */
-export async function handleAgentHook(agent: string | undefined, p: HookPayload, env: NodeJS.ProcessEnv): Promise<string> {
+export async function handleAgentHook(agent: string | undefined, p: HookPayload, env: NodeJS.ProcessEnv, cliArgs?: string[] | null): Promise<string> {
   const { hooksOfAgent, BARE_HOOK_AGENT } = await import('../agents/hooks-index.js');
   const id = agent || BARE_HOOK_AGENT;
   const hooks = await hooksOfAgent(id);
   if (!hooks) throw new Error(`unknown agent "${id}" (or one without hooks)`);
-  return handleHook({ agent: id, hooks }, p, env);
+  return handleHook({ agent: id, hooks, cliArgs }, p, env);
 }
 
 async function writePointer(root: string, agent: string, p: HookPayload, cwd: string): Promise<void> {
@@ -154,7 +156,7 @@ async function step(ctx: HookContext, root: string, cwd: string, p: HookPayload,
     const offset = await sizeOf(p.transcript_path);
     // The same turn announced twice (a repeated event, SessionStart then a prompt event): one checkpoint.
     if (state.pending && state.pending.offset === offset) return;
-    const id = await checkpoint(root, p, ctx.agent, {});
+    const id = await checkpoint(ctx, root, p, {});
     state.pending = { checkpoint: id, offset };
     said.push(`checkpoint ${id} (prompt not written yet)`);
   };
@@ -167,7 +169,8 @@ async function step(ctx: HookContext, root: string, cwd: string, p: HookPayload,
       return;
     }
     const { tieToPrompt } = await import('../store/prompt-tie.js');
-    await tieToPrompt(root, state.pending.checkpoint, id);
+    // One still queued in the background is tied where it waits.
+    if (!(await tieToPrompt(root, state.pending.checkpoint, id))) await (await import('../store/background-checkpoint.js')).tieQueued(root, state.pending.checkpoint, id);
     said.push(`tied ${state.pending.checkpoint} to ${id}`);
     state.pending = null;
     state.lastPrompt = id;
@@ -178,7 +181,7 @@ async function step(ctx: HookContext, root: string, cwd: string, p: HookPayload,
     if (state.pending || !ctx.hooks.promptAfter || !state.transcript_path || state.tiedOffset === null) return;
     const id = await ctx.hooks.promptAfter(state.transcript_path, state.tiedOffset).catch(() => null);
     if (!id || id === state.lastPrompt) return;
-    const cp = await checkpoint(root, p, ctx.agent, { promptUuid: id });
+    const cp = await checkpoint(ctx, root, p, { promptUuid: id });
     said.push(`checkpoint ${cp} before ${id} (at its first tool)`);
     state.lastPrompt = id;
     state.tiedOffset = await sizeOf(state.transcript_path);
@@ -193,7 +196,7 @@ async function step(ctx: HookContext, root: string, cwd: string, p: HookPayload,
     case 'prompt':
       await tiePending();
       if (ev.promptId || ev.promptUuid) {
-        const id = await checkpoint(root, p, ctx.agent, { promptId: ev.promptId, promptUuid: ev.promptUuid });
+        const id = await checkpoint(ctx, root, p, { promptId: ev.promptId, promptUuid: ev.promptUuid });
         said.push(`checkpoint ${id}`);
         state.pending = null;
         state.lastPrompt = ev.promptUuid ?? ev.promptId;
@@ -205,7 +208,7 @@ async function step(ctx: HookContext, root: string, cwd: string, p: HookPayload,
       break;
     case 'stop':
       await tiePending();
-      await endTurn(root, p, ctx.agent, said);
+      said.push(`turn-end checkpoint ${await checkpoint(ctx, root, p, {}, 'turn-end')}`);
       break;
     case 'tool':
       await tiePending();
@@ -217,24 +220,27 @@ async function step(ctx: HookContext, root: string, cwd: string, p: HookPayload,
   return said.join('; ') || 'nothing to do';
 }
 
-/** A checkpoint of the tree now: only the touched paths when all are known, else a walk. */
-async function checkpoint(root: string, p: HookPayload, agent: string, ids: { promptUuid?: string | null; promptId?: string | null }, trigger: 'prompt' | 'turn-end' = 'prompt'): Promise<string> {
+/**
+ * A checkpoint of the whole tree now; the paths the tools named since the last one are read
+ * whatever their stat says. The project's first one (or one while that is still being taken) is
+ * queued for a detached child: the hook returns at once with its id.
+ */
+async function checkpoint(ctx: HookContext, root: string, p: HookPayload, ids: { promptUuid?: string | null; promptId?: string | null }, trigger: 'prompt' | 'turn-end' = 'prompt'): Promise<string> {
+  const touched = await readTouched(root);
+  const transcript = await transcriptCursor(p, ctx.agent, ids);
+  if (ctx.cliArgs) {
+    const { queueIfBackground } = await import('../store/background-checkpoint.js');
+    const queued = await queueIfBackground(root, { time: Date.now(), trigger, transcript, touched: touched.paths }, ctx.cliArgs);
+    if (queued) {
+      await writeTouched(root, { complete: true, paths: [] });
+      return queued;
+    }
+  }
   // Loaded here only: the tool-call hooks, which run far more often, never need the store's code.
   const { takeCheckpoint } = await import('../store/checkpoint.js');
-  const touched = await readTouched(root);
-  const r = await takeCheckpoint({ projectRoot: root, trigger, transcript: await transcriptCursor(p, agent, ids), touched: touched.complete ? touched.paths : null, created: touched.created ?? [] });
+  const r = await takeCheckpoint({ projectRoot: root, trigger, transcript, touched: touched.paths });
   await writeTouched(root, { complete: true, paths: [] });
   return r.manifest.id;
-}
-
-/**
- * The turn's end: when its tools changed the tree, the state they left is checkpointed, so a
- * restore later tells the agent's own changes (a shell's included) from edits made outside it.
- */
-async function endTurn(root: string, p: HookPayload, agent: string, said: string[]): Promise<void> {
-  const t = await readTouched(root);
-  if (t.complete && t.paths.length === 0) return;
-  said.push(`turn-end checkpoint ${await checkpoint(root, p, agent, {}, 'turn-end')}`);
 }
 
 async function noteTool(root: string, cwd: string, ev: Extract<HookEvent, { kind: 'tool' }>): Promise<string> {
@@ -242,20 +248,24 @@ async function noteTool(root: string, cwd: string, ev: Extract<HookEvent, { kind
   if (ev.phase === 'pre') {
     const t = await readTouched(root);
     if (rels === null) t.complete = false;
-    else
-      for (const rel of rels) {
-        if (!rel || t.paths.includes(rel)) continue;
-        t.paths.push(rel);
-        if (!(await stat(join(root, rel)).catch(() => null))) t.created = [...(t.created ?? []), rel];
-      }
+    else for (const rel of rels) if (rel && !t.paths.includes(rel)) t.paths.push(rel);
     await writeTouched(root, t);
+    // A first checkpoint still being read in the background keeps what these files hold before the tool.
+    if (await stat(join(storeDir(root), 'background.json')).catch(() => null)) {
+      const { keepPreImages } = await import('../store/background-checkpoint.js');
+      await keepPreImages(root, rels === null ? null : rels.filter((r): r is string => !!r));
+    }
     return rels ? `touched ${rels.filter(Boolean).join(', ') || 'nothing in the project'}` : `${ev.tool}: touched set unknown`;
   }
   if (!rels) return `${ev.tool} done`;
   const [{ hashFile }, { recordAgentWrite }] = await Promise.all([import('../store/objects.js'), import('../store/agent-writes.js')]);
   for (const rel of rels) {
     if (!rel) continue;
-    const ref = await hashFile(join(root, rel)).catch(() => null);
+    // Never through a link (a linked folder on the way included), never a FIFO, socket or device: only a regular file is read.
+    if (await (await import('../store/safe-path.js')).linkOnTheWay(root, rel)) continue;
+    const st = await lstat(join(root, rel)).catch(() => null);
+    if (st && !st.isFile()) continue;
+    const ref = st ? await hashFile(join(root, rel)).catch(() => null) : null;
     await recordAgentWrite(root, { time: new Date().toISOString(), path: rel, ref, tool: ev.tool });
   }
   return `recorded ${ev.tool} ${rels.filter(Boolean).join(', ')}`;

@@ -3,7 +3,7 @@ import { readAgentConfig } from '../io/config-edit.js';
 import { eventsOf, parseConfig } from './hook-config.js';
 
 export type Scope = 'user' | 'project' | 'local';
-export const HOOK_EVENTS = ['UserPromptSubmit', 'PreToolUse', 'PostToolUse'] as const;
+export const HOOK_EVENTS = ['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'] as const;
 
 export function settingsPath(scope: Scope, projectRoot: string, claudeRoot: string): string {
   if (scope === 'user') return join(claudeRoot, 'settings.json');

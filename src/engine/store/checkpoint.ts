@@ -1,13 +1,12 @@
-import { lstat, readFile, readlink } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensureStore, storeDir } from '../project.js';
 import { readStoreConfig } from './config.js';
-import { IgnoreStack } from './ignore-rules.js';
+import { RewindError } from '../errors.js';
 import { withLock } from './lock.js';
 import {
   MAX_DELTA_DEPTH,
   checkpointsDir,
-  lastSummary,
   latestManifest,
   listCheckpointIds,
   newCheckpointId,
@@ -20,8 +19,9 @@ import {
   type Trigger,
 } from './manifest.js';
 import { ObjectStore } from './objects.js';
-import type { TreeState } from './tree-state.js';
-import { walkTree, type WalkEntry } from './walk-tree.js';
+import { cacheFromManifest, readStatCache, writeStatCache, writeStatCacheHead, type CacheEntry } from './stat-cache.js';
+import { readTree, unreadableIn, type TreeState } from './tree-state.js';
+import { walkTreeSync, type WalkEntry } from './walk-tree.js';
 
 export interface CheckpointOptions {
   projectRoot: string;
@@ -29,12 +29,19 @@ export interface CheckpointOptions {
   label?: string | null;
   transcript?: TranscriptCursor | null;
   /**
-   * Paths (relative to the root) the agent is known to have touched since the last checkpoint.
-   * When given and a previous checkpoint exists, only these are looked at: no tree walk.
+   * Paths (relative to the root) the agent is known to have touched since the last checkpoint:
+   * read whatever their stat says. Only an accelerator of correctness, never the definition of
+   * what changed: the whole tree is walked every time.
    */
   touched?: string[] | null;
-  /** Of the touched paths, those that did not exist before (the hook saw them created). */
-  created?: string[] | null;
+  /** A checkpoint taken in the background: its id and time are the ones the hook gave the prompt. */
+  id?: string;
+  time?: number;
+  background?: { started: string; note?: string };
+  /** A background checkpoint: what the tools' pre-hooks kept meanwhile, read once the tree has been read. */
+  preImages?: () => Promise<{ pre: Record<string, [string | null, number, number]>; uncovered: boolean } | null>;
+  /** Said in the manifest when a tool with unknown paths ran while a background checkpoint was read. */
+  uncoveredNote?: string;
   /** The tree as just read from disk (a restore's preview has it): no second walk. */
   fromState?: TreeState | null;
   now?: () => number;
@@ -49,22 +56,6 @@ export interface CheckpointResult {
 
 export function objectStore(projectRoot: string): ObjectStore {
   return new ObjectStore(join(projectRoot, '.agent', 'rewind', 'objects'));
-}
-
-/** Whether git's rules ignore `rel`, reading only the .gitignore files on its way down. */
-async function ignoredPath(root: string, rel: string, isDir: boolean): Promise<boolean> {
-  const stack = new IgnoreStack();
-  const parts = rel.split('/');
-  let base = '';
-  for (let i = 0; i < parts.length; i++) {
-    const gi = await readFile(join(root, base, '.gitignore'), 'utf8').catch(() => null);
-    if (gi !== null) stack.push(base, gi);
-    const sub = parts.slice(0, i + 1).join('/');
-    const last = i === parts.length - 1;
-    if (stack.ignores(sub, last ? isDir : true)) return true;
-    base = sub;
-  }
-  return false;
 }
 
 /**
@@ -84,13 +75,26 @@ export async function cleanStoreTemps(projectRoot: string): Promise<void> {
   }
 }
 
+/** Store folders Rewind writes blobs and manifests into: a link there (a cloned project can ship one) is refused. */
+async function refuseLinkedStore(projectRoot: string): Promise<void> {
+  for (const name of ['objects', 'checkpoints']) {
+    const st = await lstat(join(storeDir(projectRoot), name)).catch(() => null);
+    if (st && !st.isDirectory()) throw new RewindError('IO', `${join(storeDir(projectRoot), name)} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}: Rewind writes nothing through it (remove it to take checkpoints)`);
+  }
+}
+
+const toEntry = (p: string, e: CacheEntry): Entry => [p, e.kind, e.ref, e.mode, e.size, e.mtimeMs, e.ino];
+
 /**
- * Takes a checkpoint of the project tree. A full scan is a stat walk: a file whose size, mtime and
- * inode match the previous manifest keeps its blob without being read. A touched scan starts from
- * the previous manifest and looks only at the given paths.
+ * Takes a checkpoint of the whole project tree as it is now: the user's own edits since the last
+ * one included, whoever made them. An lstat walk compared with the stat cache (git's index, in
+ * effect) tells which files changed; only those are read. Paths the agent named (`touched`) are
+ * read whatever their stat says. On disk it is a delta against the newest checkpoint when that is
+ * cheaper (a chain of at most MAX_DELTA_DEPTH), so its cost follows what changed.
  */
 export async function takeCheckpoint(opts: CheckpointOptions): Promise<CheckpointResult> {
   const store = await ensureStore(opts.projectRoot);
+  await refuseLinkedStore(opts.projectRoot);
   return withLock(join(store, 'checkpoint.lock'), async () => {
     const t0 = performance.now();
     await cleanStoreTemps(opts.projectRoot);
@@ -98,116 +102,111 @@ export async function takeCheckpoint(opts: CheckpointOptions): Promise<Checkpoin
     const config = await readStoreConfig(opts.projectRoot);
     const objects = objectStore(opts.projectRoot);
     const ids = await listCheckpointIds(opts.projectRoot);
-    const parentSummary = opts.touched && ids.length ? await lastSummary(opts.projectRoot) : null;
-    const deltaOk = !!parentSummary && parentSummary.id === ids[ids.length - 1] && (parentSummary.depth ?? 0) < MAX_DELTA_DEPTH;
-    // A touched checkpoint never reads the parent's tree: it only records what changed.
-    const prev = deltaOk ? null : await latestManifest(opts.projectRoot);
-    const prevByPath = new Map<string, Entry>((prev?.entries ?? []).map((e) => [e[0], e]));
-    const storedRefs = new Map<string, string>();
-    let hashed = 0;
-    let newObjects = 0;
-    const skipped: Manifest['skipped'] = [];
-
-    const fileEntry = async (w: WalkEntry): Promise<Entry | null> => {
-      if (w.kind === 'dir') return [w.path, 'd', '', w.mode, 0, w.mtimeMs, w.ino];
-      if (w.kind === 'symlink') return [w.path, 'l', w.target ?? '', 0o777, 0, w.mtimeMs, w.ino];
-      if (w.size > config.maxFileBytes) {
-        skipped.push({ path: w.path, size: w.size, reason: `larger than ${config.maxFileBytes} bytes` });
-        return null;
-      }
-      const old = prevByPath.get(w.path);
-      if (old && old[1] === 'f' && old[4] === w.size && old[5] === w.mtimeMs && old[6] === w.ino) return [w.path, 'f', old[2], w.mode, w.size, w.mtimeMs, w.ino];
-      const stored = storedRefs.get(w.path);
-      if (stored) return [w.path, 'f', stored, w.mode, w.size, w.mtimeMs, w.ino];
-      const blob = await objects.putFile(join(opts.projectRoot, w.path), w.size);
-      hashed++;
-      if (!old || old[2] !== blob) newObjects++;
-      return [w.path, 'f', blob, w.mode, w.size, w.mtimeMs, w.ino];
-    };
-
-    let entries: Entry[] = [];
-    let delta: Manifest['delta'];
-    let scan: Manifest['scan'];
-    let changedOverride: CheckpointSummary['changed'] | undefined;
-    if (deltaOk && opts.touched) {
-      scan = 'touched';
-      const set: Entry[] = [];
-      const removed: string[] = [];
-      const created = new Set(opts.created ?? []);
-      const changed: CheckpointSummary['changed'] = { added: [], modified: [], deleted: [] };
-      for (const raw of new Set(opts.touched)) {
-        const rel = raw.split('\\').join('/').replace(/^\.\//, '');
-        if (!rel || rel.startsWith('../') || rel.startsWith('/')) continue;
-        // An ignored path is never in a checkpoint: nothing to record.
-        if (await ignoredPath(opts.projectRoot, rel, false)) continue;
-        const st = await lstat(join(opts.projectRoot, rel)).catch(() => null);
-        if (!st || (!st.isFile() && !st.isSymbolicLink())) {
-          removed.push(rel);
-          if (!created.has(rel)) changed.deleted.push(rel);
-          continue;
+    const newestId = ids[ids.length - 1] ?? null;
+    const walkStart = Date.now();
+    const walked: WalkEntry[] = opts.fromState
+      ? [...opts.fromState].map(([path, n]) => ({
+          path,
+          kind: n.kind === 'f' ? 'file' : n.kind === 'l' ? 'symlink' : 'dir',
+          size: n.size,
+          mode: n.mode,
+          mtimeMs: n.mtimeMs ?? 0,
+          ...(n.ctimeMs !== undefined ? { ctimeMs: n.ctimeMs } : {}),
+          ino: n.ino ?? 0,
+          ...(n.kind === 'l' ? { target: n.ref } : {}),
+        }))
+      : walkTreeSync(opts.projectRoot);
+    // The parent: the cache when it is the newest checkpoint's tree, else that checkpoint read whole.
+    let cache = await readStatCache(opts.projectRoot);
+    let parent: Map<string, CacheEntry> | null = null;
+    let parentDepth = 0;
+    let parentFromCache = false;
+    if (newestId && cache?.checkpoint === newestId) {
+      parentFromCache = true;
+      parent = cache.entries;
+      parentDepth = cache.depth;
+    } else if (newestId) {
+      const m = await latestManifest(opts.projectRoot);
+      if (m) {
+        const fromManifest = cacheFromManifest(m);
+        // The newest readable one is the parent only when it is the newest of all (a torn one breaks the chain).
+        if (m.id === newestId) {
+          parent = fromManifest.entries;
+          parentDepth = m.depth ?? 0;
         }
-        const w: WalkEntry = st.isSymbolicLink()
-          ? { path: rel, kind: 'symlink', size: 0, mode: 0o777, mtimeMs: st.mtimeMs, ino: st.ino, target: await readlink(join(opts.projectRoot, rel)) }
-          : { path: rel, kind: 'file', size: st.size, mode: st.mode & 0o777, mtimeMs: st.mtimeMs, ino: st.ino };
-        const e = await fileEntry(w);
-        if (e) set.push(e);
-        else removed.push(rel);
-        (created.has(rel) ? changed.added : changed.modified).push(rel);
+        if (!cache) cache = fromManifest;
       }
-      delta = { set, removed };
-      changedOverride = changed;
-    } else {
-      scan = 'full';
-      const walked: WalkEntry[] = opts.fromState
-        ? [...opts.fromState].map(([path, n]) => ({
-            path,
-            kind: n.kind === 'f' ? 'file' : n.kind === 'l' ? 'symlink' : 'dir',
-            size: n.size,
-            mode: n.mode,
-            mtimeMs: n.mtimeMs ?? 0,
-            ino: n.ino ?? 0,
-            ...(n.kind === 'l' ? { target: n.ref } : {}),
-          }))
-        : await walkTree(opts.projectRoot);
-      // A state read from disk already knows each file's hash: no need to read it when that
-      // object is stored already.
-      if (opts.fromState) {
-        const inParent = new Set((prev?.entries ?? []).map((e) => e[2]));
-        for (const [p, n] of opts.fromState) {
-          if (n.kind === 'f' && (inParent.has(n.ref) || (await objects.has(n.ref)))) storedRefs.set(p, n.ref);
-        }
-      }
-      const out: (Entry | null)[] = new Array(walked.length);
-      // A few files at a time: reading is I/O bound, hashing is not the bottleneck.
-      let next = 0;
-      const worker = async () => {
-        while (next < walked.length) {
-          const i = next++;
-          out[i] = await fileEntry(walked[i]!);
-        }
-      };
-      await Promise.all(Array.from({ length: 8 }, worker));
-      entries = out.filter((e): e is Entry => e !== null);
     }
+    // A state read from disk already knows each file's hash: not read again when that object is stored.
+    const knownRefs = new Map<string, string>();
+    if (opts.fromState) {
+      const inParent = new Set([...(parent?.values() ?? [])].map((e) => e.ref));
+      for (const [p, n] of opts.fromState) {
+        if (n.kind === 'f' && (inParent.has(n.ref) || (await objects.has(n.ref)))) knownRefs.set(p, n.ref);
+      }
+    }
+    const touched = new Set((opts.touched ?? []).map((raw) => raw.split('\\').join('/').replace(/^\.\//, '')));
+    const read = await readTree(opts.projectRoot, walked, cache, { store: objects, touched, maxFileBytes: config.maxFileBytes, knownRefs });
+    let note: string | undefined;
+    if (opts.preImages) {
+      const got = await opts.preImages();
+      for (const [p, [ref, mode, size]] of Object.entries(got?.pre ?? {})) {
+        // The content before the tool ran; the stat is unknown, so the next checkpoint reads the file again.
+        if (ref === null) read.entries.delete(p);
+        else read.entries.set(p, { kind: 'f', ref, mode, size, mtimeMs: -1, ino: -1 });
+      }
+      if (got?.uncovered) note = opts.uncoveredNote;
+    }
+    const skipped = [...read.skipped, ...(opts.fromState ? (unreadableIn.get(opts.fromState) ?? []) : [])];
+    const entries: Entry[] = [...read.entries].map(([p, e]) => toEntry(p, e)).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    let newObjects = 0;
+    const changed: CheckpointSummary['changed'] = { added: [], modified: [], deleted: [] };
+    const set: Entry[] = [];
+    const removed: string[] = [];
+    for (const e of entries) {
+      const o = parent?.get(e[0]);
+      if (!o) {
+        changed.added.push(e[0]);
+        set.push(e);
+        if (e[1] === 'f') newObjects++;
+      } else if (o.kind !== e[1] || o.ref !== e[2] || o.mode !== e[3]) {
+        changed.modified.push(e[0]);
+        set.push(e);
+        if (e[1] === 'f' && o.ref !== e[2]) newObjects++;
+      }
+    }
+    for (const p of parent?.keys() ?? []) {
+      if (!read.entries.has(p)) {
+        changed.deleted.push(p);
+        removed.push(p);
+      }
+    }
+    // Directory entries are bookkeeping (only empty ones are recorded): not what the user calls a change.
+    const isDir = (p: string) => (read.entries.get(p) ?? parent?.get(p))?.kind === 'd';
+    for (const k of ['added', 'modified', 'deleted'] as const) changed[k] = changed[k].filter((p) => !isDir(p));
+    const asDelta = !!parent && parentDepth < MAX_DELTA_DEPTH;
+    const depth = asDelta ? parentDepth + 1 : 0;
     const manifest: Manifest = {
       version: 1,
-      id: newCheckpointId(now()),
-      time: new Date(now()).toISOString(),
+      id: opts.id ?? newCheckpointId(now()),
+      time: new Date(opts.time ?? now()).toISOString(),
       label: opts.label ?? null,
       trigger: opts.trigger,
-      scan,
-      parent: deltaOk ? parentSummary!.id : (prev?.id ?? null),
+      scan: 'full',
+      parent: newestId,
       transcript: opts.transcript ?? null,
       entries,
       skipped,
-      ...(delta ? { delta, depth: (parentSummary!.depth ?? 0) + 1 } : { depth: 0 }),
+      ...(asDelta ? { delta: { set, removed } } : {}),
+      depth,
+      ...(opts.background ? { background: { ...opts.background, finished: new Date().toISOString(), ...(note ? { note } : {}) } } : {}),
     };
-    let summary = summarize(manifest, prev, changedOverride);
-    if (delta && parentSummary) {
-      const addedBytes = delta.set.reduce((n, e) => n + e[4], 0);
-      summary = { ...summary, files: parentSummary.files + changedOverride!.added.length - changedOverride!.deleted.length, bytes: parentSummary.bytes + addedBytes };
-    }
+    const summary = summarize(manifest, null, changed);
     await writeManifest(opts.projectRoot, manifest, summary);
-    return { manifest, hashed, newObjects, ms: performance.now() - t0 };
+    // Nothing changed and nothing was read: the cache stays as it is, named for this checkpoint too.
+    const same = parentFromCache && read.hashed === 0 && set.length === 0 && removed.length === 0 && !opts.preImages && !opts.fromState;
+    if (same) await writeStatCacheHead(opts.projectRoot, cache!.file ?? null, manifest.id, depth);
+    else await writeStatCache(opts.projectRoot, { checkpoint: manifest.id, depth, written: walkStart, entries: read.entries });
+    return { manifest, hashed: read.hashed, newObjects, ms: performance.now() - t0 };
   });
 }

@@ -30,7 +30,10 @@ export interface Manifest {
   time: string;
   label: string | null;
   trigger: Trigger;
-  /** 'touched': only paths the agent reported were re-read; the rest is the parent's. */
+  /**
+   * 'full': the whole tree was walked (every checkpoint now). 'touched': an older store's, where
+   * only paths the agent reported were re-read and the rest is the parent's.
+   */
   scan: 'full' | 'touched';
   parent: string | null;
   transcript: TranscriptCursor | null;
@@ -44,6 +47,12 @@ export interface Manifest {
   delta?: { set: Entry[]; removed: string[] };
   /** Deltas since the last full manifest (0 for a full one). */
   depth?: number;
+  /**
+   * Taken in the background (a project's first checkpoint never holds up the agent): it stands for
+   * the tree at `time` but was read from `started` to `finished`, while the agent could already
+   * work; `note` says what that leaves uncovered.
+   */
+  background?: { started: string; finished: string; note?: string };
 }
 
 export const MAX_DELTA_DEPTH = 50;
@@ -61,6 +70,10 @@ export interface CheckpointSummary {
   bytes: number;
   changed: { added: string[]; modified: string[]; deleted: string[] };
   skipped: number;
+  /** The files it passed over, named (the first 100), and why. */
+  skippedPaths?: { path: string; reason: string }[];
+  /** Taken in the background: what it cannot vouch for (see Manifest.background). */
+  background?: Manifest['background'];
 }
 
 export function checkpointsDir(projectRoot: string): string {
@@ -158,7 +171,8 @@ export async function readManifest(projectRoot: string, id: string): Promise<Man
         if (entries.get(p)?.[1] === 'd') entries.delete(p);
       }
     }
-    skipped = [...skipped.filter((x) => !touched.has(x.path)), ...d.skipped];
+    // A whole-tree checkpoint names every file it passed over; an older touched one only its own.
+    skipped = d.scan === 'full' ? d.skipped : [...skipped.filter((x) => !touched.has(x.path)), ...d.skipped];
     const resolved: Manifest = { ...d, entries: [...entries.values()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)), skipped };
     resolvedCache.set(`${projectRoot}\0${d.id}`, resolved);
     cur = resolved;
@@ -224,6 +238,8 @@ export function summarize(m: Manifest, parent: Manifest | null, changedOverride?
     bytes: files.reduce((s, e) => s + e[4], 0),
     changed,
     skipped: m.skipped.length,
+    ...(m.skipped.length ? { skippedPaths: m.skipped.slice(0, 100).map((x) => ({ path: x.path, reason: x.reason })) } : {}),
+    ...(m.background ? { background: m.background } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
 import { mkdir, open, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { RewindError } from '../errors.js';
@@ -47,9 +48,16 @@ export class ObjectStore {
     return hash;
   }
 
-  /** Hashes and stores a file, reading it once. */
+  /** Hashes and stores a file, reading it once (a regular file only: see openRegular). */
   async putFile(path: string, size: number): Promise<string> {
-    if (size <= STREAM_OVER) return this.putBuffer(await readFile(path));
+    if (size <= STREAM_OVER) {
+      const fh = await openRegular(path);
+      try {
+        return await this.putBuffer(await fh.readFile());
+      } finally {
+        await fh.close();
+      }
+    }
     const tmp = join(await this.ownDir(), `tmp-${randomBytes(8).toString('hex')}`);
     const dst = await open(tmp, 'wx', 0o600);
     let hash: string;
@@ -95,10 +103,27 @@ export class ObjectStore {
   }
 }
 
+/**
+ * Opens a file for reading without blocking and without following a final link, and refuses what
+ * is not a regular file: a FIFO put where a file was (or named by a tool) must never hang a hook.
+ */
+export async function openRegular(path: string): Promise<FileHandle> {
+  const fh = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0));
+  const st = await fh.stat().catch(async (e: unknown) => {
+    await fh.close();
+    throw e;
+  });
+  if (!st.isFile()) {
+    await fh.close();
+    throw Object.assign(new Error(`${path} is not a regular file`), { code: 'ENXIO' });
+  }
+  return fh;
+}
+
 /** Reads a file once in large chunks, hashing it and handing each chunk to `onChunk`. */
 async function hashChunks(path: string, onChunk?: (chunk: Buffer) => Promise<void>): Promise<string> {
   const h = createHash('sha256');
-  const fh = await open(path, 'r');
+  const fh = await openRegular(path);
   try {
     const buf = Buffer.allocUnsafe(4 * 1024 * 1024);
     let pos = 0;

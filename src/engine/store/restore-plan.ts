@@ -46,6 +46,9 @@ export function planRestore(input: PlanInput): RestorePlan {
     for (const p of coverage) paths.add(p);
     for (const p of current.keys()) if (!coverage.has(p) && current.get(p)!.kind !== 'd') untouched.push(p);
   }
+  // Folders the target has files in: an empty one on disk there stays (it will hold them).
+  const targetDirs = new Set<string>();
+  for (const p of target.keys()) for (let d = p; d.includes('/'); ) targetDirs.add((d = d.slice(0, d.lastIndexOf('/'))));
   const changes: FileChange[] = [];
   let unchanged = 0;
   for (const path of [...paths].sort()) {
@@ -61,7 +64,9 @@ export function planRestore(input: PlanInput): RestorePlan {
       unchanged++;
       continue;
     }
-    if (!t && c?.kind === 'd') continue;
+    // An empty directory (the walk records only empty ones) the target has not: it goes when the
+    // target is the whole tree (it holds nothing to lose); a tracked source leaves it.
+    if (!t && c?.kind === 'd' && (coverage !== 'all' || targetDirs.has(path))) continue;
     let action: Action;
     if (t && !c) action = 'create';
     else if (!t && c) action = 'delete';

@@ -9,7 +9,7 @@ import { finishIntent, recoverPending, type Intent, type IntentSpec } from './re
 import type { JournalRecord } from '../journal/record.js';
 import { diffChanges, type FileDiff } from './restore-diff.js';
 import { planRestore, type RestorePlan } from './restore-plan.js';
-import { currentTree, treeFromEntries, type TreeState } from './tree-state.js';
+import { currentTree, treeFromEntries, unreadableIn, type TreeState } from './tree-state.js';
 import { plural, REWIND_CHECKPOINT_COVERS } from '../../shared/wording.js';
 
 /** Rewind's own checkpoints, or the agent's own store (its `codeHistory`). */
@@ -72,6 +72,17 @@ export async function checkpointForPrompt(projectRoot: string, promptUuid: strin
 }
 
 /**
+ * A prompt whose checkpoint may still be being taken in the background (a project's first): no
+ * other source stands in for it, and the restore says what it is waiting for.
+ */
+async function refuseWhileInBackground(projectRoot: string): Promise<void> {
+  const { backgroundRunning, inProgressText } = await import('./background-checkpoint.js');
+  const running = await backgroundRunning(projectRoot);
+  // A prompt with no checkpoint yet while one is still being read may be that one's: no other source stands in.
+  if (running) throw new RewindError('NO_CHECKPOINT', `the checkpoint before this prompt may not be complete yet (${inProgressText(running)}); nothing was changed: try again in a moment`);
+}
+
+/**
  * The newest checkpoint whose index entry matches, read whole. The index holds each checkpoint's
  * transcript cursor, so only matching manifests are read; an unreadable one is passed over.
  */
@@ -116,6 +127,7 @@ export async function targetForRewind(
   opts: { agentRoot?: string | null } = {},
 ): Promise<RestoreTarget | null> {
   const exact = await checkpointForPrompt(projectRoot, promptUuid, session);
+  if (!exact) await refuseWhileInBackground(projectRoot);
   if (exact) return { source: 'rewind', checkpoint: exact, promptUuid, note: `Rewind checkpoint ${exact.id} (taken before that prompt): ${REWIND_CHECKPOINT_COVERS}` };
   const m = await newestReadable(projectRoot, (c) => c.transcript?.transcript_path === session.transcriptPath && c.transcript.byte_offset_end <= boundaryOffset);
   if (m) return { source: 'rewind', checkpoint: m, promptUuid, note: `Rewind checkpoint ${m.id} (the newest before that prompt): ${REWIND_CHECKPOINT_COVERS}` };
@@ -146,6 +158,7 @@ export async function resolveRestoreTarget(o: ResolveOptions): Promise<RestoreTa
     if (isPromptRef(o.ref, o.session)) {
       const m = await checkpointForPrompt(o.projectRoot, o.ref, o.session ?? null);
       if (m) return { source: 'rewind', checkpoint: m, promptUuid: o.ref, note: `Rewind checkpoint ${m.id} (taken before that prompt): ${REWIND_CHECKPOINT_COVERS}` };
+      await refuseWhileInBackground(o.projectRoot);
       if (o.source === 'rewind') throw new RewindError('NO_CHECKPOINT', `no Rewind checkpoint for prompt ${o.ref} (were the hooks installed then?)`);
       const h = o.session ? await codeHistoryOf(o.session.agent) : null;
       if (!h || !o.session) throw new RewindError('NO_CHECKPOINT', `no Rewind checkpoint for prompt ${o.ref}, and its agent keeps no file history of its own (were the hooks installed then?)`);
@@ -176,6 +189,11 @@ async function expectedTree(projectRoot: string, newest: Manifest | null): Promi
   return t;
 }
 
+/** What a checkpoint taken in the background cannot vouch for, as a preview's `unknown` line. */
+function backgroundNote(m: Manifest): { unknown?: string[] } {
+  return m.background?.note ? { unknown: [`checkpoint ${m.id} was read in the background (${m.background.started} to ${m.background.finished}): ${m.background.note}`] } : {};
+}
+
 export interface PreviewContext {
   preview: RestorePreview;
   /** The tree as read for the preview: becomes the pre-restore checkpoint. */
@@ -195,12 +213,15 @@ export async function previewRestore(
   const objects = objectStore(projectRoot);
   if (target.source === 'rewind') {
     const m = target.checkpoint!;
-    const leaveAlone = new Set(m.skipped.map((s) => s.path));
+    // Passed over by the checkpoint (too large, unreadable, a FIFO...) or unreadable now: left as it is.
+    const unreadable = unreadableIn.get(current) ?? [];
+    const skipped = [...m.skipped, ...unreadable.filter((u) => !m.skipped.some((s) => s.path === u.path))];
+    const leaveAlone = new Set(skipped.map((s) => s.path));
     const plan = planRestore({ target: treeFromEntries(m.entries), current, expected, coverage: 'all', leaveAlone });
     const readBlob = (ref: string) => objects.read(ref);
     const diffs = opts.withDiffs === false ? [] : await diffChanges(projectRoot, plan.changes, readBlob);
     const keepDirs = new Set(m.entries.filter((e) => e[1] === 'd').map((e) => e[0]));
-    return { preview: { target, plan, diffs, skipped: m.skipped, outside: [] }, current, readBlob, keepDirs };
+    return { preview: { target, plan, diffs, skipped, outside: [], ...backgroundNote(m) }, current, readBlob, keepDirs };
   }
   const before = await agentBefore(projectRoot, target, opts.agentRoot);
   if (!before) throw new RewindError('NO_CHECKPOINT', await nothingForPrompt(target.agent && target.transcriptPath ? { agent: target.agent, transcriptPath: target.transcriptPath, prompts: [] } : null, projectRoot));

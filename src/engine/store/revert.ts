@@ -86,7 +86,9 @@ export function turnCheckpoints(list: CheckpointSummary[], promptId: string, ses
   const before = list[i]!;
   // The next prompt of any session in the project ends the turn (a fork goes on in a new file;
   // a second session may work there too): what comes after it is never taken as this prompt's.
-  const after = list.slice(i + 1).find((c) => c.trigger === 'prompt') ?? null;
+  // The turn's own end (the hook's turn-end checkpoint) comes first when there is one: edits made by
+  // hand after the turn and before the next prompt are in the next prompt's checkpoint, never the turn's.
+  const after = list.slice(i + 1).find((c) => c.trigger === 'prompt' || c.trigger === 'turn-end') ?? null;
   return { before, after };
 }
 

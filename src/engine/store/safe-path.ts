@@ -28,3 +28,11 @@ export async function checkParents(root: string, rel: string): Promise<void> {
     if (!st.isDirectory()) throw new RewindError('UNSAFE_PATH', `${relative(root, cur).split(sep).join('/')} is a file where a directory is needed`);
   }
 }
+
+/** Whether a folder between `root` and `rel` is a link (reading through it would read outside the project). */
+export async function linkOnTheWay(root: string, rel: string): Promise<boolean> {
+  return checkParents(root, rel).then(
+    () => false,
+    () => true,
+  );
+}

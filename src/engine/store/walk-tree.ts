@@ -1,22 +1,46 @@
-import { lstatSync, readFileSync, readdirSync, readlinkSync, type Dirent } from 'node:fs';
+import { lstatSync, readFileSync, readdirSync, readlinkSync, type Dirent, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { IgnoreStack } from './ignore-rules.js';
 
 export interface WalkEntry {
   path: string;
-  kind: 'file' | 'symlink' | 'dir';
+  /** 'special': a FIFO, socket or device: recorded as such, never opened (opening a FIFO blocks). */
+  kind: 'file' | 'symlink' | 'dir' | 'special';
   size: number;
   mode: number;
   mtimeMs: number;
+  /** The inode's change time: a write that keeps size and mtime (touch -m, a restore) still changes it. */
+  ctimeMs?: number;
   ino: number;
   /** For symlinks. */
   target?: string;
+  /** For specials: what it is, in words ("a FIFO"). */
+  what?: string;
+}
+
+/** What a non-regular, non-link, non-directory entry is, in words. */
+export function specialKind(st: Stats): string {
+  if (st.isFIFO()) return 'a FIFO';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  return 'not a regular file';
+}
+
+/** One lstat as a walk entry (never follows a link); null for a directory. */
+export function walkEntryOf(rel: string, st: Stats, readTarget: () => string): WalkEntry | null {
+  const at = { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino };
+  if (st.isSymbolicLink()) return { path: rel, kind: 'symlink', size: 0, mode: 0o777, ...at, target: readTarget() };
+  if (st.isFile()) return { path: rel, kind: 'file', size: st.size, mode: st.mode & 0o777, ...at };
+  if (st.isDirectory()) return null;
+  return { path: rel, kind: 'special', size: 0, mode: st.mode & 0o777, ...at, what: specialKind(st) };
 }
 
 /**
- * Lists the project tree as a checkpoint sees it: regular files, symlinks (not followed) and
- * really empty directories, minus `.git`, `.agent/rewind` and what .gitignore files ignore. Only
- * lstat, no file is read. Synchronous on purpose: one lstat per file through the thread pool costs
+ * Lists the project tree as a checkpoint sees it: regular files, symlinks (never followed, a link
+ * to a directory included), specials (FIFOs, sockets, devices: listed, never opened) and really
+ * empty directories, minus `.git`, `.agent/rewind` and what .gitignore files ignore. Only lstat,
+ * no file is read. Synchronous on purpose: one lstat per file through the thread pool costs
  * several times more than the call itself; callers that must not block run it in a worker.
  */
 export async function walkTree(root: string): Promise<WalkEntry[]> {
@@ -47,6 +71,7 @@ export function walkTreeSync(root: string): WalkEntry[] {
     }
     for (const d of names) {
       const childRel = rel ? `${rel}/${d.name}` : d.name;
+      // Dirent types come from readdir and are never a link's target: a symlinked directory is a link here.
       const isDir = d.isDirectory();
       if (stack.ignores(childRel, isDir)) continue;
       if (isDir) {
@@ -54,30 +79,27 @@ export function walkTreeSync(root: string): WalkEntry[] {
         if (n === 0) {
           try {
             const st = lstatSync(join(root, childRel));
-            out.push({ path: childRel, kind: 'dir', size: 0, mode: st.mode & 0o777, mtimeMs: st.mtimeMs, ino: st.ino });
+            if (st.isDirectory()) out.push({ path: childRel, kind: 'dir', size: 0, mode: st.mode & 0o777, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino });
           } catch {
             // gone meanwhile
           }
         }
         continue;
       }
-      let st;
+      let st: Stats;
       try {
         st = lstatSync(join(root, childRel));
       } catch {
         continue;
       }
-      if (st.isSymbolicLink()) {
-        let target = '';
+      const e = walkEntryOf(childRel, st, () => {
         try {
-          target = readlinkSync(join(root, childRel));
+          return readlinkSync(join(root, childRel));
         } catch {
-          // unreadable link: recorded with an empty target
+          return ''; // unreadable link: recorded with an empty target
         }
-        out.push({ path: childRel, kind: 'symlink', size: 0, mode: 0o777, mtimeMs: st.mtimeMs, ino: st.ino, target });
-      } else if (st.isFile()) {
-        out.push({ path: childRel, kind: 'file', size: st.size, mode: st.mode & 0o777, mtimeMs: st.mtimeMs, ino: st.ino });
-      }
+      });
+      if (e) out.push(e);
     }
     if (gi) stack.pop(rel);
     return names.length;

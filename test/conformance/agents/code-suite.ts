@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +23,23 @@ export interface CodeAgentUnderTest extends Omit<AgentUnderTest, 'prompts' | 'to
  * code restore must put back (FORMATS.md §2c). The edit rewrites the file the first prompt wrote.
  */
 export const CODE_PROMPTS = ['WRITE {p}a.txt version one', 'BASH echo bashmade > c.txt', 'WRITE {p}a.txt version two', 'BASH rm c.txt keep.txt', 'just chatting'];
+
+/**
+ * The user's own edits between prompts, to files no prompt touches (no hook sees them): before #2 a
+ * change, before #3 a new file in new folders, before #4 a deletion, before #5 a rename. Every
+ * prompt's checkpoint must hold them (the whole tree as it was when the prompt was sent).
+ */
+export async function handEdit(project: string, beforePrompt: number): Promise<void> {
+  if (beforePrompt === 0) await writeFile(join(project, 'hand.txt'), "the user's own file\n");
+  if (beforePrompt === 1) await writeFile(join(project, 'hand.txt'), 'changed by hand\n');
+  if (beforePrompt === 2) {
+    await mkdir(join(project, 'notes', 'deep'), { recursive: true });
+    await writeFile(join(project, 'notes', 'deep', 'new.md'), 'made by hand\n');
+  }
+  if (beforePrompt === 3) await unlink(join(project, 'hand.txt'));
+  if (beforePrompt === 4) await rename(join(project, 'notes', 'deep', 'new.md'), join(project, 'notes', 'renamed.md'));
+}
+export const HAND_PATHS = (t: Record<string, string>) => Object.fromEntries(Object.entries(t).filter(([p]) => p === 'hand.txt' || p.startsWith('notes/')));
 
 /**
  * The code suite every agent gets: with Rewind's hooks installed by `rewind-app hooks install
@@ -52,7 +69,8 @@ export function codeConformance(a: CodeAgentUnderTest): void {
       expect(inst.code, inst.stderr).toBe(0);
       prompts = (a.prompts ?? CODE_PROMPTS).map((p, i) => (i === 2 && a.editPrompt && !a.prompts ? a.editPrompt : p).replace('{p}', a.absolutePaths ? `${project}/` : ''));
       let sid: string | null = null;
-      for (const p of prompts) {
+      for (const [i, p] of prompts.entries()) {
+        await handEdit(project, i);
         before.push(await treeOf(project));
         sid = await a.run(home, project, api, sid, p);
       }
@@ -82,7 +100,8 @@ export function codeConformance(a: CodeAgentUnderTest): void {
       expect(before[1]!['a.txt']).toBe('version one\n');
       expect(before[2]!['c.txt']).toBe('bashmade\n');
       expect(before[3]!['a.txt']).toBe('version two\n');
-      expect(final).toEqual({ 'a.txt': 'version two\n' });
+      expect(final).toEqual({ 'a.txt': 'version two\n', 'notes/renamed.md': 'made by hand\n' });
+      expect(before[2]!['hand.txt']).toBe('changed by hand\n');
       // Every prompt is marked as having a Rewind checkpoint.
       const tl = rewindApp(['timeline', path, '--json'], env(), project);
       expect(tl.code, tl.stderr).toBe(0);
@@ -97,6 +116,20 @@ export function codeConformance(a: CodeAgentUnderTest): void {
       const u = rewindApp(['undo', '--project', project], env(), project);
       expect(u.code, u.stderr).toBe(0);
       expect(await treeOf(project)).toEqual(final);
+    });
+
+    it("revert of each prompt takes back only that prompt's changes: the user's own edits before and after it stay; undo gives the final tree", async () => {
+      const t = await a.adapter.timeline(path);
+      for (const [i, p] of t.prompts.entries()) {
+        const r = rewindApp(['revert', p.uuid, '--transcript', path, '--project', project, '--take', 'before', '--force', '--json'], env(), project);
+        expect(r.code, `revert ${i + 1}: ${r.stderr}`).toBe(0);
+        expect(HAND_PATHS(await treeOf(project)), `revert of prompt ${i + 1}`).toEqual(HAND_PATHS(final));
+        if (JSON.parse(r.stdout).applied) {
+          const u = rewindApp(['undo', '--project', project], env(), project);
+          expect(u.code, u.stderr).toBe(0);
+        }
+        expect(await treeOf(project)).toEqual(final);
+      }
     });
 
     const list = a.prompts ?? CODE_PROMPTS;

@@ -14,7 +14,8 @@ export const claudeHooks: AgentHooks = {
   scopes: ['local', 'project', 'user'],
   configPath: (scope, place) =>
     scope === 'user' ? join(place.agentHome, 'settings.json') : join(place.projectRoot, '.claude', scope === 'project' ? 'settings.json' : 'settings.local.json'),
-  events: [{ event: 'UserPromptSubmit' }, { event: 'PreToolUse', matcher: TOOL_MATCHER }, { event: 'PostToolUse', matcher: TOOL_MATCHER }],
+  // Stop: the turn's end checkpoint, a revert's boundary (edits by hand after the turn are not the prompt's).
+  events: [{ event: 'UserPromptSubmit' }, { event: 'PreToolUse', matcher: TOOL_MATCHER }, { event: 'PostToolUse', matcher: TOOL_MATCHER }, { event: 'Stop' }],
   wrapped: true,
   bareCommand: true,
   entry: (command) => ({ type: 'command', command, timeout: 30 }),

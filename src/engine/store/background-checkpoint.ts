@@ -1,0 +1,172 @@
+import { spawn } from 'node:child_process';
+import { lstat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeCacheFileAtomic } from '../io/atomic-write.js';
+import { readOwnText } from '../io/own-file.js';
+import { processAlive } from '../io/process-alive.js';
+import { storeDir } from '../project.js';
+import { withLock } from './lock.js';
+import { linkOnTheWay } from './safe-path.js';
+import { listCheckpointIds, newCheckpointId, type TranscriptCursor, type Trigger } from './manifest.js';
+
+/**
+ * A project's first checkpoint reads every file (9-16 s on 20,000 files): the agent must not wait
+ * for it. The hook gives the prompt a checkpoint id at once and a detached child takes it; prompts
+ * sent meanwhile queue behind it. While a job runs, the tools' pre-hooks keep the content of the
+ * files they are about to change ("pre-images"), so the checkpoint still holds the tree as it was
+ * when the prompt was sent; what a shell changed meanwhile cannot be told and is said.
+ */
+export interface BackgroundJob {
+  id: string;
+  time: number;
+  trigger: Trigger;
+  transcript: TranscriptCursor | null;
+  touched: string[];
+  /** Content of files before a tool of this prompt changed them: [blob | null (absent), mode, size]. */
+  pre: Record<string, [string | null, number, number]>;
+  /** A tool whose paths are unknown (a shell) ran while the job waited or ran. */
+  uncovered: boolean;
+}
+
+export interface BackgroundState {
+  pid: number;
+  started: number;
+  jobs: BackgroundJob[];
+}
+
+const file = (root: string) => join(storeDir(root), 'background.json');
+/** The hooks' own lock: a job is queued, tied and finished under it, never half-seen. */
+export const hookLock = (root: string) => join(storeDir(root), 'touched.lock');
+
+export async function readBackground(root: string): Promise<BackgroundState | null> {
+  try {
+    const v = JSON.parse((await readOwnText(file(root))) ?? 'null') as BackgroundState;
+    if (typeof v.pid === 'number' && Array.isArray(v.jobs)) return v;
+  } catch {
+    // none
+  }
+  return null;
+}
+
+const writeBackground = (root: string, s: BackgroundState) => writeCacheFileAtomic(file(root), Buffer.from(JSON.stringify(s)));
+
+/** The running background checkpoint, if any (a killed one's leftover is no longer running). */
+export async function backgroundRunning(root: string): Promise<BackgroundState | null> {
+  const s = await readBackground(root);
+  return s && s.jobs.length && processAlive(s.pid) ? s : null;
+}
+
+/** Words for `checkpoints` and the window while it runs. */
+export function inProgressText(s: BackgroundState): string {
+  return `first checkpoint in progress (started ${new Date(s.started).toISOString()}, ${s.jobs.length} queued): restores to prompts before it is complete wait for it`;
+}
+
+/**
+ * Called by the hook under its lock: whether this checkpoint goes to the background (the project
+ * has none yet, or one is still being taken there), and if so its id, queued.
+ */
+export async function queueIfBackground(root: string, job: Omit<BackgroundJob, 'id' | 'pre' | 'uncovered'>, cliArgs: string[]): Promise<string | null> {
+  const running = await backgroundRunning(root);
+  if (!running && (await listCheckpointIds(root)).length > 0) return null;
+  const id = newCheckpointId(job.time);
+  const full: BackgroundJob = { ...job, id, pre: {}, uncovered: false };
+  if (running) {
+    running.jobs.push(full);
+    await writeBackground(root, running);
+    return id;
+  }
+  const child = spawn(process.execPath, cliArgs, {
+    detached: true,
+    stdio: 'ignore',
+    env: { ...process.env, REWIND_BG_CHECKPOINT: root },
+    windowsHide: true,
+  });
+  child.unref();
+  await writeBackground(root, { pid: child.pid ?? 0, started: Date.now(), jobs: [full] });
+  return id;
+}
+
+/**
+ * A tool is about to run while a background checkpoint is queued or running: keep what the files it
+ * names hold now (first time per path only), or note that a tool with unknown paths ran.
+ */
+export async function keepPreImages(root: string, rels: string[] | null): Promise<void> {
+  const s = await backgroundRunning(root);
+  if (!s) return;
+  const job = s.jobs[s.jobs.length - 1]!;
+  if (rels === null) job.uncovered = true;
+  else {
+    const { objectStore } = await import('./checkpoint.js');
+    for (const rel of rels) {
+      if (rel in job.pre || (await linkOnTheWay(root, rel))) continue;
+      const abs = join(root, rel);
+      const st = await lstat(abs).catch(() => null);
+      if (!st) job.pre[rel] = [null, 0, 0];
+      else if (st.isFile()) {
+        const ref = await objectStore(root).putFile(abs, st.size).catch(() => null);
+        if (ref) job.pre[rel] = [ref, st.mode & 0o777, st.size];
+      }
+    }
+  }
+  await writeBackground(root, s);
+}
+
+/** Ties a queued job to its prompt (the prompt was written after the hook queued it). */
+export async function tieQueued(root: string, id: string, promptUuid: string): Promise<boolean> {
+  const s = await readBackground(root);
+  const job = s?.jobs.find((j) => j.id === id);
+  if (!s || !job?.transcript) return false;
+  job.transcript = { ...job.transcript, prompt_uuid: promptUuid };
+  await writeBackground(root, s);
+  return true;
+}
+
+/**
+ * What the files held when job `id`'s prompt was sent, as far as the tools said: a path's first
+ * pre-image in this job or any later one (a file untouched by this prompt but changed by the next
+ * held, until then, what the next one's pre-hook kept).
+ */
+export function preImagesFor(s: BackgroundState | null, id: string): { pre: BackgroundJob['pre']; uncovered: boolean } | null {
+  const i = s?.jobs.findIndex((j) => j.id === id) ?? -1;
+  if (!s || i < 0) return null;
+  const pre: BackgroundJob['pre'] = {};
+  let uncovered = false;
+  for (const j of s.jobs.slice(i)) {
+    for (const [p, v] of Object.entries(j.pre)) if (!(p in pre)) pre[p] = v;
+    uncovered ||= j.uncovered;
+  }
+  return { pre, uncovered };
+}
+
+const UNCOVERED = 'a shell command ran while this first checkpoint was read: a file it changed then may hold its later content';
+
+/** The detached child: takes the queued checkpoints one by one, then leaves. */
+export async function runBackground(root: string): Promise<void> {
+  const { takeCheckpoint } = await import('./checkpoint.js');
+  const { tieToPrompt } = await import('./prompt-tie.js');
+  for (;;) {
+    const s = await readBackground(root);
+    const job = s?.jobs[0];
+    if (!s || !job) return;
+    // Checkpoints of later prompts wait for this one (they are deltas of it).
+    await takeCheckpoint({
+      projectRoot: root,
+      id: job.id,
+      time: job.time,
+      trigger: job.trigger,
+      transcript: job.transcript,
+      touched: job.touched,
+      preImages: () => readBackground(root).then((n) => preImagesFor(n, job.id)),
+      background: { started: new Date(job.time).toISOString() },
+      uncoveredNote: UNCOVERED,
+    });
+    await withLock(hookLock(root), async () => {
+      const now = await readBackground(root);
+      const done = now?.jobs.find((j) => j.id === job.id);
+      if (done?.transcript?.prompt_uuid && done.transcript.prompt_uuid !== job.transcript?.prompt_uuid) await tieToPrompt(root, job.id, done.transcript.prompt_uuid);
+      const rest = (now?.jobs ?? []).filter((j) => j.id !== job.id);
+      if (rest.length) await writeBackground(root, { ...now!, jobs: rest });
+      else await unlink(file(root)).catch(() => undefined);
+    }, 60_000);
+  }
+}
