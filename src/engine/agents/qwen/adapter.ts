@@ -68,6 +68,7 @@ export const qwen: AgentAdapter = {
     return rewindQwen(req);
   },
   openSessions: async (root) => (await import('./open.js')).qwenOpenSessions(root),
+  openMarkerDirs: (root) => [join(root, 'sessions')],
   resumeCommand: (id) => `qwen --resume ${id}`,
   async isLive(path, opts = {}) {
     const st = await stat(path).catch(() => null);
