@@ -129,7 +129,7 @@ describe.runIf(run)('a session open in the real Codex TUI', () => {
     await api?.close();
   }, 60_000);
 
-  it('listed open by its daemon; back 1 --in-place (--force too) refused, the rollout byte for byte; a fork made and resumed with the kept prompt', async () => {
+  it('listed open by its daemon; back 1 --in-place (--force too) refused, the rollout byte for byte; a fork made and resumed with the kept prompt; the next prompt in the TUI goes on the whole session', async () => {
     const cli = { HOME: env.home, CODEX_HOME: env.home };
     const list = rewindApp(['sessions', '--json'], cli, project);
     expect(list.code, list.stderr).toBe(0);
@@ -148,6 +148,13 @@ describe.runIf(run)('a session open in the real Codex TUI', () => {
     expect(f.stdout).toContain(`(pid ${daemon}) has the original open`);
     expect(f.stdout).toContain(fork);
     expect(await readFile(rollout)).toEqual(before);
+    // The open TUI takes another prompt: the session goes on whole, appended after what was there.
+    tmux.type('just chatting three');
+    for (let i = 0; i < 5 && !(await tmux.waitFor((s) => s.includes('OK: just chatting three'), '', 4000).then(() => true, () => false)); i++) tmux.key('Enter');
+    const three = async () => (await codexAdapter.timeline(rollout).catch(() => null))?.stats.activePrompts ?? 0;
+    for (let i = 0; i < 100 && (await three()) < 3; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await three()).toBe(3);
+    expect((await readFile(rollout)).subarray(0, before.length)).toEqual(before);
     const from = api.requests.length;
     const r = await runCodex(env, project, ['resume', fork, 'after the fork']);
     expect(r.code, r.stderr).toBe(0);

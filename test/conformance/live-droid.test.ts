@@ -69,7 +69,7 @@ describe.runIf(run)('a session open in the real Droid TUI', () => {
     await api?.close();
   });
 
-  it('listed (probably) open by its process; back 1 --in-place (--force too) refused, the file byte for byte; a fork made and resumed with the kept prompt', async () => {
+  it('listed (probably) open by its process; back 1 --in-place (--force too) refused, the file byte for byte; a fork made and resumed with the kept prompt; the next prompt in the TUI goes on the whole session', async () => {
     const env = { HOME: home };
     const list = rewindApp(['sessions', '--json'], env, project);
     expect(list.code, list.stderr).toBe(0);
@@ -97,6 +97,13 @@ describe.runIf(run)('a session open in the real Droid TUI', () => {
     const fork = /^Fork created: (\S+)$/m.exec(f.stdout)![1]!;
     expect(f.stdout).toContain(`(pid ${pid}) has the original open`);
     expect(await readFile(transcript)).toEqual(before);
+    // The open TUI takes another prompt: the session goes on whole, appended after what was there.
+    tmux.type('just chatting three');
+    for (let i = 0; i < 5 && !(await tmux.waitFor((s) => s.includes('OK: just chatting three'), '', 4000).then(() => true, () => false)); i++) tmux.key('Enter');
+    const three = async () => (await droid.timeline(transcript).catch(() => null))?.stats.activePrompts ?? 0;
+    for (let i = 0; i < 100 && (await three()) < 3; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await three()).toBe(3);
+    expect((await readFile(transcript)).subarray(0, before.length)).toEqual(before);
     await driver.run(home, project, api, fork, 'after the fork');
     const sent = api.histories().at(-1)!.filter((l) => l.startsWith('user: '));
     expect(sent).toEqual(['user: just chatting one', 'user: after the fork']);
