@@ -68,6 +68,8 @@ export const CodePlanSchema = z.object({
   untouched: z.array(z.string()),
   skipped: z.array(z.object({ path: z.string(), size: z.number(), reason: z.string() })),
   conflicts: z.number().int(),
+  /** An agent has a session of the project open (a restore is allowed while it is idle): one line saying so. */
+  openNote: z.string().nullable().optional(),
 });
 export type CodePlan = z.infer<typeof CodePlanSchema>;
 

@@ -163,6 +163,11 @@ export function openSessionText(agentName: string, open: { pid: number; status: 
   return `${open.exact ? 'open' : 'probably open'} in ${agentName} (${status}pid ${open.pid})`;
 }
 
+/** A code restore's preview while an agent has a session of the project open: allowed while idle, but said. */
+export function restoreOpenNote(agentName: string, open: { pid: number; status: 'idle' | 'busy' | 'unknown'; exact: boolean }): string {
+  return `This project has a session ${openSessionText(agentName, open)}${open.status === 'busy' ? ': the restore is refused until it is idle' : ': its next turn sees the restored files'}.`;
+}
+
 /**
  * The one line refusing a write under an open session: who has it, and the two ways on (a fork is
  * always allowed; or quit the agent first). `--force` does not pass it.

@@ -35,6 +35,11 @@ export class Tmux {
     this.tmux(['send-keys', '-t', 'w', 'Enter']);
   }
 
+  /** Presses one key (tmux key name: Enter, Escape, C-c). */
+  key(name: string): void {
+    this.tmux(['send-keys', '-t', 'w', name]);
+  }
+
   async waitFor(what: (screen: string) => boolean, label: string, ms = 60_000): Promise<string> {
     let s = '';
     for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 250))) {

@@ -49,9 +49,9 @@ export async function restoreCommand(args: RestoreArgs, io: CliIO): Promise<numb
     // An agent open in the project: allowed while idle (a busy one refuses the write), but said.
     const { agentOpenIn } = await import('../../engine/agents/open-session.js');
     const { rootsFor } = await import('../../engine/agents/registry.js');
-    const { openSessionText } = await import('../../shared/wording.js');
+    const { restoreOpenNote } = await import('../../shared/wording.js');
     const hit = await agentOpenIn(root, rootsFor(io.env, { [AGENT_PRIMARY]: args.claudeDir }), target.transcriptPath).catch(() => null);
-    if (hit) io.err(`Note: this project has a session ${openSessionText(hit.adapter.displayName, hit.open)}${hit.open.status === 'busy' ? ': the restore is refused until it is idle' : ': its next turn sees the restored files'}.`);
+    if (hit) io.err(`Note: ${restoreOpenNote(hit.adapter.displayName, hit.open)}`);
   }
   printRestore(r, args, io);
   return 0;

@@ -104,6 +104,8 @@ export interface AgentAdapter {
    * Stale markers (pid gone or reused, another pid namespace, a lock nobody holds) are left out.
    */
   openSessions?(root: string): Promise<OpenMarker[]>;
+  /** Folders under `root` where this agent's open-session markers come and go (the window watches them); absent: re-checked on a timer. */
+  openMarkerDirs?(root: string): string[];
   /** The id this agent's markers name the session file by (absent: the file name without `.jsonl`). */
   sessionIdOf?(path: string): Promise<string | null>;
   /** What to type in the agent's open TUI to switch it to a session (Claude Code: `/resume <id>`); absent: quit and resume. */

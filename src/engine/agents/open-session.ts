@@ -107,10 +107,11 @@ export function guardRewind<A extends AgentAdapter>(adapter: A): A {
   if (!rewind) return adapter;
   const guarded = async (req: RewindRequest): Promise<RewindOutcome> => {
     if (req.mode === 'in-place') await refuseIfOpen(adapter, req.transcriptPath, req.agentRoot, 'rewrite');
+    // Asked before the fork is written: an agent known only by its process has "the folder's newest
+    // session" open, and once written that is the fork, not the original.
+    const open = req.mode === 'fork' ? await openStateOf(adapter, req.transcriptPath, req.agentRoot).catch(() => null) : null;
     const out = await rewind.call(adapter, req);
-    if (req.mode !== 'fork') return out;
-    const open = await openStateOf(adapter, req.transcriptPath, req.agentRoot).catch(() => null);
-    if (!open) return out;
+    if (req.mode !== 'fork' || !open) return out;
     return { ...out, open, handBack: out.forkSessionId ? handBackLine(adapter, open, out.forkSessionId) : null };
   };
   return { ...adapter, rewind: guarded };

@@ -61,7 +61,7 @@ describe('a checkpoint never follows a symlinked directory (walk and named paths
     await mkdir(join(project, '.agent', 'rewind'), { recursive: true });
     await mkdir(join(base, 'elsewhere'));
     await symlink(join(base, 'elsewhere'), join(project, '.agent', 'rewind', 'objects'));
-    await expect(takeCheckpoint({ projectRoot: project, trigger: 'manual' })).rejects.toThrow(/objects is a symbolic link: Rewind writes nothing through it/);
+    await expect(takeCheckpoint({ projectRoot: project, trigger: 'manual' })).rejects.toMatchObject({ code: 'UNSAFE_PATH', message: expect.stringMatching(/objects is a link: Rewind does not write through a link it did not make; nothing was written/) });
     expect(await readdir(join(base, 'elsewhere'))).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import { restoreSessionOf } from '../../engine/store/restore-session.js';
 import type { CodePlan, ParsedRequestOf, ResponseOf, RewindEvent } from '../../shared/contract.js';
 import { DEAD_RESTORE_REASON } from '../../shared/eligibility.js';
 import type { Timeline } from '../../shared/session-schema.js';
-import { plural, restoredSummary, revertedSummary } from '../../shared/wording.js';
+import { plural, restoredSummary, restoreOpenNote, revertedSummary } from '../../shared/wording.js';
 import { chatDoc, codePlanDoc, revertPlanDoc, rewindSummary } from './documents.js';
 import type { OpenSessions } from './open-sessions.js';
 import type { TaskRunner } from './task-runner.js';
@@ -165,7 +165,10 @@ export class RewindFlow {
     const target = await resolveRestoreTarget({ projectRoot: req.project, ref: req.ref, source: req.source, session, agentRoot });
     this.refuseDeadRestore(session, target);
     const preview = await this.ctx.runner.run('previewRestore', { projectRoot: req.project, target, agentRoot });
-    return codePlanDoc(preview, req.project);
+    // An agent open in the project: allowed while idle (a busy one refuses the write), but said.
+    const { agentOpenIn } = await import('../../engine/agents/open-session.js');
+    const hit = await agentOpenIn(req.project, this.ctx.roots(), target.transcriptPath).catch(() => null);
+    return { ...codePlanDoc(preview, req.project), openNote: hit ? restoreOpenNote(hit.adapter.displayName, hit.open) : null };
   }
 
   async applyRestore(req: ParsedRequestOf<'applyRestore'>): Promise<ResponseOf<'applyRestore'>> {

@@ -20,6 +20,7 @@ import { AGENT_PRIMARY, adapterFor, agentInfo, rootsFor, type AgentId, type Agen
 import { defaultCacheDir } from '../../engine/io/cache-dir.js';
 import { indexDir } from '../../engine/search-index/search-index.js';
 import { OpenSessions } from './open-sessions.js';
+import { OpenWatch } from './open-watch.js';
 import { projectOf, RewindFlow } from './rewind-flow.js';
 import { CheckpointMarks } from './checkpoint-marks.js';
 import { defaultPrefsFile, hideHooksNotice, readPrefs, renameSession } from '../../engine/config/ui-prefs.js';
@@ -51,6 +52,8 @@ export interface ServiceOptions {
   deferWatch?: boolean;
   /** Connect to the remote hosts the user added (`remote add`): the app and `serve` do; `serve --stdio` and tests do not. */
   remotes?: boolean;
+  /** How often open sessions are looked at again (default OPEN_RECHECK_MS). */
+  openRecheckMs?: number;
 }
 
 /** How long a list or a search may spend indexing before it answers with what it has (and says what is left). */
@@ -81,6 +84,7 @@ export class RewindService {
     return this.open.live;
   }
   private watcher: Watcher | null = null;
+  private openWatch: OpenWatch | null = null;
   private opCounter = 0;
   private readonly demoDirs: string[] = [];
   readonly runner: TaskRunner;
@@ -235,12 +239,17 @@ export class RewindService {
       },
     });
     for (const { adapter, root } of this.roots()) await this.watcher.watchSessions(adapter.id, adapter.watch(root)).catch(() => undefined);
+    // An agent opening or quitting a session (or going busy or idle) re-marks the list.
+    await this.openWatch?.close();
+    this.openWatch = new OpenWatch(() => this.roots(), () => this.emit({ type: 'sessionsChanged' }), this.opts.openRecheckMs);
+    await this.openWatch.start().catch(() => undefined);
   }
 
   async close(): Promise<void> {
     this.cancelDeferredWatch();
     await this.watching;
     await this.watcher?.close();
+    await this.openWatch?.close();
     await this.runner.close();
     this.remotes?.close();
     // The demo's copies are scratch: each start makes a fresh one.

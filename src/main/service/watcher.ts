@@ -8,7 +8,7 @@ import { dirname, join, relative, sep } from 'node:path';
  * a watched folder that appears later, so the watch starts at the nearest existing ancestor and
  * follows only the one path down to the target. `skip` leaves out entries inside the target.
  */
-function watchDown(target: string, levels: number, skip?: (path: string, isFile: boolean) => boolean): { w: FSWatcher; inside(path: string): boolean } {
+export function watchDown(target: string, levels: number, skip?: (path: string, isFile: boolean) => boolean): { w: FSWatcher; inside(path: string): boolean } {
   let base = target;
   while (!existsSync(base) && dirname(base) !== base) base = dirname(base);
   const under = (p: string, parent: string) => p.startsWith(parent.endsWith(sep) ? parent : parent + sep);

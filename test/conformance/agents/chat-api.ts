@@ -125,6 +125,9 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** The FACTORY_API_KEY a Droid TUI is started with against this server (`/api/cli/whoami` accepts it). */
+export const DROID_TUI_KEY = 'fk-rewind-tui-test';
+
 export async function startChatApi(): Promise<ChatApi> {
   const requests: ChatRequest[] = [];
   const server: Server = createServer((req, res) => {
@@ -140,6 +143,12 @@ export async function startChatApi(): Promise<ChatApi> {
         }
         requests.push(body);
         reply(res, body);
+        return;
+      }
+      // Droid's TUI checks its FACTORY_API_KEY here before it starts: the live-session test's key passes.
+      if (path === '/api/cli/whoami' && req.headers.authorization === `Bearer ${DROID_TUI_KEY}`) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"userId":"test-user","orgId":"test-org"}');
         return;
       }
       res.writeHead(404, { 'content-type': 'application/json' });

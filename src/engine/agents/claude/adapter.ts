@@ -96,6 +96,7 @@ export const claude: AgentAdapter = {
     return rewindTranscript({ ...req, claudeRoot: req.agentRoot ?? null });
   },
   openSessions: async (root) => (await import('./open.js')).claudeOpenSessions(root),
+  openMarkerDirs: (root) => [join(root, 'sessions')],
   // Measured: typed in the open TUI, it re-reads the file (FORMATS.md §2d, "Handing back").
   resumeInOpen: (id) => `/resume ${id}`,
   readOnlyReason: (path) => transcriptReadOnlyReason('Claude Code', path, JUDGED),

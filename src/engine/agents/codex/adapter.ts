@@ -57,6 +57,7 @@ export const codex: AgentAdapter = {
   },
   storeRootOf: (path, root) => homeOfRolloutPath(path) ?? root,
   openSessions: async (root) => (await import('./open.js')).codexOpenSessions(root),
+  openMarkerDirs: (root) => [join(root, 'thread-writer-locks')],
   sessionIdOf: async (path) => (await import('./discover.js')).rolloutIdFromPath(path),
   resumeCommand: (id) => `codex resume ${id}`,
   async isLive(path, opts = {}) {

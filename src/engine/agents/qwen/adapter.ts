@@ -74,6 +74,7 @@ export const qwen: AgentAdapter = {
   },
   openSessions: async (root) => (await import('./open.js')).qwenOpenSessions(root),
   readOnlyReason: (path) => transcriptReadOnlyReason('Qwen Code', path, JUDGED),
+  openMarkerDirs: (root) => [join(root, 'sessions')],
   resumeCommand: (id) => `qwen --resume ${id}`,
   async isLive(path, opts = {}) {
     const st = await stat(path).catch(() => null);

@@ -17,6 +17,7 @@ function CodePart({ plan, note }: { plan: CodePlan | null; note: string | null }
   return (
     <div className="code-part">
       <p className="small muted">{plan.note}</p>
+      {plan.openNote && <p className="small open-note">{plan.openNote}</p>}
       {plan.conflicts > 0 && (
         <p className="warning" role="alert">
           {plural(plan.conflicts, 'file')} changed outside the agent since the last checkpoint. Restoring overwrites {plan.conflicts === 1 ? 'it' : 'them'} (a checkpoint of the current state is taken first, so Undo brings {plan.conflicts === 1 ? 'it' : 'them'} back).
