@@ -36,8 +36,12 @@ export function storeAgent(n: StoreAgentNames): AgentAdapter {
     const db = dbOf(root);
     const st = await stat(db).catch(() => null);
     if (!st) return [];
+    // A session's size is the store's with its WAL, its time its last update: the index reads the
+    // store again only when one of them moved.
+    const wal = await stat(`${db}-wal`).catch(() => null);
+    const size = st.size + (wal?.size ?? 0);
     // Subagent sessions (`parent_id`) belong to the session that started them: not listed.
-    return (await storeSessions(db)).filter((r) => !r.parentId).map((r) => ({ path: sessionRef(db, r.id), sessionId: r.id, size: st.size, mtimeMs: r.updated }));
+    return (await storeSessions(db)).filter((r) => !r.parentId).map((r) => ({ path: sessionRef(db, r.id), sessionId: r.id, size, mtimeMs: r.updated }));
   };
   const owns = (path: string) => {
     const r = splitRef(path);
@@ -73,6 +77,11 @@ export function storeAgent(n: StoreAgentNames): AgentAdapter {
       const { summarizeStore } = await sessions();
       return summarizeStore(spec, dbOf(root), { project: opts.project, now: opts.now, liveWindowMs: LIVE_WINDOW_MS });
     },
+    async storeIndex(root, now) {
+      const { indexStore } = await sessions();
+      const entries = await indexStore(spec, dbOf(root), { now, liveWindowMs: LIVE_WINDOW_MS });
+      return new Map(entries.map((e) => [e.summary.transcriptPath, e]));
+    },
     async timeline(path) {
       const { readStoreTimeline } = await sessions();
       return readStoreTimeline(spec, path);
@@ -81,7 +90,7 @@ export function storeAgent(n: StoreAgentNames): AgentAdapter {
       const { readStoreTurn } = await sessions();
       return readStoreTurn(spec, path, promptUuid);
     },
-    // The store has no prompt lines to scan: search reads sessions through `timeline`.
+    // The store has no prompt lines to scan: the index reads its prompts through `storeIndex`.
     promptLines: { marker: Buffer.from('"role":"user"'), prompt: () => null },
     async rewind(req) {
       const { rewindStore } = await import('./sqlite-rewind.js');
