@@ -16,15 +16,19 @@ export interface StoreCli {
   envPrefix: string;
 }
 
+// The versions judged (judged.json); `npm run conformance -- --latest` sets these to the newest releases.
+const OPENCODE_VERSION = process.env.REWIND_OPENCODE_VERSION || '1.18.33';
+const KILO_VERSION = process.env.REWIND_KILO_VERSION || '7.7.7';
+
 export const OPENCODE: StoreCli = {
-  cli: { dir: 'opencode-1.18.33', packages: ['opencode-ai@1.18.33'], bin: join('node_modules', 'opencode-linux-x64', 'bin', 'opencode'), version: '1.18.33' },
+  cli: { dir: `opencode-${OPENCODE_VERSION}`, packages: [`opencode-ai@${OPENCODE_VERSION}`], bin: join('node_modules', 'opencode-linux-x64', 'bin', 'opencode'), version: OPENCODE_VERSION },
   command: 'opencode',
   envPrefix: 'OPENCODE',
 };
 
 export const KILO: StoreCli = {
   // The platform binary is an optional dependency of `@kilocode/cli`: named so `--ignore-scripts` installs it.
-  cli: { dir: 'kilo-7.7.7', packages: ['@kilocode/cli@7.7.7', '@kilocode/cli-linux-x64@7.7.7'], bin: join('node_modules', '@kilocode', 'cli-linux-x64', 'bin', 'kilo'), version: '7.7.7' },
+  cli: { dir: `kilo-${KILO_VERSION}`, packages: [`@kilocode/cli@${KILO_VERSION}`, `@kilocode/cli-linux-x64@${KILO_VERSION}`], bin: join('node_modules', '@kilocode', 'cli-linux-x64', 'bin', 'kilo'), version: KILO_VERSION },
   command: 'kilo',
   envPrefix: 'KILO',
 };
