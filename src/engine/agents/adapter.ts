@@ -57,6 +57,13 @@ export interface AgentAdapter {
    * the adapter reads the file itself).
    */
   summarizeFile?(file: SessionFile, now?: number, ends?: FileEnds): Promise<SessionSummary | null>;
+  /**
+   * For agents whose sessions share one store file (no file per session, no prompt lines to scan):
+   * every session's list entry, counts and prompt texts, read in one pass, keyed by its `sessionFiles`
+   * path. The index asks only when a listed session's size or time moved (the store's bytes and the
+   * session's last update), once per refresh.
+   */
+  storeIndex?(root: string, now?: number): Promise<Map<string, StoreIndexEntry>>;
   /** The whole session in the shared model: prompts, turns, branches, compactions, subagents. */
   timeline(path: string): Promise<Timeline>;
   /** One prompt's turn, item by item, for the detail pane. */
@@ -217,6 +224,15 @@ export interface FileEnds {
   size: number;
   head: Buffer;
   tail: Buffer;
+}
+
+/** One session of a store as the search and metadata index holds it (see `storeIndex`). */
+export interface StoreIndexEntry {
+  summary: SessionSummary;
+  /** Every prompt, in order: id, text, time. */
+  prompts: { uuid: string; text: string; timestamp: string | null }[];
+  /** Messages of the session (the index's line count). */
+  messages: number;
 }
 
 export interface SessionFile {

@@ -12,6 +12,8 @@ const LOAD: Record<string, () => Promise<AgentHooks>> = {
   qwen: async () => (await import('./qwen/hooks.js')).qwenHooks,
   gemini: async () => (await import('./gemini/hooks.js')).geminiHooks,
   copilot: async () => (await import('./copilot/hooks.js')).copilotHooks,
+  opencode: async () => (await import('./opencode/hooks.js')).opencodeHooks,
+  kilo: async () => (await import('./kilo/hooks.js')).kiloHooks,
 };
 
 /** `rewind-app hook` without `--agent`: the first agent's, installed before the flag existed. */

@@ -53,12 +53,13 @@ describe('the judged versions', () => {
       if (text === null) continue;
       judgedIds.push(a.id);
       const j = JSON.parse(text) as JudgedVersions;
-      expect(j.cli, a.id).toMatch(/^@/);
+      // An npm package name, scoped or not (OpenCode's is `opencode-ai`).
+      expect(j.cli, a.id).toMatch(/^(@[a-z0-9-]+\/)?[a-z0-9][a-z0-9._-]*$/);
       expect(j.judged.length, a.id).toBeGreaterThan(0);
       // The gate is only as good as what the sessions record: an agent stamping its version is gated.
       expect(!!a.readOnlyReason, a.id).toBe(j.recordsVersion);
     }
-    expect(judgedIds).toEqual(expect.arrayContaining(['claude', 'codex', 'droid', 'qwen', 'gemini', 'copilot']));
+    expect(judgedIds).toEqual(expect.arrayContaining(['claude', 'codex', 'droid', 'qwen', 'gemini', 'copilot', 'opencode', 'kilo']));
   });
 
   it('Claude Code: a transcript continued by an unjudged release is read only, one line naming it and the command; nothing is written', async () => {

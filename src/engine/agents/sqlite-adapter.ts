@@ -5,7 +5,9 @@ import type { Agent } from '../../shared/session-schema.js';
 import type { AgentAdapter, SessionFile } from './adapter.js';
 import type { AgentHooks } from '../hooks/agent-hooks.js';
 import { LIVE_WINDOW_MS } from './live-window.js';
+import { RewindError } from '../errors.js';
 import { splitRef } from './sqlite-sessions.js';
+import { unjudgedReason, type JudgedVersions } from './judged.js';
 
 /**
  * An agent whose sessions live in an OpenCode-style SQLite store (OpenCode, and Kilo, its fork):
@@ -22,6 +24,8 @@ export interface StoreAgentNames {
   /** Its env prefix ("OPENCODE"): `<PREFIX>_DB`, `<PREFIX>_BIN` (Rewind's: which CLI to run). */
   envPrefix: string;
   hooks?: AgentHooks;
+  /** The versions judged right (judged.json): a session of a newer release is read, never rewound. */
+  judged?: JudgedVersions;
 }
 
 export function storeAgent(n: StoreAgentNames): AgentAdapter {
@@ -36,8 +40,21 @@ export function storeAgent(n: StoreAgentNames): AgentAdapter {
     const db = dbOf(root);
     const st = await stat(db).catch(() => null);
     if (!st) return [];
+    // A session's size is the store's with its WAL, its time its last update: the index reads the
+    // store again only when one of them moved.
+    const wal = await stat(`${db}-wal`).catch(() => null);
+    const size = st.size + (wal?.size ?? 0);
     // Subagent sessions (`parent_id`) belong to the session that started them: not listed.
-    return (await storeSessions(db)).filter((r) => !r.parentId).map((r) => ({ path: sessionRef(db, r.id), sessionId: r.id, size: st.size, mtimeMs: r.updated }));
+    return (await storeSessions(db)).filter((r) => !r.parentId).map((r) => ({ path: sessionRef(db, r.id), sessionId: r.id, size, mtimeMs: r.updated }));
+  };
+  // The store records the CLI version that wrote each session (`session.version`).
+  const readOnlyReason = async (path: string): Promise<string | null> => {
+    const r = splitRef(path);
+    if (!r || !n.judged) return null;
+    const { storeSessions } = await sessions();
+    const row = (await storeSessions(r.db).catch(() => [])).find((s) => s.id === r.id);
+    const reason = unjudgedReason(n.displayName, row?.version ?? null, n.judged);
+    return reason ? `This ${n.displayName} session is read only: ${reason}` : null;
   };
   const owns = (path: string) => {
     const r = splitRef(path);
@@ -73,6 +90,11 @@ export function storeAgent(n: StoreAgentNames): AgentAdapter {
       const { summarizeStore } = await sessions();
       return summarizeStore(spec, dbOf(root), { project: opts.project, now: opts.now, liveWindowMs: LIVE_WINDOW_MS });
     },
+    async storeIndex(root, now) {
+      const { indexStore } = await sessions();
+      const entries = await indexStore(spec, dbOf(root), { now, liveWindowMs: LIVE_WINDOW_MS });
+      return new Map(entries.map((e) => [e.summary.transcriptPath, e]));
+    },
     async timeline(path) {
       const { readStoreTimeline } = await sessions();
       return readStoreTimeline(spec, path);
@@ -81,9 +103,12 @@ export function storeAgent(n: StoreAgentNames): AgentAdapter {
       const { readStoreTurn } = await sessions();
       return readStoreTurn(spec, path, promptUuid);
     },
-    // The store has no prompt lines to scan: search reads sessions through `timeline`.
+    // The store has no prompt lines to scan: the index reads its prompts through `storeIndex`.
     promptLines: { marker: Buffer.from('"role":"user"'), prompt: () => null },
+    readOnlyReason,
     async rewind(req) {
+      const why = await readOnlyReason(req.transcriptPath);
+      if (why) throw new RewindError('UNSUPPORTED', why);
       const { rewindStore } = await import('./sqlite-rewind.js');
       return rewindStore(agent, req);
     },

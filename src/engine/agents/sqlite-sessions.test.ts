@@ -101,3 +101,28 @@ describe.each(CASES)('$agent store', (c) => {
     expect(() => planStoreRewind({ agent: c.agent, name: a.displayName }, 'x', 0, rows.session, rows.messages, { promptUuid: staged.id, mode: 'in-place' })).toThrow(/already taken back/);
   });
 });
+
+describe.each(CASES)('$agent: a session written by a newer release', (c) => {
+  it('is read only (its session.version is newer than every judged one): the reason said, a rewind refused before anything is written', async () => {
+    const a = adapterFor(c.agent);
+    const home = await tempDir(`${c.agent}-judged-`);
+    await cp(join(FIX, c.fixture), home, { recursive: true });
+    const root = a.root({ HOME: join(home, 'home') });
+    const db = join(root, c.db);
+    const path = sessionRef(db, c.linear);
+    expect(await a.readOnlyReason!(path)).toBeNull();
+    const { Database } = (await import('node-sqlite3-wasm')).default;
+    const h = new Database(db, { fileMustExist: true });
+    try {
+      h.exec('pragma locking_mode=exclusive');
+      h.run('update session set version = ? where id = ?', ['999.0.0', c.linear]);
+    } finally {
+      h.close();
+    }
+    const why = await a.readOnlyReason!(path);
+    expect(why).toMatch(/read only/);
+    expect(why).toContain('999.0.0');
+    const t = await a.timeline(path);
+    await expect(a.rewind!({ transcriptPath: path, promptUuid: t.prompts[1]!.uuid, mode: 'fork', dryRun: true } as Parameters<NonNullable<typeof a.rewind>>[0])).rejects.toThrow(/read only/);
+  });
+});

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import type { Agent, SessionSummary, Timeline, TimelinePrompt } from '../../shared/session-schema.js';
-import type { TurnDetail, TurnItem } from './adapter.js';
+import type { StoreIndexEntry, TurnDetail, TurnItem } from './adapter.js';
 import { RewindError } from '../errors.js';
 import { readSqliteWith, type Row, type SqliteSnapshot } from '../io/sqlite-read.js';
 import { obj, str, num } from './jsonl.js';
@@ -240,17 +240,27 @@ const storeExists = async (db: string) => !!(await stat(db).catch(() => null))?.
 
 /** Every session of the store, newest first, as list rows (each read whole: stores hold few sessions per project). */
 export async function summarizeStore(spec: StoreSpec, db: string, opts: { project?: string; now?: number; liveWindowMs: number }): Promise<SessionSummary[]> {
+  return (await indexStore(spec, db, opts)).map((e) => e.summary);
+}
+
+/**
+ * Every top-level session of the store with its list entry and prompts, newest first, in one read:
+ * what the list shows and the search index holds (the same counts as the open session's timeline).
+ * Subagent sessions (`parent_id`) belong to the session that started them: not listed.
+ */
+export async function indexStore(spec: StoreSpec, db: string, opts: { project?: string; now?: number; liveWindowMs: number }): Promise<StoreIndexEntry[]> {
   if (!(await storeExists(db))) return [];
   const now = opts.now ?? Date.now();
   return withStore(db, (s) => {
-    const out: SessionSummary[] = [];
+    const out: StoreIndexEntry[] = [];
     for (const row of listSessionRows(s)) {
+      if (row.parentId) continue;
       if (opts.project && row.directory !== opts.project) continue;
       const rows = sessionRows(s, row.id);
       if (!rows) continue;
       const path = sessionRef(db, row.id);
       const t = storeTimeline(spec, path, s.size, rows.session, rows.messages);
-      out.push({
+      const summary: SessionSummary = {
         id: row.id,
         agent: spec.agent,
         title: t.session.title,
@@ -267,7 +277,8 @@ export async function summarizeStore(spec: StoreSpec, db: string, opts: { projec
         version: row.version,
         live: now - row.updated < opts.liveWindowMs,
         forkOf: row.parentId,
-      });
+      };
+      out.push({ summary, prompts: t.prompts.map((p) => ({ uuid: p.uuid, text: p.text, timestamp: p.timestamp })), messages: rows.messages.length });
     }
     return out;
   });

@@ -11,6 +11,8 @@ export interface HookPlace {
   projectRoot: string;
   /** The agent's own folder (`~/.codex`, `~/.qwen`...), as the adapter's `root()` derives it. */
   agentHome: string;
+  /** The environment (where an agent's config folder is not its `root()`: OpenCode's `XDG_CONFIG_HOME`). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** One payload, as Rewind acts on it. */
@@ -79,6 +81,11 @@ export interface AgentHooks {
   promptAfter?(transcriptPath: string, offset: number): Promise<string | null>;
   /** Why the agent would not run installed hooks, read from its config (null: it will run them). */
   disabledReason?(configText: string | null, scope: HookScope): string | null;
+  /**
+   * The agent takes hooks as a plugin file of its own (OpenCode, Kilo: JS) instead of entries in a
+   * JSON config: `configPath` is then that file, Rewind's own, written whole with `text`.
+   */
+  readonly plugin?: HookPlugin;
   /** Codex: hooks run only once trusted. */
   readonly trust?: HookTrust;
 }
@@ -90,4 +97,11 @@ export interface HookTrust {
   status(place: HookPlace, env: NodeJS.ProcessEnv, configFile: string): Promise<{ trusted: boolean; detail: string } | null>;
   /** Records trust for Rewind's hooks the way the agent stores it; returns what it wrote. */
   record(place: HookPlace, env: NodeJS.ProcessEnv, configFile: string): Promise<string[]>;
+}
+
+export interface HookPlugin {
+  /** The plugin's source, running `command` (`rewind-app hook --agent <id>`) for each event. */
+  text(command: string): string;
+  /** The installed plugin's command, read back from its text (null: not Rewind's plugin). */
+  commandOf(text: string): string | null;
 }

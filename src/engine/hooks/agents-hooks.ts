@@ -20,7 +20,7 @@ async function agentOf(id: string, w: Where): Promise<{ id: string; displayName:
     const { RewindError } = await import('../errors.js');
     throw new RewindError('UNSUPPORTED', `${a.displayName} has no hooks Rewind can use`);
   }
-  return { id: a.id, displayName: a.displayName, hooks: a.hooks, place: { projectRoot: w.projectRoot, agentHome: a.root(w.env, a.id === AGENT_PRIMARY ? w.claudeDir : null) } };
+  return { id: a.id, displayName: a.displayName, hooks: a.hooks, place: { projectRoot: w.projectRoot, agentHome: a.root(w.env, a.id === AGENT_PRIMARY ? w.claudeDir : null), env: w.env } };
 }
 
 /** A project's (or local) config is edited only inside the project; the user's own anywhere its links lead. */
@@ -51,7 +51,7 @@ export async function agentStatus(id: string, w: Where, opts: { checkTrust?: boo
   let nextStep: string | null = null;
   for (const scope of a.hooks.scopes) {
     const file = a.hooks.configPath(scope, a.place);
-    const s = await configStatus(file, a.hooks, a.id, whereOf(scope, a.place));
+    const s = a.hooks.plugin ? await (await import('./hook-plugin.js')).pluginStatus(file, { ...a.hooks, plugin: a.hooks.plugin }, whereOf(scope, a.place)) : await configStatus(file, a.hooks, a.id, whereOf(scope, a.place));
     let willRun: boolean | null = s.error ? false : true;
     let why = s.error;
     const off = s.events.length ? (a.hooks.disabledReason?.(s.raw, scope) ?? null) : null;
@@ -91,7 +91,8 @@ export async function installAgentHooks(id: string, o: Where & { scope: string |
   const a = await agentOf(id, o);
   const scope = (o.scope as HookScope | null) ?? a.hooks.scopes[0]!;
   const file = a.hooks.configPath(scope, a.place);
-  const c = await installConfig(file, a.hooks, a.id, agentHookCommand(o.command, a.id, a.hooks), o.dryRun, whereOf(scope, a.place));
+  const command = agentHookCommand(o.command, a.id, a.hooks);
+  const c = a.hooks.plugin ? await (await import('./hook-plugin.js')).installPlugin(file, { ...a.hooks, plugin: a.hooks.plugin }, command, o.dryRun, whereOf(scope, a.place)) : await installConfig(file, a.hooks, a.id, command, o.dryRun, whereOf(scope, a.place));
   let nextStep: string | null = null;
   const lines = [...c.lines];
   if (a.hooks.trust) {
@@ -105,6 +106,6 @@ export async function uninstallAgentHooks(id: string, o: Where & { scope: string
   const a = await agentOf(id, o);
   const scope = (o.scope as HookScope | null) ?? a.hooks.scopes[0]!;
   const file = a.hooks.configPath(scope, a.place);
-  const c = await uninstallConfig(file, a.hooks, a.id, o.dryRun, whereOf(scope, a.place));
+  const c = a.hooks.plugin ? await (await import('./hook-plugin.js')).uninstallPlugin(file, { ...a.hooks, plugin: a.hooks.plugin }, o.dryRun, whereOf(scope, a.place)) : await uninstallConfig(file, a.hooks, a.id, o.dryRun, whereOf(scope, a.place));
   return { agent: a.id, displayName: a.displayName, file, changed: c.changed, backup: c.backup, lines: c.lines, nextStep: null, before: c.before, after: c.after };
 }

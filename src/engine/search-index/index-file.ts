@@ -1,4 +1,5 @@
-import type { AgentAdapter, SessionFile } from '../agents/adapter.js';
+import type { AgentAdapter, SessionFile, StoreIndexEntry } from '../agents/adapter.js';
+import { fold } from './fold.js';
 import type { SessionSummary } from '../../shared/session-schema.js';
 import { oneLine } from '../turn/text.js';
 import { scanSession, type PreviousScan } from './scan-file.js';
@@ -66,6 +67,38 @@ export async function indexFile(adapter: AgentAdapter, job: IndexJob, summarize?
     packed: packPrompts(
       scan.prompts.map((p) => p.text),
       scan.prompts.map((p) => p.folded),
+    ),
+  };
+}
+
+/**
+ * One session of a store file (an agent with `storeIndex`): its record made from what the adapter
+ * read (`entry`; null: the session is gone), not from lines. Always a whole record: its
+ * fingerprint is the listing's size and time, with no inode or head (none of its own).
+ */
+export function storeSessionRecord(adapter: AgentAdapter, job: IndexJob, entry: StoreIndexEntry | null): FileInput {
+  const f = job.file;
+  if (!entry) throw Object.assign(new Error('gone from its store'), { code: 'ENOENT' });
+  const prompts = entry.prompts;
+  const live = entry.summary.livePromptCount ?? prompts.length;
+  const summary: SessionSummary = { ...entry.summary, firstPrompt: prompts[0] ? oneLine(prompts[0].text, 200) : null, lastPrompt: prompts.length ? oneLine(prompts[prompts.length - 1]!.text, 200) : null };
+  const meta: FileMeta = { prompts: prompts.map((p, i) => [p.uuid, i, p.timestamp]), recent: {}, leaf: null };
+  return {
+    mode: 'full',
+    path: f.path,
+    agent: adapter.id,
+    sessionId: entry.summary.id,
+    fp: { size: f.size, mtimeMs: f.mtimeMs, ino: 0, head: '', headLen: 0 },
+    from: 0,
+    indexedTo: f.size,
+    lineCount: entry.messages,
+    counts: { total: prompts.length, live },
+    summary,
+    json: encodeJson(meta, summary),
+    meta: JSON_ONLY,
+    packed: packPrompts(
+      prompts.map((p) => p.text),
+      prompts.map((p) => fold(p.text)),
     ),
   };
 }

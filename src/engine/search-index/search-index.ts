@@ -1,18 +1,21 @@
 import { lstatSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { stat, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { AgentAdapter, SessionFile } from '../agents/adapter.js';
+import type { AgentAdapter, SessionFile, StoreIndexEntry } from '../agents/adapter.js';
 import { writeCacheFileAtomic } from '../io/atomic-write.js';
 import type { SessionSummary } from '../../shared/session-schema.js';
 import { highlight, parseQuery } from './fold.js';
 import { encodeListSnapshot, indexDir, LIST_SNAPSHOT, LIVE_WINDOW_MS } from './list-snapshot.js';
 import { listSources, type Source } from './list-sources.js';
-import { indexFile, skipReason, type FileInput, type IndexJob } from './index-file.js';
+import { indexFile, skipReason, storeSessionRecord, type FileInput, type IndexJob } from './index-file.js';
 import { claimJobs, runJobs, startWorkers, stopWorkers, type ParallelOptions, type StartedWorker } from './parallel.js';
 import type { ScanState } from './scan-file.js';
 import { closeSegment, INDEX_VERSION, concatPacked, CorruptIndexError, openSegment, openSegmentAsync, encodeSegmentParts, fileMeta, filePrompts, fileSummary, NO_PROMPTS, segmentPacked, segmentText, type FileMeta, type FileRecord, type Segment, type SegmentInput } from './segment.js';
 
 export { indexDir, listSources, type Source };
+
+/** Each store's sessions as its adapter read them in this refresh (one read per store). */
+type StoreCache = Map<string, Promise<Map<string, StoreIndexEntry>>>;
 
 /** Past this many delta segments, a refresh writes one base segment holding everything. */
 const MAX_SEGMENTS = 12;
@@ -341,6 +344,7 @@ export class SearchIndex {
     let bytesDone = 0;
     let filesDone = 0;
     const fallback = new Map<AgentAdapter, Promise<Map<string, SessionSummary>>>();
+    const stores: StoreCache = new Map();
     this.left.clear();
     const results: (FileInput | undefined)[] = new Array(work.length);
     const progressed = (i: number) => {
@@ -370,7 +374,7 @@ export class SearchIndex {
         return;
       }
       try {
-        const rec = await indexFile(adapter, job, (f) => this.fallbackSummary(fallback, adapter, root, f, opts.now));
+        const rec = adapter.storeIndex ? storeSessionRecord(adapter, job, (await this.storeEntries(stores, adapter, root, opts.now)).get(job.file.path) ?? null) : await indexFile(adapter, job, (f) => this.fallbackSummary(fallback, adapter, root, f, opts.now));
         outcome(i, rec, undefined, rec);
       } catch (e) {
         outcome(i, undefined, skipReason(e));
@@ -456,6 +460,7 @@ export class SearchIndex {
   }
 
   private async refreshFileOnce(adapter: AgentAdapter, root: string, path: string, now?: number): Promise<SessionSummary | null> {
+    if (adapter.storeIndex) return this.refreshStoreOnce(adapter, root, path, now);
     const st = await stat(path).catch(() => null);
     const v = this.views.get(path);
     if (!st?.isFile()) {
@@ -468,6 +473,36 @@ export class SearchIndex {
     await this.write([await indexFile(adapter, this.jobFor(adapter, f, now), (file) => this.fallbackSummary(fallback, adapter, root, file, now))]);
     this.left.delete(path);
     return this.summary(path, now);
+  }
+
+  /**
+   * A store file changed (the watcher names the store or its WAL): each of its sessions whose size
+   * or time moved is read again (one read of the store), the ones gone from it dropped. The summary
+   * of `path` when it names one of them, else null (the list is asked again).
+   */
+  private async refreshStoreOnce(adapter: AgentAdapter, root: string, path: string, now?: number): Promise<SessionSummary | null> {
+    const listed = await adapter.sessionFiles(root).catch(() => []);
+    const seen = new Set(listed.map((f) => f.path));
+    const stores: StoreCache = new Map();
+    const out: FileInput[] = [];
+    for (const f of listed) {
+      const v = this.views.get(f.path);
+      if (v && v.rec.fp.size === f.size && v.rec.fp.mtimeMs === f.mtimeMs) continue;
+      const entry = (await this.storeEntries(stores, adapter, root, now)).get(f.path) ?? null;
+      if (entry) out.push(storeSessionRecord(adapter, this.jobFor(adapter, f, now), entry));
+    }
+    for (const [p, v] of this.views) if (v.rec.agent === adapter.id && !seen.has(p) && adapter.storeRootOf?.(p, root) === root) out.push(deletionOf(v.rec));
+    if (out.length > 0) await this.write(out);
+    for (const r of out) this.left.delete(r.path);
+    return seen.has(path) ? this.summary(path, now) : null;
+  }
+
+  /** A store's sessions for the index (`storeIndex`), read once per refresh. */
+  private storeEntries(cache: StoreCache, adapter: AgentAdapter, root: string, now?: number): Promise<Map<string, StoreIndexEntry>> {
+    const key = `${adapter.id}\0${root}`;
+    let got = cache.get(key);
+    if (!got) cache.set(key, (got = adapter.storeIndex!(root, now)));
+    return got;
   }
 
   private jobFor(adapter: AgentAdapter, f: SessionFile, now?: number): IndexJob {

@@ -14,19 +14,27 @@ export interface StoreCli {
   cli: NpmCli;
   command: string;
   envPrefix: string;
+  /** The package the agent installs into its config folders for plugins (read in its bundle). */
+  pluginPackage: string;
 }
 
+// The versions judged (judged.json); `npm run conformance -- --latest` sets these to the newest releases.
+const OPENCODE_VERSION = process.env.REWIND_OPENCODE_VERSION || '1.18.33';
+const KILO_VERSION = process.env.REWIND_KILO_VERSION || '7.7.7';
+
 export const OPENCODE: StoreCli = {
-  cli: { dir: 'opencode-1.18.33', packages: ['opencode-ai@1.18.33'], bin: join('node_modules', 'opencode-linux-x64', 'bin', 'opencode'), version: '1.18.33' },
+  cli: { dir: `opencode-${OPENCODE_VERSION}`, packages: [`opencode-ai@${OPENCODE_VERSION}`], bin: join('node_modules', 'opencode-linux-x64', 'bin', 'opencode'), version: OPENCODE_VERSION },
   command: 'opencode',
   envPrefix: 'OPENCODE',
+  pluginPackage: '@opencode-ai/plugin',
 };
 
 export const KILO: StoreCli = {
   // The platform binary is an optional dependency of `@kilocode/cli`: named so `--ignore-scripts` installs it.
-  cli: { dir: 'kilo-7.7.7', packages: ['@kilocode/cli@7.7.7', '@kilocode/cli-linux-x64@7.7.7'], bin: join('node_modules', '@kilocode', 'cli-linux-x64', 'bin', 'kilo'), version: '7.7.7' },
+  cli: { dir: `kilo-${KILO_VERSION}`, packages: [`@kilocode/cli@${KILO_VERSION}`, `@kilocode/cli-linux-x64@${KILO_VERSION}`], bin: join('node_modules', '@kilocode', 'cli-linux-x64', 'bin', 'kilo'), version: KILO_VERSION },
   command: 'kilo',
   envPrefix: 'KILO',
+  pluginPackage: '@kilocode/plugin',
 };
 
 export function storeEnv(s: StoreCli, bin: string, home: string): NodeJS.ProcessEnv {
@@ -66,6 +74,14 @@ export async function setupStore(s: StoreCli, home: string, project: string, api
     permission: { edit: 'allow', bash: 'allow' },
   };
   await writeFile(join(dir, `${s.command}.json`), JSON.stringify(config, null, 2));
+  // At every start the agent installs its plugin package with npm into each config folder (in its
+  // own process, from the registry: measured with strace, 35 connections to it on a fresh home)
+  // unless `node_modules` exists and the lock file lists it. Rewind's plugin imports nothing of it:
+  // the folder is marked as installed, so the tests need no network and no npm work per run.
+  await mkdir(join(dir, 'node_modules'), { recursive: true });
+  const deps = { dependencies: { [s.pluginPackage]: s.cli.version } };
+  await writeFile(join(dir, 'package.json'), JSON.stringify(deps));
+  await writeFile(join(dir, 'package-lock.json'), JSON.stringify({ lockfileVersion: 3, packages: { '': deps } }));
   // A git project: the agent takes its file snapshots only in one.
   await mkdir(project, { recursive: true });
   await writeFile(join(project, 'a.txt'), 'v0\n');

@@ -65,6 +65,14 @@ export function storeConformance(s: StoreCli, adapter: AgentAdapter, bin: string
       expect(t.prompts.map((p) => p.turn.toolCalls.map((c) => c.name))).toEqual([['write'], ['bash'], []]);
       const list = await adapter.summarize(adapter.root(env));
       expect(list.map((x) => [x.id, x.promptCount])).toEqual([[id, 3]]);
+      // The app's list and search (the index) show it with the same counts, its prompts found.
+      const l = rewindApp(['sessions', '--json'], env);
+      expect(l.code, l.stderr).toBe(0);
+      const listed = (JSON.parse(l.stdout) as { sessions: { id: string; agent: string; promptCount: number }[] }).sessions;
+      expect(listed.filter((x) => x.id === id).map((x) => [x.agent, x.promptCount])).toEqual([[adapter.id, 3]]);
+      const found = rewindApp(['search', 'bashmade', '--json'], env);
+      expect(found.code, found.stderr).toBe(0);
+      expect(found.stdout).toContain(id);
     });
 
     it('back 1 (fork): the agent forks, resuming the fork sends the history sent before the last prompt; undo deletes the fork', async () => {
