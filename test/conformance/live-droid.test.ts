@@ -53,16 +53,16 @@ describe.runIf(run)('a session open in the real Droid TUI', () => {
     tmux = new Tmux(base);
     tmux.start(project, script);
     // A first start asks to trust the folder.
-    const first = await tmux.waitFor((s) => s.includes('Trust this folder') || s.includes('for help'), 'its start', 60_000);
+    const first = await tmux.waitFor((s) => s.includes('Trust this folder') || s.includes('for help'), 'its start', 150_000);
     if (first.includes('Trust this folder')) tmux.key('Enter');
-    await tmux.waitFor((s) => s.includes('for help') && !s.includes('Trust this folder'), 'its prompt', 60_000);
+    await tmux.waitFor((s) => s.includes('for help') && !s.includes('Trust this folder'), 'its prompt', 150_000);
     await new Promise((r) => setTimeout(r, 2000));
     for (const p of ['just chatting one', 'just chatting two']) {
       tmux.type(p);
       for (let i = 0; i < 5 && !(await tmux.waitFor((s) => s.includes(`OK: ${p}`), '', 4000).then(() => true, () => false)); i++) tmux.key('Enter');
       await tmux.waitFor((s) => s.includes(`OK: ${p}`), `the answer to "${p}"`, 40_000);
     }
-  }, 200_000);
+  }, 420_000);
 
   afterAll(async () => {
     tmux?.kill();
