@@ -10,7 +10,7 @@ import { CLAUDE_PROMPTS } from './prompt-lines.js';
 import { claudeCodeHistory } from './code-history.js';
 import type * as Discover from './discover.js';
 import { refuseUnjudged, transcriptReadOnlyReason, type JudgedVersions } from '../judged.js';
-import judged from './judged.json';
+import judged from './judged.json' with { type: 'json' };
 
 const JUDGED = judged as JudgedVersions;
 

@@ -15,7 +15,7 @@ import { homeOfRollout, readThread, type Thread } from './thread.js';
 import { clearThreadProjection, THREAD_HISTORY_DB } from './thread-history.js';
 import { uuidv7 } from './uuid7.js';
 import { unjudgedReason, type JudgedVersions } from '../judged.js';
-import judged from './judged.json';
+import judged from './judged.json' with { type: 'json' };
 
 const JUDGED = judged as JudgedVersions;
 

@@ -5,7 +5,7 @@ import type { AgentAdapter } from '../adapter.js';
 import { copilotHooks } from './hooks.js';
 import { COPILOT_PROMPTS } from './search.js';
 import { refuseUnjudged, transcriptReadOnlyReason, type JudgedVersions } from '../judged.js';
-import judged from './judged.json';
+import judged from './judged.json' with { type: 'json' };
 
 const JUDGED = judged as JudgedVersions;
 // Copilot stamps its release on each session.start and session.resume event (`copilotVersion`).

@@ -1,7 +1,7 @@
 import { storeAgent } from '../sqlite-adapter.js';
 import { kiloHooks } from './hooks.js';
 import type { JudgedVersions } from '../judged.js';
-import judged from './judged.json';
+import judged from './judged.json' with { type: 'json' };
 
 /**
  * Kilo CLI (`@kilocode/cli`), a fork of OpenCode: the same store with a few more tables

@@ -1,7 +1,7 @@
 import { storeAgent } from '../sqlite-adapter.js';
 import { opencodeHooks } from './hooks.js';
 import type { JudgedVersions } from '../judged.js';
-import judged from './judged.json';
+import judged from './judged.json' with { type: 'json' };
 
 /**
  * OpenCode (`opencode-ai`): sessions in the SQLite store `~/.local/share/opencode/opencode.db`

@@ -5,7 +5,7 @@ import { qwenHooks } from './hooks.js';
 import type { AgentAdapter } from '../adapter.js';
 import { QWEN_PROMPTS } from './search.js';
 import { refuseUnjudged, transcriptReadOnlyReason, type JudgedVersions } from '../judged.js';
-import judged from './judged.json';
+import judged from './judged.json' with { type: 'json' };
 
 const JUDGED = judged as JudgedVersions;
 
