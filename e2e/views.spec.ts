@@ -51,6 +51,9 @@ test('a restore preview: every file listed with A/M/D and +/- counts, all hunks 
     env: { ...s.env, REWIND_NO_FORWARD: '1' },
     input: JSON.stringify({ hook_event_name: 'UserPromptSubmit', cwd: project, transcript_path: transcript, session_id: '2ea8980a-26fe-4928-aab5-4ebf6074b664', prompt_id: last.promptId }),
   });
+  // A project's first checkpoint is taken in the background (the prompt goes on at once): the
+  // agent's work below comes after it is complete, as the agent's own tool hooks would make sure.
+  await expect.poll(() => (JSON.parse(execFileSync(process.execPath, [CLI, 'checkpoints', '--json'], { cwd: project, env: { ...s.env, REWIND_NO_FORWARD: '1' }, encoding: 'utf8' })) as { checkpoints: unknown[]; inProgress: string | null }), { timeout: 60_000 }).toMatchObject({ inProgress: null, checkpoints: [expect.anything()] });
   // Then the agent's work: two far-apart changes in app.ts, a file deleted, one added, a binary grown, a big file.
   await writeFile(join(project, 'src', 'app.ts'), APP_BEFORE.replace('Loads the settings', 'Reads the settings').replace("return 'saved';", "return 'stored';"));
   await rm(join(project, 'src', 'util.ts'));
