@@ -60,9 +60,9 @@ describe.runIf(run)('a session open in the real Droid TUI', () => {
     for (const p of ['just chatting one', 'just chatting two']) {
       tmux.type(p);
       for (let i = 0; i < 5 && !(await tmux.waitFor((s) => s.includes(`OK: ${p}`), '', 4000).then(() => true, () => false)); i++) tmux.key('Enter');
-      await tmux.waitFor((s) => s.includes(`OK: ${p}`), `the answer to "${p}"`, 40_000);
+      await tmux.waitFor((s) => s.includes(`OK: ${p}`), `the answer to "${p}"`, 120_000);
     }
-  }, 420_000);
+  }, 600_000);
 
   afterAll(async () => {
     tmux?.kill();

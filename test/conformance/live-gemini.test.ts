@@ -48,15 +48,15 @@ describe.runIf(run)('a session open in the real Gemini CLI TUI', () => {
     await chmod(script, 0o755);
     tmux = new Tmux(base);
     tmux.start(project, script);
-    await tmux.waitFor((s) => s.includes('Type your message'), 'its prompt', 120_000);
+    await tmux.waitFor((s) => s.includes('Type your message'), 'its prompt', 180_000);
     await new Promise((r) => setTimeout(r, 1500));
     for (const p of ['just chatting one', 'just chatting two']) {
       tmux.type(p);
       // An Enter right after typed text can be taken as part of a paste: press it again until it sends.
       for (let i = 0; i < 5 && !(await tmux.waitFor((s) => s.includes(`OK: ${p}`), '', 4000).then(() => true, () => false)); i++) tmux.key('Enter');
-      await tmux.waitFor((s) => s.includes(`OK: ${p}`), `the answer to "${p}"`, 40_000);
+      await tmux.waitFor((s) => s.includes(`OK: ${p}`), `the answer to "${p}"`, 120_000);
     }
-  }, 200_000);
+  }, 480_000);
 
   afterAll(async () => {
     tmux?.kill();
