@@ -225,19 +225,23 @@ test.describe('on the bundled sessions', () => {
     test(`History: from the header with nothing selected, in words, chains folded, undo from the middle asks first (${scheme})`, async ({ page }) => {
       await openApp(page, s, { colorScheme: scheme, reducedMotion: 'reduce' });
       await page.locator('.session[data-project$="linear"]').click();
-      const fork = async (text: string) => {
-        await page.locator('.session[data-project$="linear"]').filter({ hasNotText: 'fork' }).first().click();
+      const rows = page.locator('.session[data-project$="linear"]');
+      // A new or redone fork's row is listed before the journal names it a fork: wait for its label
+      // so that "the original" below is never the fork itself.
+      const fork = async (text: string, forksBefore: number) => {
+        await expect(rows.and(page.locator('.is-fork'))).toHaveCount(forksBefore);
+        await rows.and(page.locator(':not(.is-fork)')).first().click();
         await page.locator('.prompt-row').filter({ hasText: text }).click();
         await page.keyboard.press('f');
         await page.getByRole('dialog', { name: 'Fork here' }).getByRole('button', { name: /Fork before this prompt/ }).click();
         await expect(page.getByRole('status', { name: 'Result' })).toContainText('Fork created');
       };
-      await fork('WRITE a.txt version two');
+      await fork('WRITE a.txt version two', 0);
       await page.keyboard.press('Control+z');
       await expect(page.getByRole('status', { name: 'Result' })).toContainText(/Removed fork/);
       await page.keyboard.press('Shift+Control+z');
       await expect(page.locator('.session')).toHaveCount(4);
-      await fork('WRITE b.txt bee');
+      await fork('WRITE b.txt bee', 1);
       await expect(page.locator('.session')).toHaveCount(5);
       await page.getByRole('button', { name: 'Dismiss', exact: true }).click();
       // Nothing selected in the fork just opened: History is still one click (and H) away.
