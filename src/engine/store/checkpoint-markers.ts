@@ -1,6 +1,7 @@
 import type { Timeline, TimelinePrompt } from '../../shared/session-schema.js';
 import { listCheckpoints, type CheckpointSummary } from './manifest.js';
 import { takenLater } from '../../shared/checkpoint-time.js';
+import { tieByOffset, type OffsetPrompt } from './untied-prompts.js';
 
 type Marker = NonNullable<TimelinePrompt['checkpoint']>;
 
@@ -10,7 +11,9 @@ type Marker = NonNullable<TimelinePrompt['checkpoint']>;
  * before the uuid exists. A checkpoint taken long after the prompt's own time is marked `later`
  * (the project as it was then); one taken before it wins over it.
  */
-export function promptMarkers(checkpoints: CheckpointSummary[], transcriptPath: string): (p: TimelinePrompt) => TimelinePrompt {
+export function promptMarkers(all: CheckpointSummary[], transcriptPath: string, prompts: readonly OffsetPrompt[] = []): (p: TimelinePrompt) => TimelinePrompt {
+  // A checkpoint whose prompt was written after the hook's last event is tied here (untied-prompts.ts).
+  const checkpoints = tieByOffset(all, transcriptPath, prompts);
   const byKey = new Map<string, Marker[]>();
   const add = (k: string, v: Marker) => byKey.set(k, [...(byKey.get(k) ?? []), v]);
   for (const c of checkpoints) {
@@ -33,7 +36,7 @@ export function promptMarkers(checkpoints: CheckpointSummary[], transcriptPath: 
 /** The marker function for a timeline, from its project's store (none when the store cannot be read). */
 export async function markersFor(t: Timeline): Promise<(p: TimelinePrompt) => TimelinePrompt> {
   const list = t.session.cwd ? await listCheckpoints(t.session.cwd).catch(() => []) : [];
-  return promptMarkers(list, t.session.transcriptPath);
+  return promptMarkers(list, t.session.transcriptPath, t.prompts);
 }
 
 export async function withMarkers(t: Timeline): Promise<Timeline> {

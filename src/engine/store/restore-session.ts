@@ -7,7 +7,7 @@ export function restoreSessionOf(transcriptPath: string, agent: string, timeline
     transcriptPath,
     agent,
     cwd: timeline.session.cwd,
-    prompts: timeline.prompts.map((p) => ({ uuid: p.uuid, promptId: p.promptId, active: p.active, timestamp: p.timestamp })),
+    prompts: timeline.prompts.map((p) => ({ uuid: p.uuid, promptId: p.promptId, active: p.active, timestamp: p.timestamp, byteOffset: p.byteOffset })),
   };
 }
 

@@ -5,6 +5,7 @@ import { readAgentWrites } from './agent-writes.js';
 import { objectStore, takeCheckpoint } from './checkpoint.js';
 import { latestManifest, listCheckpointIds, listCheckpoints, readManifest, type CheckpointSummary, type Manifest } from './manifest.js';
 import { applyPlan, type WriteHook } from './restore-apply.js';
+import { tieByOffset } from './untied-prompts.js';
 import { finishIntent, recoverPending, type Intent, type IntentSpec } from './restore-intent.js';
 import type { JournalRecord } from '../journal/record.js';
 import { diffChanges, type FileDiff } from './restore-diff.js';
@@ -44,7 +45,7 @@ export interface RestoreSession {
   /** The adapter id. */
   agent: string;
   /** `timestamp`: the prompt's own time, when known (a checkpoint taken long after it is not its code). */
-  prompts: { uuid: string; promptId: string | null; active: boolean; timestamp?: string | null }[];
+  prompts: { uuid: string; promptId: string | null; active: boolean; timestamp?: string | null; byteOffset?: number | null }[];
 }
 
 export interface ResolveOptions {
@@ -68,7 +69,7 @@ const isPromptRef = (ref: string, session: RestoreSession | null | undefined) =>
 export async function checkpointForPrompt(projectRoot: string, promptUuid: string, session: RestoreSession | null): Promise<Manifest | null> {
   const prompt = session?.prompts.find((p) => p.uuid === promptUuid);
   const promptId = prompt?.promptId ?? null;
-  return newestReadable(projectRoot, (c) => c.trigger === 'prompt' && !!c.transcript && (c.transcript.prompt_uuid === promptUuid || (!!promptId && c.transcript.prompt_id === promptId)) && !takenLater(prompt?.timestamp ?? null, c.time));
+  return newestReadable(projectRoot, session, (c) => c.trigger === 'prompt' && !!c.transcript && (c.transcript.prompt_uuid === promptUuid || (!!promptId && c.transcript.prompt_id === promptId)) && !takenLater(prompt?.timestamp ?? null, c.time));
 }
 
 /**
@@ -86,8 +87,10 @@ async function refuseWhileInBackground(projectRoot: string): Promise<void> {
  * The newest checkpoint whose index entry matches, read whole. The index holds each checkpoint's
  * transcript cursor, so only matching manifests are read; an unreadable one is passed over.
  */
-async function newestReadable(projectRoot: string, match: (c: CheckpointSummary) => boolean): Promise<Manifest | null> {
-  const list = await listCheckpoints(projectRoot);
+async function newestReadable(projectRoot: string, session: RestoreSession | null, match: (c: CheckpointSummary) => boolean): Promise<Manifest | null> {
+  const all = await listCheckpoints(projectRoot);
+  // A checkpoint whose prompt was written after the hook's last event is tied here (untied-prompts.ts).
+  const list = session ? tieByOffset(all, session.transcriptPath, session.prompts) : all;
   for (let i = list.length - 1; i >= 0; i--) {
     if (!match(list[i]!)) continue;
     const m = await readManifest(projectRoot, list[i]!.id).catch(() => null);
@@ -129,7 +132,7 @@ export async function targetForRewind(
   const exact = await checkpointForPrompt(projectRoot, promptUuid, session);
   if (!exact) await refuseWhileInBackground(projectRoot);
   if (exact) return { source: 'rewind', checkpoint: exact, promptUuid, note: `Rewind checkpoint ${exact.id} (taken before that prompt): ${REWIND_CHECKPOINT_COVERS}` };
-  const m = await newestReadable(projectRoot, (c) => c.transcript?.transcript_path === session.transcriptPath && c.transcript.byte_offset_end <= boundaryOffset);
+  const m = await newestReadable(projectRoot, null, (c) => c.transcript?.transcript_path === session.transcriptPath && c.transcript.byte_offset_end <= boundaryOffset);
   if (m) return { source: 'rewind', checkpoint: m, promptUuid, note: `Rewind checkpoint ${m.id} (the newest before that prompt): ${REWIND_CHECKPOINT_COVERS}` };
   const h = await codeHistoryOf(session.agent);
   if (!h) return null;

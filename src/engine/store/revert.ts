@@ -9,6 +9,7 @@ import type { WriteHook } from './restore-apply.js';
 import { diffChanges, type FileDiff } from './restore-diff.js';
 import { recoverPending } from './restore-intent.js';
 import type { FileChange, RestorePlan } from './restore-plan.js';
+import { tieByOffset } from './untied-prompts.js';
 import { applyRecorded, touchedBetween, type RestoreSession } from './restore.js';
 import { resolveTake, revertFile, type Take } from './revert-merge.js';
 import { currentTree, treeFromEntries, type NodeState, type TreeState } from './tree-state.js';
@@ -74,7 +75,9 @@ const sameNode = (a: NodeState | undefined, b: NodeState | undefined) => (!a ? !
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 /** The checkpoint taken before the prompt (by uuid or the hook's prompt id) and the next prompt's checkpoint in the project. */
-export function turnCheckpoints(list: CheckpointSummary[], promptId: string, session: RestoreSession | null | undefined): { before: CheckpointSummary; after: CheckpointSummary | null } | null {
+export function turnCheckpoints(all: CheckpointSummary[], promptId: string, session: RestoreSession | null | undefined): { before: CheckpointSummary; after: CheckpointSummary | null } | null {
+  // A checkpoint whose prompt was written after the hook's last event is tied here (untied-prompts.ts).
+  const list = session ? tieByOffset(all, session.transcriptPath, session.prompts) : all;
   const pid = session?.prompts.find((p) => p.uuid === promptId)?.promptId ?? null;
   const match = (c: CheckpointSummary) => c.trigger === 'prompt' && !!c.transcript && (c.transcript.prompt_uuid === promptId || c.transcript.prompt_id === promptId || (!!pid && c.transcript.prompt_id === pid));
   let i = -1;

@@ -46,7 +46,7 @@ export class CheckpointMarks {
       known = { key, list: listCheckpoints(cwd).catch(() => []) };
       this.checkpointLists.set(cwd, known);
     }
-    return promptMarkers(await known.list, t.session.transcriptPath);
+    return promptMarkers(await known.list, t.session.transcriptPath, t.prompts);
   }
 
   /** Which checkpoint each prompt was last sent with, per open session. */
