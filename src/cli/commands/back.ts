@@ -150,6 +150,8 @@ function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeRepo
   } else {
     io.out('Chat rewritten in-place');
     io.out(`Backup: ${r.backupPath}`);
+    // Applied by the agent that has it open: which one, and that it goes on without the removed prompts.
+    if (r.handBack) io.out(r.handBack);
   }
   // Each change is its own journal entry, undone newest first: the code, then the chat.
   if (r.journalId) io.err(checkpoint?.applied ? 'Undo with: rewind-app undo (puts back both the chat and the code)' : 'Undo with: rewind-app undo');
