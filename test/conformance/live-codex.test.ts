@@ -62,6 +62,8 @@ describe.runIf(run)('a session open in the real Codex TUI', () => {
   let threadId: string;
   let daemon: number;
   let generation: string;
+  /** The journal entry of the rewind done through the daemon. */
+  let revertId: string;
   const cli = () => ({ HOME: env.home, CODEX_HOME: env.home });
   const count = async (path: string) => (await codexAdapter.timeline(path).catch(() => null))?.stats.activePrompts ?? 0;
   const texts = async (path: string) => ((await codexAdapter.timeline(path).catch(() => null))?.prompts ?? []).map((p) => p.text);
@@ -163,10 +165,13 @@ describe.runIf(run)('a session open in the real Codex TUI', () => {
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stderr).toContain(`Codex CLI (pid ${daemon}) has this session open: the rewind goes through it (thread/revert on its app-server daemon)`);
     expect(dry.stderr).toContain('Undo does not go through Codex CLI');
+    expect(dry.stdout).toContain('Dry run: the running Codex CLI would rewind in place before prompt "just chatting three"');
     expect(await readFile(rollout)).toEqual(before);
-    const r = rewindApp(['back', '1', '--in-place', '--transcript', rollout, '--project', project], cli(), project);
+    const r = rewindApp(['back', '1', '--in-place', '--json', '--transcript', rollout, '--project', project], cli(), project);
     expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
-    expect(r.stdout).toContain('the rewind goes through it');
+    const done = JSON.parse(r.stdout) as { handBack: string; journalId: string; transcript: string; backupPath: string };
+    expect(done.handBack).toContain(`Codex CLI (pid ${daemon}) has this session open: the rewind goes through it`);
+    revertId = done.journalId;
     // thread/revert leaves the file it read alone and writes a new generation of the thread.
     expect(await readFile(rollout)).toEqual(before);
     const list = rewindApp(['sessions', '--json'], cli(), project);
@@ -176,7 +181,7 @@ describe.runIf(run)('a session open in the real Codex TUI', () => {
     expect(generation).toMatch(new RegExp(`${threadId}_[0-9a-f-]{36}\\.jsonl$`));
     expect(mine[0]!.open).toMatchObject({ agent: 'codex', pid: daemon });
     expect(await texts(generation)).toEqual(['just chatting one', 'just chatting two']);
-    const u = rewindApp(['undo', '--dry-run', '--project', project], cli(), project);
+    const u = rewindApp(['undo', revertId, '--dry-run', '--project', project], cli(), project);
     expect(u.code, u.stderr).toBe(5);
     expect(u.stderr).toContain(`(pid ${daemon})`);
   }, 120_000);
@@ -196,14 +201,23 @@ describe.runIf(run)('a session open in the real Codex TUI', () => {
     const r = await runCodex(env, project, ['resume', threadId, 'just chatting five']);
     expect(r.code, r.stderr).toBe(0);
     expect(lastSent(at, 'just chatting five')).toEqual(['just chatting one', 'just chatting two', 'just chatting four', 'just chatting five']);
+    // A fork of the new generation (whose prefix is in the first file) carries that prefix and resumes right.
+    expect(await texts(generation)).toEqual(['just chatting one', 'just chatting two', 'just chatting four', 'just chatting five']);
+    const f = rewindApp(['back', '1', '--transcript', generation, '--project', project], cli(), project);
+    expect(f.code, `${f.stderr}\n${f.stdout}`).toBe(0);
+    const fork = /^Fork created: (\S+)$/m.exec(f.stdout)![1]!;
+    const from2 = api.requests.length;
+    const rf = await runCodex(env, project, ['resume', fork, 'after the generation fork']);
+    expect(rf.code, rf.stderr).toBe(0);
+    expect(lastSent(from2, 'after the generation fork')).toEqual(['just chatting one', 'just chatting two', 'just chatting four', 'after the generation fork']);
   }, 180_000);
 
   it('once Codex let go of the thread, undo puts the whole thread back (the newer file kept aside) and Codex resumes it whole', async () => {
-    const plain = rewindApp(['undo', '--dry-run', '--project', project], cli(), project);
+    const plain = rewindApp(['undo', revertId, '--dry-run', '--project', project], cli(), project);
     // The session went on after the revert: undo says so, and --force keeps what it replaces.
     expect(plain.code, plain.stderr).not.toBe(0);
     expect(plain.stderr).toContain('the session went on');
-    const u = rewindApp(['undo', '--force', '--project', project], cli(), project);
+    const u = rewindApp(['undo', revertId, '--force', '--project', project], cli(), project);
     expect(u.code, `${u.stderr}\n${u.stdout}`).toBe(0);
     expect(await texts(generation)).toEqual(['just chatting one', 'just chatting two', 'just chatting three']);
     const at = api.requests.length;

@@ -137,6 +137,7 @@ function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeRepo
   if (r.dryRun) {
     for (const line of said) io.out(line);
     if (r.mode === 'fork') io.out(`Dry run: would fork before prompt "${truncate(r.prompts[0]!.text, 60)}" (cut at byte ${r.boundaryOffset}); nothing written`);
+    else if (r.handBack) io.out(`Dry run: the running ${adapter.displayName} would rewind in place before prompt "${truncate(r.prompts[0]!.text, 60)}", the whole session backed up to ${r.backupPath}; nothing changed`);
     else io.out(`Dry run: would rewrite in place before prompt "${truncate(r.prompts[0]!.text, 60)}" (cut at byte ${r.boundaryOffset}), backup to ${r.backupPath}; nothing written`);
     return;
   }
