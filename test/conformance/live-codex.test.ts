@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codex as codexAdapter } from '../../src/engine/agents/codex/adapter.js';
 import { startCodexApi, userText, type CodexApi } from './codex-api.js';
+import { resumedTurns } from './codex-app-server.js';
 import { codexHome, ensureCodex, runCodex, type CodexEnv } from './codex-cli.js';
 import { ensureCliBuilt, rewindApp } from './harness.js';
 import { Tmux } from './tmux.js';
@@ -220,6 +221,8 @@ describe.runIf(run)('a session open in the real Codex TUI', () => {
     const u = rewindApp(['undo', revertId, '--force', '--project', project], cli(), project);
     expect(u.code, `${u.stderr}\n${u.stdout}`).toBe(0);
     expect(await texts(generation)).toEqual(['just chatting one', 'just chatting two', 'just chatting three']);
+    // What the TUI would show on `codex resume`: Codex's turn projection was dropped with the put-back, and rebuilt from it.
+    expect(await resumedTurns(env, project, threadId)).toEqual([['just chatting one'], ['just chatting two'], ['just chatting three']]);
     const at = api.requests.length;
     const r = await runCodex(env, project, ['resume', threadId, 'just chatting six']);
     expect(r.code, r.stderr).toBe(0);

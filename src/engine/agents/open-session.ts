@@ -111,7 +111,7 @@ export function guardRewind<A extends AgentAdapter>(adapter: A): A {
       if (open) {
         // The agent applies it itself where it offers a way (and is reachable); else refused.
         const through = adapter.rewindThroughAgent ? await adapter.rewindThroughAgent(req, open) : null;
-        if (through) return { ...through, open };
+        if (through) return { open, ...through };
         throw new RewindError('SESSION_OPEN', openRefusal(adapter.displayName, open, 'rewrite'));
       }
     }

@@ -66,9 +66,19 @@ const hasFlock = process.platform === 'linux' && spawnSync('flock', ['--version'
 describe('an in-place rewind of a thread a Codex process holds', () => {
   let holder: ChildProcess | null = null;
   let server: Server | null = null;
-  afterEach(async () => {
-    holder?.kill('SIGKILL');
+  const release = async () => {
+    if (!holder) return;
+    const gone = holder.exitCode !== null || holder.signalCode !== null ? Promise.resolve() : new Promise((r) => holder!.once('exit', r));
+    try {
+      process.kill(-holder.pid!, 'SIGKILL');
+    } catch {
+      // gone already
+    }
+    await gone;
     holder = null;
+  };
+  afterEach(async () => {
+    await release();
     await new Promise((r) => (server ? server.close(r) : r(null)));
     server = null;
   });
@@ -79,7 +89,8 @@ describe('an in-place rewind of a thread a Codex process holds', () => {
     await mkdir(dir, { recursive: true });
     const lock = join(dir, `${ID}.lock`);
     await writeFile(lock, '');
-    holder = spawn('flock', ['-x', lock, 'sleep', '60'], { stdio: 'ignore' });
+    // -o: the lock stays with flock itself (not its sleep); its own process group, so both end together.
+    holder = spawn('flock', ['-x', '-o', lock, 'sleep', '60'], { stdio: 'ignore', detached: true });
     const held = async () => (await readFile('/proc/locks', 'utf8')).split('\n').some((l) => /FLOCK/.test(l) && l.split(/\s+/).includes(String(holder!.pid)));
     for (let i = 0; i < 100 && !(await held()); i++) await new Promise((r) => setTimeout(r, 50));
     expect(await held()).toBe(true);
@@ -93,6 +104,21 @@ describe('an in-place rewind of a thread a Codex process holds', () => {
     const r = ADAPTERS.codex.rewind!({ transcriptPath: generation, n: 1, mode: 'in-place', projectRoot: project });
     await expect(r).rejects.toMatchObject({ code: 'SESSION_OPEN' });
     expect(await readFile(generation)).toEqual(before);
+  });
+
+  it.runIf(hasFlock)('undo of an in-place rewrite waits while Codex holds the thread (refused, nothing written), and goes ahead once it let go', async () => {
+    const { home, generation, project } = await copyHome();
+    const rewritten = await rewindRollout({ transcriptPath: generation, n: 1, mode: 'in-place', projectRoot: project });
+    expect(rewritten.journalId).toBeTruthy();
+    const after = await readFile(generation);
+    await holdLock(home);
+    const { undoLatest } = await import('../../journal/undo.js');
+    await expect(undoLatest(project, { agentRoots: [home] })).rejects.toMatchObject({ code: 'SESSION_OPEN', message: expect.stringContaining(`(pid ${holder!.pid})`) });
+    await expect(undoLatest(project, { agentRoots: [home], dryRun: true })).rejects.toMatchObject({ code: 'SESSION_OPEN' });
+    expect(await readFile(generation)).toEqual(after);
+    await release();
+    await undoLatest(project, { agentRoots: [home] });
+    expect(await texts(generation)).toEqual(['just chatting one', 'just chatting two', 'just chatting four', 'just chatting five']);
   });
 
   /** A daemon on the control socket answering the four methods Rewind uses (the protocol as `codex app-server generate-ts` gives it). */

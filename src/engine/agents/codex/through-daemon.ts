@@ -99,7 +99,8 @@ async function revert(req: RewindRequest & { now?: () => number }, open: OpenSes
     statement,
     forkSessionId: null,
     forkPath: null,
-    open,
+    // Codex said the thread is idle (its lock file alone cannot tell).
+    open: { ...open, status: 'idle' as const },
     handBack: throughAgentNote('Codex CLI', open.pid, HOW),
   };
   if (req.dryRun) return { ...base, dryRun: true, backupPath, journalId: null };
@@ -111,7 +112,8 @@ async function revert(req: RewindRequest & { now?: () => number }, open: OpenSes
   // Names in the store: never written through a link a project put there.
   await assertOwnFileSlot(backupPath);
   await writeFileAtomic(backupPath, (fh) => fh.writeFile(selfContained(thread, thread.lines, sessionId, stamp)).then(() => undefined), { mode: 0o600 });
-  const original = await fingerprintFile(req.transcriptPath);
+  // What an undo puts at the generation's path: the backup (the journal's `original` is what undo leaves there).
+  const original = await fingerprintFile(backupPath);
   const answer = await daemon.revert(threadId, turnId);
   const written = answer.path ?? (await currentFile(home, threadId));
   // Only a rollout under this home's sessions/ is read back and journaled.
