@@ -213,7 +213,7 @@ describe.runIf(run)('a session open in the real Codex TUI', () => {
     expect(lastSent(from2, 'after the generation fork')).toEqual(['just chatting one', 'just chatting two', 'just chatting four', 'after the generation fork']);
   }, 180_000);
 
-  it('once Codex let go of the thread, undo puts the whole thread back (the newer file kept aside) and Codex resumes it whole', async () => {
+  it('once Codex let go of the thread, undo puts the whole thread back (the newer file kept aside) and Codex resumes it whole; an in-place rewrite of the generation is then Rewind\'s own', async () => {
     const plain = rewindApp(['undo', revertId, '--dry-run', '--project', project], cli(), project);
     // The session went on after the revert: undo says so, and --force keeps what it replaces.
     expect(plain.code, plain.stderr).not.toBe(0);
@@ -227,5 +227,15 @@ describe.runIf(run)('a session open in the real Codex TUI', () => {
     const r = await runCodex(env, project, ['resume', threadId, 'just chatting six']);
     expect(r.code, r.stderr).toBe(0);
     expect(lastSent(at, 'just chatting six')).toEqual(['just chatting one', 'just chatting two', 'just chatting three', 'just chatting six']);
-  }, 180_000);
+    // With nobody holding it now, an in-place rewrite of the generation file is Rewind's own (--force:
+    // Codex wrote it a moment ago); Codex's projection under the generation's id goes with it.
+    const w = rewindApp(['back', '1', '--in-place', '--force', '--transcript', generation, '--project', project], cli(), project);
+    expect(w.code, `${w.stderr}\n${w.stdout}`).toBe(0);
+    expect(w.stdout).not.toContain('the rewind goes through it');
+    expect(await resumedTurns(env, project, threadId)).toEqual([['just chatting one'], ['just chatting two'], ['just chatting three']]);
+    const at2 = api.requests.length;
+    const r2 = await runCodex(env, project, ['resume', threadId, 'just chatting seven']);
+    expect(r2.code, r2.stderr).toBe(0);
+    expect(lastSent(at2, 'just chatting seven')).toEqual(['just chatting one', 'just chatting two', 'just chatting three', 'just chatting seven']);
+  }, 240_000);
 });

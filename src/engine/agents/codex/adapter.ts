@@ -65,12 +65,12 @@ export const codex: AgentAdapter = {
     return revertThroughDaemon(req, open);
   },
   async rewritten(path) {
-    const { clearThreadProjection, THREAD_HISTORY_DB } = await import('./thread-history.js');
+    const { clearThreadProjection, projectionKeys, THREAD_HISTORY_DB } = await import('./thread-history.js');
     const { homeOfRollout, rolloutName } = await import('./thread.js');
     const home = homeOfRollout(path);
-    const id = rolloutName(path).threadId;
-    if (!home || !id) return [];
-    const r = await clearThreadProjection(home, id).catch((e: unknown) => ({ busy: `Codex's turn list in ${THREAD_HISTORY_DB} was not cleared (${(e as Error).message}): it may show the wrong turns` }));
+    const { threadId, generation } = rolloutName(path);
+    if (!home || !threadId) return [];
+    const r = await clearThreadProjection(home, projectionKeys(threadId, generation)).catch((e: unknown) => ({ busy: `Codex's turn list in ${THREAD_HISTORY_DB} was not cleared (${(e as Error).message}): it may show the wrong turns` }));
     return 'busy' in r ? [r.busy] : [];
   },
   async isLive(path, opts = {}) {

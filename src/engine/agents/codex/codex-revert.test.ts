@@ -10,6 +10,8 @@ import { listCodexSessions } from './discover.js';
 import { parseRollout } from './rollout.js';
 import { rewindRollout } from './rewind.js';
 import { revertThroughDaemon } from './through-daemon.js';
+import { projectionKeys } from './thread-history.js';
+import { rolloutName } from './thread.js';
 import type { OpenSession } from '../../../shared/session-schema.js';
 
 /** A thread Codex 0.171.0's own daemon reverted (test/fixtures/README.md, codex-0.171-revert/). */
@@ -50,6 +52,12 @@ describe("a thread Codex's daemon reverted (generation files)", () => {
     expect(lines.filter((l) => l.type === 'session_meta')).toHaveLength(1);
     expect(lines[0]!.payload.history_base).toBeUndefined();
     expect(lines[0]!.payload.id).toBe(out.forkSessionId);
+  });
+
+  it("Codex's turn projection of a generation is filed under the thread's id and the generation's: both are dropped", () => {
+    const { threadId, generation } = rolloutName(GENERATION);
+    expect(projectionKeys(threadId!, generation)).toEqual([ID, '01a22156-ca5f-7563-9818-d41efb6620b4']);
+    expect(projectionKeys(ID, rolloutName(FIRST).generation)).toEqual([ID]);
   });
 
   it('in place (no Codex holding it): the generation becomes one self-contained file with the kept prompts, the first file untouched', async () => {

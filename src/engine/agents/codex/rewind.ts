@@ -11,8 +11,8 @@ import { carriedWarning, holdTranscript, replaceInPlace, unchangedSince, type He
 import { sessionJournalRoot } from '../../project.js';
 import { timelineOfThread } from './rollout.js';
 import { promptsOfTimeline, statementOfPlan } from '../statement-of-plan.js';
-import { homeOfRollout, readThread, type Thread, type ThreadLine } from './thread.js';
-import { clearThreadProjection, THREAD_HISTORY_DB } from './thread-history.js';
+import { homeOfRollout, readThread, rolloutName, type Thread, type ThreadLine } from './thread.js';
+import { clearThreadProjection, projectionKeys, THREAD_HISTORY_DB } from './thread-history.js';
 import { uuidv7 } from './uuid7.js';
 import { unjudgedReason, type JudgedVersions } from '../judged.js';
 import judged from './judged.json' with { type: 'json' };
@@ -236,7 +236,7 @@ async function rewriteRollout(req: RewindRequest & { now?: () => number }, held:
   // Codex's turn list answers from its projection of the rollout: dropped, it is rebuilt from the new file.
   const home = homeOfRollout(req.transcriptPath);
   if (home) {
-    const projection = await clearThreadProjection(home, sessionId).catch((e: unknown) => ({ busy: `Codex's turn list in ${THREAD_HISTORY_DB} was not cleared (${(e as Error).message}): it may show the dropped turns` }));
+    const projection = await clearThreadProjection(home, projectionKeys(sessionId, rolloutName(req.transcriptPath).generation)).catch((e: unknown) => ({ busy: `Codex's turn list in ${THREAD_HISTORY_DB} was not cleared (${(e as Error).message}): it may show the dropped turns` }));
     if ('busy' in projection) warnings.push(projection.busy);
   }
   await appendJournal(projectRoot, { kind: 'in-place', id: journalId, time: stamp.toISOString(), transcript: req.transcriptPath, sessionId, backupPath, original, result, boundaryOffset: cut, prompts: reverted.map((p) => p.uuid), ...(req.promptNumber ? { promptNumber: req.promptNumber } : {}), ...(req.journalGroup ? { group: req.journalGroup } : {}) });

@@ -58,8 +58,18 @@ async function readOrNull(path: string): Promise<Buffer | null> {
 
 export type ProjectionCleared = { cleared: number } | { busy: string };
 
-/** Drops Codex's projection of `threadId` so it is rebuilt from the rollout; `busy` (nothing written) while Codex has the database open. */
-export async function clearThreadProjection(home: string, threadId: string): Promise<ProjectionCleared> {
+/**
+ * The keys Codex files a rollout's projection under: its thread id, and for a revert's generation
+ * file (`..._<generation>.jsonl`) the generation id too (measured with 0.171.0: the generation's own
+ * turns are projected under the generation id, the prefix it inherits under the thread id).
+ */
+export function projectionKeys(threadId: string, generation: string | null): string[] {
+  return generation && generation !== threadId ? [threadId, generation] : [threadId];
+}
+
+/** Drops Codex's projection of a thread (its `keys`) so it is rebuilt from the rollout; `busy` (nothing written) while Codex has the database open. */
+export async function clearThreadProjection(home: string, keys: string | readonly string[]): Promise<ProjectionCleared> {
+  const ids = typeof keys === 'string' ? [keys] : keys;
   const before = await stat(join(home, THREAD_HISTORY_DB)).catch(() => null);
   if (!before?.isFile()) return { cleared: 0 };
   // /proc names files by their real path.
@@ -67,7 +77,7 @@ export async function clearThreadProjection(home: string, threadId: string): Pro
   const busy = { busy: `Codex has ${db} open: its turn list (the TUI's view on resume) may show the dropped turns until Codex reloads the thread` };
   if (await inUse(db)) return busy;
   const walBefore = await readOrNull(`${db}-wal`);
-  const cleared = await deleteRowsInCopy(db, walBefore, threadId);
+  const cleared = await deleteRowsInCopy(db, walBefore, ids);
   if (cleared.rows === 0) return { cleared: 0 };
   const out = cleared.bytes;
   try {
@@ -89,8 +99,8 @@ export async function clearThreadProjection(home: string, threadId: string): Pro
   return { cleared: cleared.rows };
 }
 
-/** The database with the thread's rows deleted, made in a scratch copy (with its WAL, which SQLite replays): the rows deleted and the new bytes. */
-async function deleteRowsInCopy(db: string, wal: Buffer | null, threadId: string): Promise<{ rows: number; bytes: Buffer }> {
+/** The database with the rows of `ids` deleted, made in a scratch copy (with its WAL, which SQLite replays): the rows deleted and the new bytes. */
+async function deleteRowsInCopy(db: string, wal: Buffer | null, ids: readonly string[]): Promise<{ rows: number; bytes: Buffer }> {
   const scratch = await mkdtemp(join(tmpdir(), 'rewind-codex-db-'));
   try {
     const copy = join(scratch, THREAD_HISTORY_DB);
@@ -104,7 +114,7 @@ async function deleteRowsInCopy(db: string, wal: Buffer | null, threadId: string
       h.exec('pragma locking_mode=exclusive');
       const present = new Set((h.all("select name from sqlite_master where type = 'table'") as { name: string }[]).map((r) => r.name));
       h.exec('begin immediate');
-      for (const t of TABLES) if (present.has(t)) rows += h.run(`delete from "${t}" where thread_id = ?`, [threadId]).changes;
+      for (const t of TABLES) if (present.has(t)) for (const id of ids) rows += h.run(`delete from "${t}" where thread_id = ?`, [id]).changes;
       h.exec('commit');
     } finally {
       // The last connection's close checkpoints the WAL into the copy and removes it.
