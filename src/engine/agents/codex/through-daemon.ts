@@ -114,6 +114,10 @@ async function revert(req: RewindRequest & { now?: () => number }, open: OpenSes
   await writeFileAtomic(backupPath, (fh) => fh.writeFile(selfContained(thread, thread.lines, sessionId, stamp)).then(() => undefined), { mode: 0o600 });
   // What an undo puts at the generation's path: the backup (the journal's `original` is what undo leaves there).
   const original = await fingerprintFile(backupPath);
+  // Asked again right before: a turn started since the first look is not reverted under Codex.
+  if ((await daemon.status(threadId)) === 'active' || (await daemon.turns(threadId)).some((t) => t.status === 'inProgress')) {
+    throw new RewindError('SESSION_OPEN', `${openBusyRefusal('Codex CLI', open.pid)} (nothing was reverted; the backup made for it is ${backupPath})`);
+  }
   const answer = await daemon.revert(threadId, turnId);
   const written = answer.path ?? (await currentFile(home, threadId));
   // Only a rollout under this home's sessions/ is read back and journaled.
