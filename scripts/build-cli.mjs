@@ -21,8 +21,9 @@ const common = {
   outExtension: { '.js': '.mjs' },
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   define: { __APP_VERSION__: JSON.stringify(pkg.version) },
-  // sql.js and node-sqlite3-wasm find their .wasm beside their own files: loaded from node_modules, not bundled.
-  external: ['electron', 'chokidar', 'fsevents', 'sql.js', 'node-sqlite3-wasm'],
+  // node-sqlite3-wasm finds its .wasm beside its own files, and ws requires its optional native
+  // helpers (bufferutil, utf-8-validate) lazily: loaded from node_modules, not bundled.
+  external: ['electron', 'chokidar', 'fsevents', 'node-sqlite3-wasm', 'ws'],
   // jsonc-parser's `main` is a UMD build whose lazy require()s a bundle cannot follow: its ES build.
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   logLevel: 'warning',

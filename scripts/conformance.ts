@@ -28,8 +28,8 @@ interface Agent {
 
 const C = 'test/conformance';
 const AGENTS: Agent[] = [
-  { id: 'claude', env: 'REWIND_CLAUDE_VERSION', pinned: '2.1.330', files: [`${C}/rewind.test.ts`, `${C}/restore.test.ts`, `${C}/mcp.test.ts`], fixture: join(FIX, 'claude-code-2.1.330', 'home', '.claude') },
-  { id: 'codex', env: 'REWIND_CODEX_VERSION', pinned: '0.169.0', files: [`${C}/codex.test.ts`, `${C}/codex-code.test.ts`], fixture: join(FIX, 'codex-0.171') },
+  { id: 'claude', env: 'REWIND_CLAUDE_VERSION', pinned: '2.1.332', files: [`${C}/rewind.test.ts`, `${C}/restore.test.ts`, `${C}/mcp.test.ts`], fixture: join(FIX, 'claude-code-2.1.330', 'home', '.claude') },
+  { id: 'codex', env: 'REWIND_CODEX_VERSION', pinned: '0.171.0', files: [`${C}/codex.test.ts`, `${C}/codex-code.test.ts`], fixture: join(FIX, 'codex-0.171') },
   { id: 'droid', env: 'REWIND_DROID_VERSION', pinned: '0.225.1', files: [`${C}/agents/droid.test.ts`, `${C}/agents/droid-code.test.ts`, `${C}/agents/droid-restore.test.ts`], fixture: join(FIX, 'droid-real') },
   { id: 'qwen', env: 'REWIND_QWEN_VERSION', pinned: '0.24.4', files: [`${C}/agents/qwen.test.ts`, `${C}/agents/qwen-branch.test.ts`, `${C}/agents/qwen-code.test.ts`, `${C}/agents/qwen-restore.test.ts`, `${C}/agents/qwen-mcp.test.ts`], fixture: join(FIX, 'qwen-real') },
   { id: 'gemini', env: 'REWIND_GEMINI_VERSION', pinned: '0.61.0', files: [`${C}/agents/gemini.test.ts`, `${C}/agents/gemini-code.test.ts`, `${C}/agents/gemini-restore.test.ts`, `${C}/agents/gemini-mcp.test.ts`], fixture: join(FIX, 'gemini-real') },

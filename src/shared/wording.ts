@@ -172,9 +172,25 @@ export function restoreOpenNote(agentName: string, open: { pid: number; status: 
  * The one line refusing a write under an open session: who has it, and the two ways on (a fork is
  * always allowed; or quit the agent first). `--force` does not pass it.
  */
-export function openRefusal(agentName: string, open: { pid: number; status: 'idle' | 'busy' | 'unknown'; exact: boolean }, kind: 'rewrite' | 'restore'): string {
+export function openRefusal(agentName: string, open: { pid: number; status: 'idle' | 'busy' | 'unknown'; exact: boolean }, kind: 'rewrite' | 'restore' | 'undo'): string {
+  if (kind === 'undo') return `refused: this session is ${openSessionText(agentName, open)}: putting it back under the agent would damage it (--force does not override this). Quit ${agentName} (pid ${open.pid}) and try again.`;
   const on = kind === 'rewrite' ? 'rewriting it in place under the agent would damage it' : 'restoring the code mid-turn would change files under the agent';
   return `refused: this session is ${openSessionText(agentName, open)}: ${on} (--force does not override this). Fork it instead (always allowed), or quit ${agentName} (pid ${open.pid}) and try again.`;
+}
+
+/** The refusal while the agent that has the session open is mid-turn (an agent that applies the rewind itself does it only idle). */
+export function openBusyRefusal(agentName: string, pid: number): string {
+  return `refused: ${agentName} (pid ${pid}) is in the middle of a turn on this session: try again when it is idle, or fork it instead (always allowed).`;
+}
+
+/** An in-place rewind applied by the running agent that has the session open: said in the preview and after. */
+export function throughAgentNote(agentName: string, pid: number, how: string): string {
+  return `${agentName} (pid ${pid}) has this session open: the rewind goes through it (${how}), so its next prompt goes to the model without the removed prompts (its screen still shows them until it redraws).`;
+}
+
+/** How undo goes for a rewind the agent applied: said in the preview, before confirming. */
+export function throughAgentUndoNote(agentName: string, how: string): string {
+  return `Undo does not go through ${agentName}: ${how}.`;
 }
 
 export type WindowAction = 'retry' | 'force' | 'review';

@@ -4,7 +4,7 @@ import { ensureNpmCli, runCli } from './agents/npm-cli.js';
 import { tempEnv } from '../temp.js';
 
 /** The pinned CLI the conformance tier judges against (REWIND_CLAUDE_VERSION judges another: scripts/conformance.mjs --latest). */
-export const CLAUDE_VERSION = process.env.REWIND_CLAUDE_VERSION || '2.1.330';
+export const CLAUDE_VERSION = process.env.REWIND_CLAUDE_VERSION || '2.1.332';
 
 function platformPackage(): string | null {
   const arch = process.arch === 'x64' ? 'x64' : process.arch === 'arm64' ? 'arm64' : null;

@@ -4,7 +4,7 @@ import { ensureNpmCli, runCli } from './agents/npm-cli.js';
 import { tempEnv } from '../temp.js';
 
 /** The pinned Codex CLI the conformance tier judges Codex rewinds against (REWIND_CODEX_VERSION judges another: scripts/conformance.mjs --latest). */
-export const CODEX_VERSION = process.env.REWIND_CODEX_VERSION || '0.169.0';
+export const CODEX_VERSION = process.env.REWIND_CODEX_VERSION || '0.171.0';
 
 /**
  * The pinned CLI, installed into a cache dir on first use (its platform binary comes as an optional

@@ -9,7 +9,7 @@ import { codexHome, ensureCodex } from './codex-cli.js';
 import { tempEnv } from '../temp.js';
 
 /**
- * Codex CLI 0.169.0 with Rewind's hooks (FORMATS.md §2c): Codex runs a hook only once trusted, so
+ * The pinned Codex CLI (codex-cli.ts) with Rewind's hooks (FORMATS.md §2c): Codex runs a hook only once trusted, so
  * the suite installs with `--trust` (which asks `codex app-server` for the hooks' keys and hashes).
  */
 const found = ensureCodex();

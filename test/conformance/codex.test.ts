@@ -12,7 +12,7 @@ import { tempDir } from '../temp.js';
 import type { Said } from './agents/suite.js';
 
 /**
- * The real Codex CLI 0.169.0 judges Codex rewinds: each fork and in-place rewrite Rewind makes is
+ * The real, pinned Codex CLI (codex-cli.ts) judges Codex rewinds: each fork and in-place rewrite Rewind makes is
  * resumed with `codex exec resume <id> "probe"`; the model must receive exactly the kept prompts,
  * and the resumed turn must land under the fork's id.
  */

@@ -137,6 +137,7 @@ function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeRepo
   if (r.dryRun) {
     for (const line of said) io.out(line);
     if (r.mode === 'fork') io.out(`Dry run: would fork before prompt "${truncate(r.prompts[0]!.text, 60)}" (cut at byte ${r.boundaryOffset}); nothing written`);
+    else if (r.handBack) io.out(`Dry run: the running ${adapter.displayName} would rewind in place before prompt "${truncate(r.prompts[0]!.text, 60)}", the whole session backed up to ${r.backupPath}; nothing changed`);
     else io.out(`Dry run: would rewrite in place before prompt "${truncate(r.prompts[0]!.text, 60)}" (cut at byte ${r.boundaryOffset}), backup to ${r.backupPath}; nothing written`);
     return;
   }
@@ -150,6 +151,8 @@ function report(r: RewindResult, args: BackArgs, io: CliIO, checkpoint: CodeRepo
   } else {
     io.out('Chat rewritten in-place');
     io.out(`Backup: ${r.backupPath}`);
+    // Applied by the agent that has it open: which one, and that it goes on without the removed prompts.
+    if (r.handBack) io.out(r.handBack);
   }
   // Each change is its own journal entry, undone newest first: the code, then the chat.
   if (r.journalId) io.err(checkpoint?.applied ? 'Undo with: rewind-app undo (puts back both the chat and the code)' : 'Undo with: rewind-app undo');

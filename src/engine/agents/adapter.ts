@@ -115,6 +115,15 @@ export interface AgentAdapter {
   openMarkerDirs?(root: string): string[];
   /** The id this agent's markers name the session file by (absent: the file name without `.jsonl`). */
   sessionIdOf?(path: string): Promise<string | null>;
+  /**
+   * An in-place rewind (its preview too) applied by the running agent that has the session open,
+   * through the agent's own supported way (Codex: `thread/revert` on its app-server daemon), so the
+   * open agent goes on without the dropped prompts. Null when that agent cannot be reached: the
+   * rewrite is then refused as for any open session. Absent: always refused while open.
+   */
+  rewindThroughAgent?(req: RewindRequest, open: OpenSession): Promise<RewindOutcome | null>;
+  /** After Rewind put a transcript back in place (undo, redo): what the agent caches of it is dropped (Codex: its turn projection); warnings. */
+  rewritten?(path: string): Promise<string[]>;
   /** What to type in the agent's open TUI to switch it to a session (Claude Code: `/resume <id>`); absent: quit and resume. */
   resumeInOpen?(sessionId: string): string;
   /** Is the agent writing to (or holding) this session right now? */

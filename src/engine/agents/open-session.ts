@@ -99,14 +99,22 @@ export async function refuseIfOpen(adapter: AgentAdapter, path: string, root: st
 /**
  * The agent's `rewind` behind the open-session rule: an in-place rewrite (its preview too) of a
  * session an agent has open is refused, `force` or not, and checked again right before the write
- * (a session opened since the preview is refused then); a fork goes ahead and says how to continue
- * on it in that agent.
+ * (a session opened since the preview is refused then), unless the agent applies it itself
+ * (`rewindThroughAgent`); a fork goes ahead and says how to continue on it in that agent.
  */
 export function guardRewind<A extends AgentAdapter>(adapter: A): A {
   const rewind = adapter.rewind;
   if (!rewind) return adapter;
   const guarded = async (req: RewindRequest): Promise<RewindOutcome> => {
-    if (req.mode === 'in-place') await refuseIfOpen(adapter, req.transcriptPath, req.agentRoot, 'rewrite');
+    if (req.mode === 'in-place') {
+      const open = await openStateOf(adapter, req.transcriptPath, req.agentRoot);
+      if (open) {
+        // The agent applies it itself where it offers a way (and is reachable); else refused.
+        const through = adapter.rewindThroughAgent ? await adapter.rewindThroughAgent(req, open) : null;
+        if (through) return { open, ...through };
+        throw new RewindError('SESSION_OPEN', openRefusal(adapter.displayName, open, 'rewrite'));
+      }
+    }
     // Asked before the fork is written: an agent known only by its process has "the folder's newest
     // session" open, and once written that is the fork, not the original.
     const open = req.mode === 'fork' ? await openStateOf(adapter, req.transcriptPath, req.agentRoot).catch(() => null) : null;

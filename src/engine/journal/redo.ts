@@ -108,6 +108,8 @@ async function redoOne(projectRoot: string, u: UndoRecord, r: UndoableRecord, op
     if (cur && !cur.isFile()) throw new RewindError('UNSAFE_PATH', `not a transcript file: ${r.transcript}; nothing was written`);
     const changed = !cur || !sameFingerprint(await fingerprintFile(r.transcript), u.left);
     if (changed && !opts.force) throw new RewindError('UNDO_MISMATCH', `transcript changed since the undo (the session went on): ${r.transcript} (pass --force to redo anyway)`);
+    const { refuseUnderOpenAgent, agentRewritten } = await import('./undo.js');
+    await refuseUnderOpenAgent(r.transcript);
     if (opts.dryRun) return `Would rewrite ${r.transcript} again`;
     const { lockTranscript } = await import('../io/transcript-lock.js');
     const { copyPrefixAtomic } = await import('../io/atomic-write.js');
@@ -121,7 +123,8 @@ async function redoOne(projectRoot: string, u: UndoRecord, r: UndoableRecord, op
       await lock.release();
     }
     await appendJournal(projectRoot, record());
-    return `Rewrote ${r.transcript} again (backup: ${r.backupPath})`;
+    const warnings = await agentRewritten(r.transcript);
+    return `Rewrote ${r.transcript} again (backup: ${r.backupPath})${warnings.map((w) => ` (warning: ${w})`).join('')}`;
   }
   // A restore or a revert: the tree as it was right before the undo, on the paths the undo changed.
   if (!u.preUndoCheckpointId || !u.postUndoCheckpointId) throw new RewindError('UNDO_MISMATCH', 'this undo kept no record of the files it replaced: it cannot be redone');

@@ -11,7 +11,7 @@ import { ensureStore } from '../project.js';
 import { removeFileHistoryDir } from '../agents/file-history-links.js';
 import { beforeUndoPathFor } from '../agents/backup-path.js';
 import { adapterOfFile, rootsFor } from '../agents/registry.js';
-import { codeActionName, plural } from '../../shared/wording.js';
+import { codeActionName, openRefusal, plural } from '../../shared/wording.js';
 import type { TreeState } from '../store/tree-state.js';
 
 export interface UndoResult {
@@ -168,6 +168,8 @@ async function undoRecord(projectRoot: string, r: UndoableRecord, opts: UndoOpti
         throw new RewindError('UNDO_MISMATCH', `transcript changed since the rewrite (the session went on): pass --force to put the backup back anyway (the current file is kept)`);
       }
     }
+    // Never put back under a running agent that has the session open (its next write would be lost, or damage it).
+    await refuseUnderOpenAgent(r.transcript);
     if (opts.dryRun) return { dryRun: true, undone: r, summary: 'Would put back the transcript as it was before the rewrite', keptAt: null };
     // The same lock as an in-place rewrite: never two writers of one transcript.
     const { lockTranscript } = await import('../io/transcript-lock.js');
@@ -229,7 +231,23 @@ async function putBack(
   }
   const left = await fingerprintFile(r.transcript);
   await appendJournal(projectRoot, { kind: 'undo', id: randomUUID(), ...groupOf(r), time: new Date(now()).toISOString(), undoes: r.id, keptAt: redoCopy, left });
-  return { dryRun: false, undone: r, summary: `Put back the transcript as it was before the rewrite${keptAt ? ' (the newer one is kept aside)' : ''}`, keptAt };
+  const warnings = await agentRewritten(r.transcript);
+  return { dryRun: false, undone: r, summary: `Put back the transcript as it was before the rewrite${keptAt ? ' (the newer one is kept aside)' : ''}${warnings.map((w) => ` (warning: ${w})`).join('')}`, keptAt };
+}
+
+/** SESSION_OPEN when a running agent has the transcript's session open (a put-back is a rewrite too). */
+export async function refuseUnderOpenAgent(transcript: string): Promise<void> {
+  const adapter = await adapterOfFile(transcript).catch(() => null);
+  if (!adapter) return;
+  const { openStateOf } = await import('../agents/open-session.js');
+  const open = await openStateOf(adapter, transcript, null).catch(() => null);
+  if (open) throw new RewindError('SESSION_OPEN', openRefusal(adapter.displayName, open, 'undo'));
+}
+
+/** The agent drops what it caches of a transcript Rewind put back (Codex: its turn projection). */
+export async function agentRewritten(transcript: string): Promise<string[]> {
+  const adapter = await adapterOfFile(transcript).catch(() => null);
+  return (await adapter?.rewritten?.(transcript).catch((e: unknown) => [`${(e as Error).message}`])) ?? [];
 }
 
 async function undoRestoreRecord(projectRoot: string, r: Extract<UndoableRecord, { kind: 'restore' | 'revert' }>, opts: UndoOptions, now: () => number): Promise<UndoResult> {

@@ -60,6 +60,19 @@ export const codex: AgentAdapter = {
   openMarkerDirs: (root) => [join(root, 'thread-writer-locks')],
   sessionIdOf: async (path) => (await import('./discover.js')).rolloutIdFromPath(path),
   resumeCommand: (id) => `codex resume ${id}`,
+  async rewindThroughAgent(req, open) {
+    const { revertThroughDaemon } = await import('./through-daemon.js');
+    return revertThroughDaemon(req, open);
+  },
+  async rewritten(path) {
+    const { clearThreadProjection, projectionKeys, THREAD_HISTORY_DB } = await import('./thread-history.js');
+    const { homeOfRollout, rolloutName } = await import('./thread.js');
+    const home = homeOfRollout(path);
+    const { threadId, generation } = rolloutName(path);
+    if (!home || !threadId) return [];
+    const r = await clearThreadProjection(home, projectionKeys(threadId, generation)).catch((e: unknown) => ({ busy: `Codex's turn list in ${THREAD_HISTORY_DB} was not cleared (${(e as Error).message}): it may show the wrong turns` }));
+    return 'busy' in r ? [r.busy] : [];
+  },
   async isLive(path, opts = {}) {
     const st = await stat(path).catch(() => null);
     if (!st) return false;

@@ -11,8 +11,8 @@ import { carriedWarning, holdTranscript, replaceInPlace, unchangedSince, type He
 import { sessionJournalRoot } from '../../project.js';
 import { timelineOfThread } from './rollout.js';
 import { promptsOfTimeline, statementOfPlan } from '../statement-of-plan.js';
-import { homeOfRollout, readThread, type Thread } from './thread.js';
-import { clearThreadProjection, THREAD_HISTORY_DB } from './thread-history.js';
+import { homeOfRollout, readThread, rolloutName, type Thread, type ThreadLine } from './thread.js';
+import { clearThreadProjection, projectionKeys, THREAD_HISTORY_DB } from './thread-history.js';
 import { uuidv7 } from './uuid7.js';
 import { unjudgedReason, type JudgedVersions } from '../judged.js';
 import judged from './judged.json' with { type: 'json' };
@@ -102,10 +102,22 @@ async function rewindRolloutUnlocked(req: RewindRequest & { now?: () => number }
   }
 }
 
-async function rewriteRollout(req: RewindRequest & { now?: () => number }, held: HeldTranscript): Promise<RewindOutcome> {
-  const now = req.now ?? Date.now;
-  const st = await held.fh.stat();
-  const thread = await readThread(req.transcriptPath);
+/** Where a rewind cuts a thread: the prompt it drops (with every later one), what it keeps, what it hands back. */
+export interface CutPlan {
+  timeline: ReturnType<typeof timelineOfThread>;
+  /** Index (in the thread's prompts) of the first prompt dropped. */
+  at: number;
+  /** The cut, as a byte offset in the thread read as one file. */
+  cut: number;
+  reverted: RevertedPrompt[];
+  kept: ThreadLine[];
+  /** The id inside the file: it names the backup and the writer lock. */
+  sessionId: string;
+  statement: ReturnType<typeof statementOfPlan>;
+}
+
+/** The cut for `req` (back n, or before a prompt) in a thread that may be rewritten; throws what the user must hear. */
+export function planCut(req: RewindRequest, thread: Thread): CutPlan {
   const reason = unknownFormat(thread);
   if (reason) throw new RewindError('UNSUPPORTED', `this Codex session is read only: ${reason}`);
   const timeline = timelineOfThread(thread);
@@ -122,8 +134,33 @@ async function rewriteRollout(req: RewindRequest & { now?: () => number }, held:
   const cut = prompts[at]!.byteOffset;
   const reverted: RevertedPrompt[] = prompts.slice(at).map((p) => ({ uuid: p.uuid, text: p.text, images: p.images, timestamp: p.timestamp, offset: p.byteOffset }));
   const kept = thread.lines.filter((l) => l.vOffset < cut);
-  // The id inside the file names the backup and the writer lock: an id, or nothing is written.
   const sessionId = writerSessionId(timeline.session.id, req.transcriptPath);
+  // A thread is one line of turns: the result holds exactly the prompts before the cut, in order
+  // (both modes), and a resume sends those.
+  const statement = statementOfPlan({
+    mode: req.mode,
+    before: promptsOfTimeline(prompts),
+    result: { holds: new Set(prompts.slice(0, at).map((p) => p.uuid)), live: prompts.slice(0, at).map((p) => p.uuid) },
+    target: prompts[at]!.uuid,
+    onTargetBranch: () => false,
+    handedBack: reverted.map((p) => p.uuid),
+    leftOutMessages: 0,
+  });
+  return { timeline, at, cut, reverted, kept, sessionId, statement };
+}
+
+/** The thread as one self-contained file (its `session_meta` under `id`, then `lines`): what a fork, an in-place rewrite or a backup holds. */
+export function selfContained(thread: Thread, lines: readonly ThreadLine[], id: string, stamp: Date): Buffer {
+  const chunks: Buffer[] = [Buffer.from(`${metaLine(thread, id, stamp)}\n`)];
+  for (const l of lines) chunks.push(l.bytes, Buffer.from('\n'));
+  return Buffer.concat(chunks);
+}
+
+async function rewriteRollout(req: RewindRequest & { now?: () => number }, held: HeldTranscript): Promise<RewindOutcome> {
+  const now = req.now ?? Date.now;
+  const st = await held.fh.stat();
+  const thread = await readThread(req.transcriptPath);
+  const { timeline, cut, reverted, kept, sessionId, statement } = planCut(req, thread);
   // The session's folder holds the journal only when it exists here: never create a stranger's path.
   const cwd = timeline.session.cwd;
   const projectRoot = req.projectRoot ?? (await sessionJournalRoot(cwd, req.here)).root;
@@ -144,17 +181,7 @@ async function rewriteRollout(req: RewindRequest & { now?: () => number }, held:
     projectRoot,
     bytesScanned: thread.chain.length === 1 ? thread.size : resultSize,
     warnings,
-    // A thread is one line of turns: the result holds exactly the prompts before the cut, in order
-    // (both modes), and a resume sends those.
-    statement: statementOfPlan({
-      mode: req.mode,
-      before: promptsOfTimeline(prompts),
-      result: { holds: new Set(prompts.slice(0, at).map((p) => p.uuid)), live: prompts.slice(0, at).map((p) => p.uuid) },
-      target: prompts[at]!.uuid,
-      onTargetBranch: () => false,
-      handedBack: reverted.map((p) => p.uuid),
-      leftOutMessages: 0,
-    }),
+    statement,
   };
 
   if (req.mode === 'in-place') {
@@ -179,9 +206,7 @@ async function rewriteRollout(req: RewindRequest & { now?: () => number }, held:
   }
 
   const body = async (out: FileHandle): Promise<void> => {
-    const chunks: Buffer[] = [Buffer.from(`${header}\n`)];
-    for (const l of kept) chunks.push(l.bytes, Buffer.from('\n'));
-    await out.writeFile(Buffer.concat(chunks));
+    await out.writeFile(selfContained(thread, kept, newId, stamp));
     // The source rewritten (not only grown) while we read means a stale cut; the in-place writer
     // looks again, at the path, right before its rename.
     if ((await unchangedSince(held)) === 'changed') throw new RewindError('TRANSCRIPT_CHANGED', 'the rollout changed while we worked: nothing was written, run again when Codex is idle');
@@ -211,7 +236,7 @@ async function rewriteRollout(req: RewindRequest & { now?: () => number }, held:
   // Codex's turn list answers from its projection of the rollout: dropped, it is rebuilt from the new file.
   const home = homeOfRollout(req.transcriptPath);
   if (home) {
-    const projection = await clearThreadProjection(home, sessionId).catch((e: unknown) => ({ busy: `Codex's turn list in ${THREAD_HISTORY_DB} was not cleared (${(e as Error).message}): it may show the dropped turns` }));
+    const projection = await clearThreadProjection(home, projectionKeys(sessionId, rolloutName(req.transcriptPath).generation)).catch((e: unknown) => ({ busy: `Codex's turn list in ${THREAD_HISTORY_DB} was not cleared (${(e as Error).message}): it may show the dropped turns` }));
     if ('busy' in projection) warnings.push(projection.busy);
   }
   await appendJournal(projectRoot, { kind: 'in-place', id: journalId, time: stamp.toISOString(), transcript: req.transcriptPath, sessionId, backupPath, original, result, boundaryOffset: cut, prompts: reverted.map((p) => p.uuid), ...(req.promptNumber ? { promptNumber: req.promptNumber } : {}), ...(req.journalGroup ? { group: req.journalGroup } : {}) });

@@ -1,8 +1,7 @@
-import { readFile, readdir, readlink, realpath, stat, unlink } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, readdir, readlink, realpath, rm, stat, unlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SqlJsStatic } from 'sql.js';
 import { writeFileAtomic } from '../../io/atomic-write.js';
-import { foldWal } from '../../io/sqlite-wal-fold.js';
 
 /**
  * Codex 0.169 and 0.171 keep a projection of every rollout's turns and items in
@@ -14,21 +13,19 @@ import { foldWal } from '../../io/sqlite-wal-fold.js';
  * after an in-place rewrite they kept showing the dropped turns (measured with 0.171.0). With the
  * thread's rows gone Codex projects the rollout again from its start when it loads the thread.
  *
- * Written with sql.js (WebAssembly, installs with plain `npm ci` everywhere). The database is in WAL
- * mode and sql.js cannot share SQLite's locks, so it is written only while no process has it open:
- * on Linux no process's `/proc/<pid>/fd` names it or its `-wal`/`-shm` (`codex exec` often exits
- * leaving both behind), elsewhere neither is there. The WAL's committed frames are folded in, the
- * whole file replaced atomically after a last look, and the folded `-wal`/`-shm` removed.
+ * Written with node-sqlite3-wasm (SQLite in WebAssembly, the library the session stores are read
+ * with; installs with plain `npm ci` everywhere). Its locks (a `<db>.lock` folder) are not the ones
+ * Codex's SQLite takes, so the database is written only while no process has it open: on Linux no
+ * process's `/proc/<pid>/fd` names it or its `-wal`/`-shm` (`codex exec` often exits leaving both
+ * behind), elsewhere neither is there. The database and its `-wal` are copied to a scratch folder
+ * and opened there with `locking_mode=exclusive` (that VFS has no shared memory; SQLite then replays
+ * the WAL's committed frames itself), the rows deleted, and the closing checkpoint folds everything
+ * into the copy; the copy replaces the database atomically after a last look, and the folded
+ * `-wal`/`-shm` are removed.
  */
 
 const TABLES = ['thread_items', 'thread_turns', 'thread_realtime_items', 'thread_history_projection_state'];
 export const THREAD_HISTORY_DB = 'thread_history_1.sqlite';
-
-let engine: Promise<SqlJsStatic> | null = null;
-function sqlJs(): Promise<SqlJsStatic> {
-  engine ??= import('sql.js').then((m) => m.default());
-  return engine;
-}
 
 const exists = async (p: string) => !!(await stat(p).catch(() => null));
 
@@ -61,8 +58,18 @@ async function readOrNull(path: string): Promise<Buffer | null> {
 
 export type ProjectionCleared = { cleared: number } | { busy: string };
 
-/** Drops Codex's projection of `threadId` so it is rebuilt from the rollout; `busy` (nothing written) while Codex has the database open. */
-export async function clearThreadProjection(home: string, threadId: string): Promise<ProjectionCleared> {
+/**
+ * The keys Codex files a rollout's projection under: its thread id, and for a revert's generation
+ * file (`..._<generation>.jsonl`) the generation id too (measured with 0.171.0: the generation's own
+ * turns are projected under the generation id, the prefix it inherits under the thread id).
+ */
+export function projectionKeys(threadId: string, generation: string | null): string[] {
+  return generation && generation !== threadId ? [threadId, generation] : [threadId];
+}
+
+/** Drops Codex's projection of a thread (its `keys`) so it is rebuilt from the rollout; `busy` (nothing written) while Codex has the database open. */
+export async function clearThreadProjection(home: string, keys: string | readonly string[]): Promise<ProjectionCleared> {
+  const ids = typeof keys === 'string' ? [keys] : keys;
   const before = await stat(join(home, THREAD_HISTORY_DB)).catch(() => null);
   if (!before?.isFile()) return { cleared: 0 };
   // /proc names files by their real path.
@@ -70,28 +77,9 @@ export async function clearThreadProjection(home: string, threadId: string): Pro
   const busy = { busy: `Codex has ${db} open: its turn list (the TUI's view on resume) may show the dropped turns until Codex reloads the thread` };
   if (await inUse(db)) return busy;
   const walBefore = await readOrNull(`${db}-wal`);
-  const bytes = Buffer.from(foldWal(await readFile(db), walBefore));
-  // WAL mode at rest (header bytes 18-19 = 2) with nothing in a WAL: opened in memory as a rollback
-  // database, written back in WAL mode as Codex left it.
-  const wal = bytes[18] === 2 && bytes[19] === 2;
-  if (wal) bytes[18] = bytes[19] = 1;
-  const SQL = await sqlJs();
-  const h = new SQL.Database(bytes);
-  let out: Buffer;
-  let cleared = 0;
-  try {
-    const present = new Set((h.exec("select name from sqlite_master where type = 'table'")[0]?.values ?? []).map((r) => String(r[0])));
-    for (const t of TABLES) {
-      if (!present.has(t)) continue;
-      h.run(`delete from "${t}" where thread_id = ?`, [threadId]);
-      cleared += h.getRowsModified();
-    }
-    if (cleared === 0) return { cleared: 0 };
-    out = Buffer.from(h.export());
-  } finally {
-    h.close();
-  }
-  if (wal) out[18] = out[19] = 2;
+  const cleared = await deleteRowsInCopy(db, walBefore, ids);
+  if (cleared.rows === 0) return { cleared: 0 };
+  const out = cleared.bytes;
   try {
     await writeFileAtomic(db, (fh) => fh.writeFile(out).then(() => undefined), {
       mode: before.mode & 0o777,
@@ -108,5 +96,33 @@ export async function clearThreadProjection(home: string, threadId: string): Pro
   }
   // What they held is in the new file: left, SQLite would replay the old frames over it.
   for (const f of [`${db}-wal`, `${db}-shm`]) await unlink(f).catch(() => undefined);
-  return { cleared };
+  return { cleared: cleared.rows };
+}
+
+/** The database with the rows of `ids` deleted, made in a scratch copy (with its WAL, which SQLite replays): the rows deleted and the new bytes. */
+async function deleteRowsInCopy(db: string, wal: Buffer | null, ids: readonly string[]): Promise<{ rows: number; bytes: Buffer }> {
+  const scratch = await mkdtemp(join(tmpdir(), 'rewind-codex-db-'));
+  try {
+    const copy = join(scratch, THREAD_HISTORY_DB);
+    await copyFile(db, copy);
+    if (wal) await writeFileAtomic(`${copy}-wal`, (fh) => fh.writeFile(wal).then(() => undefined));
+    const { Database } = (await import('node-sqlite3-wasm')).default;
+    const h = new Database(copy, { fileMustExist: true });
+    let rows = 0;
+    try {
+      // No shared memory in this VFS: the WAL index is kept in SQLite's heap, and the WAL read from the file.
+      h.exec('pragma locking_mode=exclusive');
+      const present = new Set((h.all("select name from sqlite_master where type = 'table'") as { name: string }[]).map((r) => r.name));
+      h.exec('begin immediate');
+      for (const t of TABLES) if (present.has(t)) for (const id of ids) rows += h.run(`delete from "${t}" where thread_id = ?`, [id]).changes;
+      h.exec('commit');
+    } finally {
+      // The last connection's close checkpoints the WAL into the copy and removes it.
+      h.close();
+    }
+    if (await exists(`${copy}-wal`)) throw new Error('its write-ahead log could not be folded in');
+    return { rows, bytes: await readFile(copy) };
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
 }
