@@ -1,13 +1,17 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
 /**
- * One private tmux server (its socket in the test's temp dir, never in TMPDIR's tmux-<uid>) with one
- * window: a real agent TUI typed into as a user would, its screen read back.
+ * One private tmux server (its socket in the test's temp dir, never in TMPDIR's tmux-<uid>; no
+ * tmux.conf read) with one window: a real agent TUI typed into as a user would, its screen read back.
  */
 export class Tmux {
   readonly socket: string;
-  constructor(dir: string) {
+  private startedAt = 0;
+  constructor(private readonly dir: string) {
     this.socket = join(dir, 'tmux.sock');
   }
 
@@ -16,12 +20,31 @@ export class Tmux {
   }
 
   private tmux(args: string[]): string {
-    return execFileSync('tmux', ['-S', this.socket, ...args], { encoding: 'utf8', timeout: 10_000 });
+    // The server takes its global environment from this client: only what tmux itself needs.
+    const env = { PATH: process.env.PATH, HOME: this.dir, LANG: 'C.UTF-8' };
+    return execFileSync('tmux', ['-u', '-f', '/dev/null', '-S', this.socket, ...args], { encoding: 'utf8', timeout: 10_000, env });
   }
 
-  /** Starts `script` (a shell file) in `cwd`; the pane stays after it exits so its last words can be read. */
-  start(cwd: string, script: string): void {
-    this.tmux(['new-session', '-d', '-s', 'w', '-x', '160', '-y', '45', '-c', cwd, `${script}; echo TUI-EXITED; sleep 600`]);
+  /**
+   * Starts `cmd` in `cwd` with exactly `env` (`env -i`: nothing of the test runner's environment
+   * reaches the agent; the runner's `CI=true` made Gemini CLI start headless and Droid's Ink draw
+   * nothing until exit). LANG defaults to C.UTF-8. The pane stays after it exits so its last words
+   * can be read. The script is kept beside the socket (`tui.sh`) to start it again by hand.
+   */
+  start(cwd: string, env: NodeJS.ProcessEnv, cmd: string[]): void {
+    const vars = Object.entries({ LANG: 'C.UTF-8', ...env }).filter((e): e is [string, string] => e[1] !== undefined);
+    const script = join(this.dir, 'tui.sh');
+    writeFileSync(script, `#!/bin/sh\nexec env -i ${vars.map(([k, v]) => quote(`${k}=${v}`)).join(' ')} ${cmd.map(quote).join(' ')}\n`);
+    chmodSync(script, 0o755);
+    this.startedAt = Date.now();
+    this.tmux(['new-session', '-d', '-s', 'w', '-x', '160', '-y', '45', '-c', cwd, `${quote(script)}; echo TUI-EXITED; sleep 600`]);
+  }
+
+  /** Waits for the TUI's first screen (`what`) and logs how long it took since `start`: a loaded machine's number for the report. */
+  async firstScreen(name: string, what: (screen: string) => boolean, ms: number): Promise<string> {
+    const s = await this.waitFor(what, 'its first screen', ms);
+    console.log(`${name}: first screen after ${((Date.now() - this.startedAt) / 1000).toFixed(1)} s`);
+    return s;
   }
 
   screen(): string {
