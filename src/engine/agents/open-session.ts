@@ -3,7 +3,8 @@ import { RewindError } from '../errors.js';
 import { ancestorPids } from '../io/process-alive.js';
 import type { OpenSession, SessionSummary } from '../../shared/session-schema.js';
 import { openRefusal } from '../../shared/wording.js';
-import type { AgentAdapter, OpenMarker, RewindOutcome, RewindRequest } from './adapter.js';
+import type { AgentAdapter, OpenLook, OpenMarker, RewindOutcome, RewindRequest } from './adapter.js';
+import { processTable } from '../io/process-list.js';
 
 /**
  * Which sessions a running agent has open, for every agent alike (FORMATS.md §2d): the markers
@@ -13,11 +14,90 @@ import type { AgentAdapter, OpenMarker, RewindOutcome, RewindRequest } from './a
  */
 
 type Roots = readonly { adapter: AgentAdapter; root: string }[];
+type Found = { adapter: AgentAdapter; markers: OpenMarker[] }[];
 
 const samePath = (a: string | null, b: string | null) => a !== null && b !== null && resolve(a) === resolve(b);
 
 function openOf(adapter: AgentAdapter, m: OpenMarker, exact: boolean): OpenSession {
   return { agent: adapter.id, pid: m.pid, status: m.status, since: m.since, exact };
+}
+
+/**
+ * One call's look at what is open (a list, a check, a rewind's preview or its apply): each agent's
+ * markers asked once, the process table read once for every agent known by its processes, each
+ * project's journal read once. Never kept past the call: a session opened between a preview and
+ * its apply is seen by the apply's own snapshot.
+ */
+export interface OpenSnapshot {
+  markers(adapter: AgentAdapter, root: string): Promise<OpenMarker[]>;
+  /** Files Rewind wrote in these project folders, with the size it left (`rewindWrites`). */
+  rewindWrote(cwds: string[]): Promise<Map<string, number>>;
+}
+
+export function openSnapshot(): OpenSnapshot {
+  let look: OpenLook | null = null;
+  const asked = new Map<string, Promise<OpenMarker[]>>();
+  const journals = new Map<string, Promise<Map<string, number>>>();
+  return {
+    markers(adapter, root) {
+      const key = `${adapter.id}\0${root}`;
+      let p = asked.get(key);
+      if (!p) {
+        look ??= { processes: processTable() };
+        p = adapter.openSessions ? adapter.openSessions(root, look).catch(() => [] as OpenMarker[]) : Promise.resolve([]);
+        asked.set(key, p);
+      }
+      return p;
+    },
+    async rewindWrote(cwds) {
+      const out = new Map<string, number>();
+      for (const cwd of new Set(cwds.map((c) => resolve(c)))) {
+        let p = journals.get(cwd);
+        if (!p) journals.set(cwd, (p = import('../journal/session-annotations.js').then((m) => m.rewindWritesIn([cwd])).catch(() => new Map<string, number>())));
+        for (const [k, v] of await p) out.set(resolve(k), v);
+      }
+      return out;
+    },
+  };
+}
+
+/** One of an agent's session files in a folder, as `attributeOpen` weighs it. */
+export interface OpenCandidate {
+  path: string;
+  /** Its last write (ms). */
+  mtimeMs: number;
+  size: number;
+}
+
+/** A process's start time read to the second (Linux's boot clock): a write this much before it still counts as after. */
+const START_SLACK_MS = 2000;
+
+/**
+ * Which session each process of an agent that marks none (Gemini CLI, Droid: FORMATS.md §2d) has
+ * open, among that agent's session files in the process's folder: the one it last wrote since it
+ * started. A file still exactly as Rewind wrote it (a fork, an in-place rewrite, an undo:
+ * `rewindWrote`, path → size) is never one (the agent did not write it), nor a file an exact
+ * marker already names (`taken`). A process that wrote nothing since it started has none of them
+ * open; one whose start is unknown, the folder's newest the agent wrote. Several processes in one
+ * folder: the latest started takes the newest file it could have written, the next the next one.
+ */
+export function attributeOpen(markers: OpenMarker[], candidates: OpenCandidate[], rewindWrote: ReadonlyMap<string, number> = new Map(), taken: ReadonlySet<string> = new Set()): Map<OpenMarker, string> {
+  const theirs = candidates
+    .filter((c) => !taken.has(resolve(c.path)) && rewindWrote.get(resolve(c.path)) !== c.size)
+    .sort((a, b) => b.mtimeMs - a.mtimeMs);
+  const startOf = (m: OpenMarker) => (m.since === null ? null : Date.parse(m.since));
+  const order = [...markers].sort((a, b) => (startOf(b) ?? -Infinity) - (startOf(a) ?? -Infinity));
+  const out = new Map<OpenMarker, string>();
+  const used = new Set<string>();
+  for (const m of order) {
+    const start = startOf(m);
+    const pool = theirs.filter((c) => start === null || Number.isNaN(start) || c.mtimeMs >= start - START_SLACK_MS);
+    const pick = pool.find((c) => !used.has(c.path)) ?? pool[0];
+    if (!pick) continue;
+    used.add(pick.path);
+    out.set(m, pick.path);
+  }
+  return out;
 }
 
 /** The root the agent's markers for this file live under (a file's own store, else the given root, else env's). */
@@ -33,59 +113,85 @@ export async function markerIdOf(adapter: AgentAdapter, path: string): Promise<s
 
 /**
  * Is this session file open in a running agent? By the marker naming its id; else (agents without
- * markers) by an agent process working in the session's folder, when this file is that folder's
- * newest session. Null when no agent has it open (or the agent has no way to tell).
+ * markers) by an agent process working in the session's folder that has it open (`attributeOpen`).
+ * Null when no agent has it open (or the agent has no way to tell). `snap`: the call's snapshot.
  */
-export async function openStateOf(adapter: AgentAdapter, path: string, root?: string | null, hint: { cwd?: string | null } = {}): Promise<OpenSession | null> {
+export async function openStateOf(adapter: AgentAdapter, path: string, root?: string | null, hint: { cwd?: string | null } = {}, snap: OpenSnapshot = openSnapshot()): Promise<OpenSession | null> {
   if (!adapter.openSessions) return null;
   const r = markerRoot(adapter, path, root);
-  const markers = await adapter.openSessions(r).catch(() => [] as OpenMarker[]);
+  const markers = await snap.markers(adapter, r);
   if (markers.length === 0) return null;
   const id = await markerIdOf(adapter, path).catch(() => null);
   const named = markers.find((m) => m.sessionId !== null && m.sessionId === id);
   if (named) return openOf(adapter, named, true);
-  const loose = markers.filter((m) => m.sessionId === null && m.cwd !== null);
-  if (loose.length === 0) return null;
   const cwd = hint.cwd !== undefined ? hint.cwd : (await adapter.timeline(path).catch(() => null))?.session.cwd ?? null;
-  const m = loose.find((x) => samePath(x.cwd, cwd));
-  if (!m || cwd === null) return null;
-  const newest = await adapter.newestFor(cwd, r).catch(() => null);
-  return newest !== null && samePath(newest, path) ? openOf(adapter, m, false) : null;
+  const loose = markers.filter((m) => m.sessionId === null && samePath(m.cwd, cwd));
+  if (loose.length === 0 || cwd === null) return null;
+  const listed = await adapter.summarize(r, { project: cwd }).catch(() => [] as SessionSummary[]);
+  const m = looseOpen(markers, loose, listed, await snap.rewindWrote([cwd])).get(resolve(path));
+  return m ? openOf(adapter, m, false) : null;
+}
+
+/** `attributeOpen` over an agent's listed sessions of one folder: session path → the marker that has it open. */
+function looseOpen(markers: OpenMarker[], loose: OpenMarker[], listed: Pick<SessionSummary, 'id' | 'transcriptPath' | 'lastActivity' | 'sizeBytes'>[], wrote: ReadonlyMap<string, number>): Map<string, OpenMarker> {
+  const exactIds = new Set(markers.map((m) => m.sessionId).filter((x): x is string => x !== null));
+  const taken = new Set(listed.filter((s) => exactIds.has(s.id)).map((s) => resolve(s.transcriptPath)));
+  const candidates = listed.map((s) => ({ path: resolve(s.transcriptPath), mtimeMs: Date.parse(s.lastActivity), size: s.sizeBytes }));
+  const out = new Map<string, OpenMarker>();
+  for (const [m, p] of attributeOpen(loose, candidates, wrote, taken)) if (!out.has(p)) out.set(p, m);
+  return out;
 }
 
 /** Every agent's open sessions, asked once per agent (for a list). */
-export async function openMarkers(roots: Roots): Promise<{ adapter: AgentAdapter; markers: OpenMarker[] }[]> {
-  const out: { adapter: AgentAdapter; markers: OpenMarker[] }[] = [];
+export async function openMarkers(roots: Roots, snap: OpenSnapshot = openSnapshot()): Promise<Found> {
+  const out: Found = [];
   for (const { adapter, root } of roots) {
     if (!adapter.openSessions) continue;
-    const markers = await adapter.openSessions(root).catch(() => [] as OpenMarker[]);
+    const markers = await snap.markers(adapter, root);
     if (markers.length > 0) out.push({ adapter, markers });
   }
   return out;
 }
 
-/** The list with `open` set on each session a running agent has (a folder-only marker: that folder's newest session of the agent). */
-export function withOpen(sessions: SessionSummary[], found: { adapter: AgentAdapter; markers: OpenMarker[] }[]): SessionSummary[] {
+/** What a list needs to mark its open sessions, asked once: every agent's markers, and the journals of the folders agents without markers work in. */
+export interface OpenFound {
+  found: Found;
+  rewindWrote: ReadonlyMap<string, number>;
+}
+
+export async function openFound(roots: Roots, snap: OpenSnapshot = openSnapshot()): Promise<OpenFound> {
+  const found = await openMarkers(roots, snap);
+  const cwds = found.flatMap(({ markers }) => markers.filter((m) => m.sessionId === null && m.cwd !== null).map((m) => m.cwd!));
+  return { found, rewindWrote: cwds.length > 0 ? await snap.rewindWrote(cwds) : new Map() };
+}
+
+/** The list with `open` set on each session a running agent has (a process without a marker: `attributeOpen` among its folder's sessions). */
+export function withOpen(sessions: SessionSummary[], { found, rewindWrote }: OpenFound): SessionSummary[] {
   if (found.length === 0) return sessions;
   const open = new Map<SessionSummary, OpenSession>();
   for (const { adapter, markers } of found) {
     const mine = sessions.filter((s) => s.agent === adapter.id && !s.host);
     for (const m of markers) {
-      if (m.sessionId !== null) {
-        const s = mine.find((x) => x.id === m.sessionId);
-        if (s) open.set(s, openOf(adapter, m, true));
-        continue;
+      if (m.sessionId === null) continue;
+      const s = mine.find((x) => x.id === m.sessionId);
+      if (s) open.set(s, openOf(adapter, m, true));
+    }
+    const loose = markers.filter((m) => m.sessionId === null && m.cwd !== null);
+    for (const cwd of new Set(loose.map((m) => resolve(m.cwd!)))) {
+      const here = mine.filter((x) => samePath(x.cwd, cwd));
+      const byPath = looseOpen(markers, loose.filter((m) => samePath(m.cwd, cwd)), here, rewindWrote);
+      for (const s of here) {
+        const m = byPath.get(resolve(s.transcriptPath));
+        if (m && !open.has(s)) open.set(s, openOf(adapter, m, false));
       }
-      const newest = mine.filter((x) => samePath(x.cwd, m.cwd)).sort((a, b) => b.lastActivity.localeCompare(a.lastActivity))[0];
-      if (newest && !open.has(newest)) open.set(newest, openOf(adapter, m, false));
     }
   }
   return open.size === 0 ? sessions : sessions.map((s) => (open.has(s) ? { ...s, open: open.get(s)! } : s));
 }
 
-/** Sessions of the listed agents that are open, for a list: `withOpen` over every root. */
+/** Sessions of the listed agents that are open, for a list: `withOpen` over every root, from one snapshot. */
 export async function markOpen(sessions: SessionSummary[], roots: Roots): Promise<SessionSummary[]> {
-  return withOpen(sessions, await openMarkers(roots));
+  return withOpen(sessions, await openFound(roots));
 }
 
 /** Refuses (SESSION_OPEN, one line: the agent, its pid, the ways on) when an agent has the session open; `busyOnly`: only mid-turn. */
@@ -151,13 +257,14 @@ const inside = (dir: string, root: string) => {
  */
 export async function agentOpenIn(projectRoot: string, roots: Roots, transcriptPath?: string | null): Promise<{ adapter: AgentAdapter; open: OpenSession } | null> {
   const hits: { adapter: AgentAdapter; open: OpenSession }[] = [];
-  for (const { adapter, markers } of await openMarkers(roots)) {
+  const snap = openSnapshot();
+  for (const { adapter, markers } of await openMarkers(roots, snap)) {
     for (const m of markers) if (m.cwd !== null && inside(m.cwd, projectRoot)) hits.push({ adapter, open: openOf(adapter, m, m.sessionId !== null) });
   }
   if (transcriptPath) {
     const { adapterOfFile } = await import('./registry.js');
     const adapter = await adapterOfFile(transcriptPath).catch(() => null);
-    const open = adapter ? await openStateOf(adapter, transcriptPath, roots.find((r) => r.adapter.id === adapter.id)?.root).catch(() => null) : null;
+    const open = adapter ? await openStateOf(adapter, transcriptPath, roots.find((r) => r.adapter.id === adapter.id)?.root, {}, snap).catch(() => null) : null;
     if (adapter && open) hits.push({ adapter, open });
   }
   return hits.find((h) => h.open.status === 'busy') ?? hits[0] ?? null;
