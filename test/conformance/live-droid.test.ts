@@ -15,6 +15,7 @@ const DROID = orSkip('Factory Droid', ensureNpmCli(DROID_CLI));
 const run = !!DROID && process.platform === 'linux' && Tmux.available();
 
 interface Listed {
+  id: string;
   transcriptPath: string;
   agent: string;
   open?: { agent: string; pid: number; exact: boolean };
@@ -93,6 +94,12 @@ describe.runIf(run)('a session open in the real Droid TUI', () => {
     const fork = /^Fork created: (\S+)$/m.exec(f.stdout)![1]!;
     expect(f.stdout).toContain(`(pid ${pid}) has the original open`);
     expect(await readFile(transcript)).toEqual(before);
+    // The fork is now the folder's newest file, but the TUI has the original open: the list says so.
+    const again = rewindApp(['sessions', '--json'], env, project);
+    const afterFork = (JSON.parse(again.stdout) as { sessions: Listed[] }).sessions.filter((x) => x.agent === 'droid');
+    expect(afterFork.find((x) => x.transcriptPath === transcript)?.open).toMatchObject({ agent: 'droid', pid });
+    expect(afterFork.find((x) => x.id === fork)).toBeDefined();
+    expect(afterFork.filter((x) => x.open).map((x) => x.transcriptPath)).toEqual([transcript]);
     // The open TUI takes another prompt: the session goes on whole, appended after what was there.
     tmux.type('just chatting three');
     for (let i = 0; i < 5 && !(await tmux.waitFor((s) => s.includes('OK: just chatting three'), '', 4000).then(() => true, () => false)); i++) tmux.key('Enter');

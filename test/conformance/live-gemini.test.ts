@@ -14,6 +14,7 @@ const GEMINI = orSkip('Gemini CLI', ensureNpmCli(GEMINI_CLI));
 const run = !!GEMINI && process.platform === 'linux' && Tmux.available();
 
 interface Listed {
+  id: string;
   transcriptPath: string;
   cwd: string | null;
   agent: string;
@@ -88,6 +89,11 @@ describe.runIf(run)('a session open in the real Gemini CLI TUI', () => {
     const fork = /^Fork created: (\S+)$/m.exec(f.stdout)![1]!;
     expect(f.stdout).toContain(`(pid ${pid}) has the original open`);
     expect(await readFile(transcript)).toEqual(before);
+    // The fork is now the folder's newest file, but the TUI has the original open: the list says so.
+    const afterFork = listed();
+    expect(afterFork.find((x) => x.transcriptPath === transcript)?.open).toMatchObject({ agent: 'gemini', pid });
+    expect(afterFork.find((x) => x.id === fork)).toBeDefined();
+    expect(afterFork.find((x) => x.id === fork)?.open ?? null).toBeNull();
     // The open TUI takes another prompt: the session goes on whole, appended after what was there.
     tmux.type('just chatting three');
     for (let i = 0; i < 5 && !(await tmux.waitFor((s) => s.includes('OK: just chatting three'), '', 4000).then(() => true, () => false)); i++) tmux.key('Enter');
@@ -95,6 +101,7 @@ describe.runIf(run)('a session open in the real Gemini CLI TUI', () => {
     for (let i = 0; i < 100 && (await three()) < 3; i++) await new Promise((r) => setTimeout(r, 100));
     expect(await three()).toBe(3);
     expect((await readFile(transcript)).subarray(0, before.length)).toEqual(before);
+    expect(listed().filter((x) => x.open).map((x) => x.transcriptPath)).toEqual([transcript]);
     await driver.run(home, project, api, fork, 'after the fork');
     const sent = api.histories().at(-1)!.filter((l) => l.startsWith('user: '));
     expect(sent).toEqual(['user: just chatting one', 'user: after the fork']);

@@ -213,8 +213,7 @@ export function guardRewind<A extends AgentAdapter>(adapter: A): A {
   if (!rewind) return adapter;
   const guarded = async (req: RewindRequest): Promise<RewindOutcome> => {
     if (req.mode === 'in-place') await refuseIfOpen(adapter, req.transcriptPath, req.agentRoot, 'rewrite');
-    // Asked before the fork is written: an agent known only by its process has "the folder's newest
-    // session" open, and once written that is the fork, not the original.
+    // Asked before the fork is written (the fork, Rewind's own write, is never the one an agent has open).
     const open = req.mode === 'fork' ? await openStateOf(adapter, req.transcriptPath, req.agentRoot).catch(() => null) : null;
     const out = await rewind.call(adapter, req);
     if (req.mode !== 'fork' || !open) return out;

@@ -7,7 +7,8 @@ export const isGeminiArgv = (argv: string[]): boolean => argvNames(argv, ['gemin
 
 /**
  * Gemini CLI marks no open session (FORMATS.md §2d): a running `gemini` process working in a
- * folder has (most likely) that folder's newest session open; `--resume <id>` names it exactly.
+ * folder, with its start time (the session it has open is the one there it last wrote since:
+ * `attributeOpen`); `--resume <id>` names it exactly.
  */
 export function geminiOpenSessions(source?: ProcessInfo[] | ProcessTable): Promise<OpenMarker[]> {
   const writer = (p: ProcessInfo) => p.argv.some((a) => a.startsWith('--max-old-space-size'));
