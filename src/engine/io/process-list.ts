@@ -83,19 +83,27 @@ function linuxTable(): ProcessTable {
 const LSTART = /^\s*(\d+)\s+(\d+)\s+(\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d \d{4})\s+(.*)$/;
 
 /** macOS (and other Unix): one `ps` for the command lines (split on spaces: argv with spaces is approximate) and start times, `lsof` for a match's cwd. */
-function psAll(): ProcessInfo[] {
-  let text = '';
+function ps(columns: string): string {
   try {
-    text = execFileSync('ps', ['-axo', 'pid=,ppid=,lstart=,command='], { encoding: 'utf8', timeout: 5000, maxBuffer: 32 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, LC_ALL: 'C', TZ: 'UTC' } });
+    return execFileSync('ps', ['-axo', columns], { encoding: 'utf8', timeout: 5000, maxBuffer: 32 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, LC_ALL: 'C', TZ: 'UTC' } });
   } catch {
-    text = '';
+    return '';
   }
+}
+
+function psAll(): ProcessInfo[] {
   const all: ProcessInfo[] = [];
-  for (const line of text.split('\n')) {
+  for (const line of ps('pid=,ppid=,lstart=,command=').split('\n')) {
     const m = LSTART.exec(line);
     if (!m) continue;
     const started = Date.parse(`${m[3]} GMT`);
     all.push({ pid: Number(m[1]), ppid: Number(m[2]) || null, argv: m[4]!.split(' ').filter((a) => a !== ''), cwd: null, startedAt: Number.isFinite(started) ? started : null });
+  }
+  if (all.length > 0) return all;
+  // A `ps` without `lstart`: the processes, their start unknown.
+  for (const line of ps('pid=,ppid=,command=').split('\n')) {
+    const m = /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line);
+    if (m) all.push({ pid: Number(m[1]), ppid: Number(m[2]) || null, argv: m[3]!.split(' ').filter((a) => a !== ''), cwd: null, startedAt: null });
   }
   return all;
 }
