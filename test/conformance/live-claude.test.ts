@@ -61,7 +61,7 @@ describe.runIf(run)('a session open in the real Claude Code TUI', () => {
   });
 
   afterAll(async () => {
-    tmux?.kill();
+    await tmux?.kill();
     await api?.close();
   });
 

@@ -93,7 +93,7 @@ describe.runIf(run)('a session open in the real Codex TUI', () => {
   }, 180_000);
 
   afterAll(async () => {
-    tmux?.kill();
+    await tmux?.kill();
     if (env) {
       // The daemon outlives the TUI (and its pid-update-loop outlives `daemon stop`): stop it, then end
       // whatever still runs from this test's $CODEX_HOME, so nothing survives the test.

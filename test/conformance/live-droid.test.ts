@@ -62,7 +62,7 @@ describe.runIf(run)('a session open in the real Droid TUI', () => {
   }, 600_000);
 
   afterAll(async () => {
-    tmux?.kill();
+    await tmux?.kill();
     await api?.close();
   });
 

@@ -56,7 +56,7 @@ describe.runIf(run)('a session open in the real Gemini CLI TUI', () => {
   }, 480_000);
 
   afterAll(async () => {
-    tmux?.kill();
+    await tmux?.kill();
     await api?.close();
   });
 

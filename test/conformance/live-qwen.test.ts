@@ -1,4 +1,4 @@
-import { mkdir, readFile, readdir } from 'node:fs/promises';
+import { mkdir, readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { qwen } from '../../src/engine/agents/qwen/adapter.js';
@@ -51,11 +51,18 @@ describe.runIf(run)('a session open in the real Qwen Code TUI', () => {
     const count = async () => (await qwen.timeline(transcript).catch(() => null))?.stats.activePrompts ?? 0;
     for (let i = 0; i < 600 && (await count()) < 2; i++) await new Promise((r) => setTimeout(r, 100));
     expect(await count()).toBe(2);
-    await new Promise((r) => setTimeout(r, 1000));
+    // Then the second answer's record, and the file quiet for 2 s (its telemetry record follows the
+    // answer): the checks below compare the file byte for byte, so Qwen must be done writing.
+    const size = async () => (await stat(transcript)).size;
+    for (let i = 0; i < 600 && !(await readFile(transcript, 'utf8')).includes('OK: just chatting two'); i++) await new Promise((r) => setTimeout(r, 100));
+    for (let last = -1, since = Date.now(), end = Date.now() + 60_000; Date.now() < end && Date.now() - since < 2000; await new Promise((r) => setTimeout(r, 200))) {
+      const now = await size();
+      if (now !== last) [last, since] = [now, Date.now()];
+    }
   });
 
   afterAll(async () => {
-    tmux?.kill();
+    await tmux?.kill();
     await api?.close();
   });
 

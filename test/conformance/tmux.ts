@@ -1,8 +1,35 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** A process and every descendant, parents first (Linux `/proc`; these tests run on Linux). */
+function processTree(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const out = [root];
+  for (let i = 0; i < out.length; i++) out.push(...(children.get(out[i]!) ?? []));
+  return out;
+}
 
 /**
  * One private tmux server (its socket in the test's temp dir, never in TMPDIR's tmux-<uid>; no
@@ -72,7 +99,22 @@ export class Tmux {
     throw new Error(`the TUI never showed ${label}:\n${s.slice(-3000)}`);
   }
 
-  kill(): void {
+  /**
+   * Ends the TUI and everything it started (kill -9, so no exit handler writes after the test), then
+   * the server, and waits until they are gone: an agent still writing its logs or state into the
+   * test's home would recreate the run's TMPDIR after its teardown removed it.
+   */
+  async kill(): Promise<void> {
+    const pane = Number(spawnSync('tmux', ['-S', this.socket, 'list-panes', '-a', '-F', '#{pane_pid}'], { encoding: 'utf8', timeout: 10_000 }).stdout?.trim().split('\n')[0]);
+    const pids = Number.isInteger(pane) && pane > 0 ? processTree(pane) : [];
+    for (const pid of pids.reverse()) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
     spawnSync('tmux', ['-S', this.socket, 'kill-server'], { timeout: 10_000 });
+    for (const end = Date.now() + 10_000; pids.some(alive) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
   }
 }
