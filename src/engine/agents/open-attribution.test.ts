@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../../../test/fixtures.js';
 import { procStartOf } from '../io/process-alive.js';
 import type { AgentAdapter, OpenMarker } from './adapter.js';
-import { agentOpenIn, attributeOpen, markOpen, openStateOf, type OpenCandidate } from './open-session.js';
+import { attributeOpen, type OpenCandidate } from './open-attribution.js';
+import { agentOpenIn, markOpen, openStateOf } from './open-session.js';
 import { ADAPTERS } from './registry.js';
 
 const linux = process.platform === 'linux';

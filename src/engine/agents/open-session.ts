@@ -3,8 +3,9 @@ import { RewindError } from '../errors.js';
 import { ancestorPids } from '../io/process-alive.js';
 import type { OpenSession, SessionSummary } from '../../shared/session-schema.js';
 import { openRefusal } from '../../shared/wording.js';
-import type { AgentAdapter, OpenLook, OpenMarker, RewindOutcome, RewindRequest } from './adapter.js';
-import { processTable } from '../io/process-list.js';
+import type { AgentAdapter, OpenMarker, RewindOutcome, RewindRequest } from './adapter.js';
+import { looseOpen } from './open-attribution.js';
+import { openSnapshot, type OpenSnapshot } from './open-snapshot.js';
 
 /**
  * Which sessions a running agent has open, for every agent alike (FORMATS.md §2d): the markers
@@ -20,84 +21,6 @@ const samePath = (a: string | null, b: string | null) => a !== null && b !== nul
 
 function openOf(adapter: AgentAdapter, m: OpenMarker, exact: boolean): OpenSession {
   return { agent: adapter.id, pid: m.pid, status: m.status, since: m.since, exact };
-}
-
-/**
- * One call's look at what is open (a list, a check, a rewind's preview or its apply): each agent's
- * markers asked once, the process table read once for every agent known by its processes, each
- * project's journal read once. Never kept past the call: a session opened between a preview and
- * its apply is seen by the apply's own snapshot.
- */
-export interface OpenSnapshot {
-  markers(adapter: AgentAdapter, root: string): Promise<OpenMarker[]>;
-  /** Files Rewind wrote in these project folders, with the size it left (`rewindWrites`). */
-  rewindWrote(cwds: string[]): Promise<Map<string, number>>;
-}
-
-export function openSnapshot(): OpenSnapshot {
-  let look: OpenLook | null = null;
-  const asked = new Map<string, Promise<OpenMarker[]>>();
-  const journals = new Map<string, Promise<Map<string, number>>>();
-  return {
-    markers(adapter, root) {
-      const key = `${adapter.id}\0${root}`;
-      let p = asked.get(key);
-      if (!p) {
-        look ??= { processes: processTable() };
-        p = adapter.openSessions ? adapter.openSessions(root, look).catch(() => [] as OpenMarker[]) : Promise.resolve([]);
-        asked.set(key, p);
-      }
-      return p;
-    },
-    async rewindWrote(cwds) {
-      const out = new Map<string, number>();
-      for (const cwd of new Set(cwds.map((c) => resolve(c)))) {
-        let p = journals.get(cwd);
-        if (!p) journals.set(cwd, (p = import('../journal/session-annotations.js').then((m) => m.rewindWritesIn([cwd])).catch(() => new Map<string, number>())));
-        for (const [k, v] of await p) out.set(resolve(k), v);
-      }
-      return out;
-    },
-  };
-}
-
-/** One of an agent's session files in a folder, as `attributeOpen` weighs it. */
-export interface OpenCandidate {
-  path: string;
-  /** Its last write (ms). */
-  mtimeMs: number;
-  size: number;
-}
-
-/** A process's start time read to the second (Linux's boot clock): a write this much before it still counts as after. */
-const START_SLACK_MS = 2000;
-
-/**
- * Which session each process of an agent that marks none (Gemini CLI, Droid: FORMATS.md §2d) has
- * open, among that agent's session files in the process's folder: the one it last wrote since it
- * started. A file still exactly as Rewind wrote it (a fork, an in-place rewrite, an undo:
- * `rewindWrote`, path → size) is never one (the agent did not write it), nor a file an exact
- * marker already names (`taken`). A process that wrote nothing since it started has none of them
- * open; one whose start is unknown, the folder's newest the agent wrote. Several processes in one
- * folder: the latest started takes the newest file it could have written, the next the next one.
- */
-export function attributeOpen(markers: OpenMarker[], candidates: OpenCandidate[], rewindWrote: ReadonlyMap<string, number> = new Map(), taken: ReadonlySet<string> = new Set()): Map<OpenMarker, string> {
-  const theirs = candidates
-    .filter((c) => !taken.has(resolve(c.path)) && rewindWrote.get(resolve(c.path)) !== c.size)
-    .sort((a, b) => b.mtimeMs - a.mtimeMs);
-  const startOf = (m: OpenMarker) => (m.since === null ? null : Date.parse(m.since));
-  const order = [...markers].sort((a, b) => (startOf(b) ?? -Infinity) - (startOf(a) ?? -Infinity));
-  const out = new Map<OpenMarker, string>();
-  const used = new Set<string>();
-  for (const m of order) {
-    const start = startOf(m);
-    const pool = theirs.filter((c) => start === null || Number.isNaN(start) || c.mtimeMs >= start - START_SLACK_MS);
-    const pick = pool.find((c) => !used.has(c.path)) ?? pool[0];
-    if (!pick) continue;
-    used.add(pick.path);
-    out.set(m, pick.path);
-  }
-  return out;
 }
 
 /** The root the agent's markers for this file live under (a file's own store, else the given root, else env's). */
@@ -130,16 +53,6 @@ export async function openStateOf(adapter: AgentAdapter, path: string, root?: st
   const listed = await adapter.summarize(r, { project: cwd }).catch(() => [] as SessionSummary[]);
   const m = looseOpen(markers, loose, listed, await snap.rewindWrote([cwd])).get(resolve(path));
   return m ? openOf(adapter, m, false) : null;
-}
-
-/** `attributeOpen` over an agent's listed sessions of one folder: session path → the marker that has it open. */
-function looseOpen(markers: OpenMarker[], loose: OpenMarker[], listed: Pick<SessionSummary, 'id' | 'transcriptPath' | 'lastActivity' | 'sizeBytes'>[], wrote: ReadonlyMap<string, number>): Map<string, OpenMarker> {
-  const exactIds = new Set(markers.map((m) => m.sessionId).filter((x): x is string => x !== null));
-  const taken = new Set(listed.filter((s) => exactIds.has(s.id)).map((s) => resolve(s.transcriptPath)));
-  const candidates = listed.map((s) => ({ path: resolve(s.transcriptPath), mtimeMs: Date.parse(s.lastActivity), size: s.sizeBytes }));
-  const out = new Map<string, OpenMarker>();
-  for (const [m, p] of attributeOpen(loose, candidates, wrote, taken)) if (!out.has(p)) out.set(p, m);
-  return out;
 }
 
 /** Every agent's open sessions, asked once per agent (for a list). */
