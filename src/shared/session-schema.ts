@@ -22,7 +22,7 @@ export const OpenSessionSchema = z.object({
   status: z.enum(['idle', 'busy', 'unknown']),
   /** When the agent opened it (its marker's time), if known. */
   since: z.string().nullable(),
-  /** The marker names this session; false: only an agent process working in its folder (the newest session there). */
+  /** The marker names this session; false: only an agent process working in its folder (the session there it last wrote since it started). */
   exact: z.boolean(),
 });
 export type OpenSession = z.infer<typeof OpenSessionSchema>;

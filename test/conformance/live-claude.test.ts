@@ -1,4 +1,4 @@
-import { readFile, readdir, writeFile, mkdir, chmod } from 'node:fs/promises';
+import { readFile, readdir, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTranscriptFile } from '../../src/engine/agents/claude/parse-transcript.js';
@@ -41,13 +41,9 @@ describe.runIf(run)('a session open in the real Claude Code TUI', () => {
     // What a first start would ask: onboarding done, the folder trusted, the API key approved.
     await writeFile(join(configDir, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, theme: 'dark', customApiKeyResponses: { approved: [KEY.slice(-20)], rejected: [] }, projects: { [project]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } } }));
     const e = { ...claudeEnv({ bin: claude.bin, apiUrl: api.url, home: join(base, 'home'), configDir }), TERM: 'xterm-256color', CI: undefined, TMPDIR: join(base, 'tmp') };
-    const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-    const script = join(base, 'tui.sh');
-    await writeFile(script, `${Object.entries(e).filter(([, v]) => v !== undefined).map(([k, v]) => `export ${k}=${q(v!)}`).join('\n')}\nexec ${q(claude.bin)}\n`);
-    await chmod(script, 0o755);
     tmux = new Tmux(base);
-    tmux.start(project, script);
-    await tmux.waitFor((s) => s.includes('❯'), 'its prompt');
+    tmux.start(project, e, [claude.bin]);
+    await tmux.firstScreen('live-claude', (s) => s.includes('❯'), 60_000);
     for (const p of ['plain live one', 'plain live two', 'plain live three']) {
       tmux.type(p);
       await tmux.waitFor((s) => s.includes(`OK: ${p}`), `the answer to "${p}"`);
@@ -65,7 +61,7 @@ describe.runIf(run)('a session open in the real Claude Code TUI', () => {
   });
 
   afterAll(async () => {
-    tmux?.kill();
+    await tmux?.kill();
     await api?.close();
   });
 

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { appendFile, chmod, mkdir, readFile, readdir, readlink, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, readdir, readlink, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codex as codexAdapter } from '../../src/engine/agents/codex/adapter.js';
@@ -89,19 +89,15 @@ describe.runIf(run)('a session open in the real Codex TUI', () => {
     await appendFile(join(home, 'config.toml'), `\n[projects."${project}"]\ntrust_level = "trusted"\n`);
     env = { bin: (CODEX as { bin: string }).bin, apiUrl: api.url, home };
     const e: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: home, CODEX_HOME: home, FAKE_OPENAI_KEY: 'sk-test', TERM: 'xterm-256color', TMPDIR: tmp };
-    const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-    const script = join(base, 'tui.sh');
-    await writeFile(script, `${Object.entries(e).map(([k, v]) => `export ${k}=${q(v)}`).join('\n')}\nexec ${q(process.execPath)} ${q(env.bin)} --dangerously-bypass-approvals-and-sandbox\n`);
-    await chmod(script, 0o755);
     tmux = new Tmux(base);
-    tmux.start(project, script);
+    tmux.start(project, e, [process.execPath, env.bin, '--dangerously-bypass-approvals-and-sandbox']);
     // The thread's lock appears once the daemon (copied into $CODEX_HOME first) has loaded it: only then
     // does the composer take a prompt.
     const locks = join(home, 'thread-writer-locks');
     const lockName = async () => (await readdir(locks).catch(() => [] as string[])).find((n) => n.endsWith('.lock') && !n.startsWith('.'));
     for (const end = Date.now() + 90_000; !(await lockName()) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 250));
     threadId = (await lockName())!.slice(0, -'.lock'.length);
-    await tmux.waitFor((s) => s.includes('Ask Codex to do anything'), 'its prompt', 30_000);
+    await tmux.firstScreen('live-codex', (s) => s.includes('Ask Codex to do anything'), 30_000);
     for (const p of ['just chatting one', 'just chatting two', 'just chatting three']) await typeAndWait(p);
     const find = spawnSync('find', [join(home, 'sessions'), '-name', `*${threadId}.jsonl`], { encoding: 'utf8' });
     rollout = find.stdout.trim();
@@ -111,7 +107,7 @@ describe.runIf(run)('a session open in the real Codex TUI', () => {
   }, 240_000);
 
   afterAll(async () => {
-    tmux?.kill();
+    await tmux?.kill();
     if (env) {
       // The daemon outlives the TUI (and its pid-update-loop outlives `daemon stop`): stop it, then end
       // whatever still runs from this test's $CODEX_HOME, so nothing survives the test.

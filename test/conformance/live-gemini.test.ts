@@ -1,4 +1,4 @@
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gemini } from '../../src/engine/agents/gemini/adapter.js';
@@ -14,6 +14,7 @@ const GEMINI = orSkip('Gemini CLI', ensureNpmCli(GEMINI_CLI));
 const run = !!GEMINI && process.platform === 'linux' && Tmux.available();
 
 interface Listed {
+  id: string;
   transcriptPath: string;
   cwd: string | null;
   agent: string;
@@ -32,7 +33,6 @@ describe.runIf(run)('a session open in the real Gemini CLI TUI', () => {
   let home: string;
   let project: string;
   const driver = geminiDriver(GEMINI?.cmd ?? []);
-  let tuiDown: string | null = null;
 
   beforeAll(async () => {
     ensureCliBuilt();
@@ -43,21 +43,9 @@ describe.runIf(run)('a session open in the real Gemini CLI TUI', () => {
     for (const d of [home, project, join(base, 'tmp')]) await mkdir(d, { recursive: true });
     await driver.setup(home, project, api);
     const e = { ...driver.env(home, api), TERM: 'xterm-256color', CI: undefined, NO_COLOR: undefined, TMPDIR: join(base, 'tmp') };
-    const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-    const script = join(base, 'tui.sh');
-    await writeFile(script, `${Object.entries(e).filter(([, v]) => v !== undefined).map(([k, v]) => `export ${k}=${q(v!)}`).join('\n')}\nexec ${GEMINI!.cmd.map(q).join(' ')} --approval-mode yolo\n`);
-    await chmod(script, 0o755);
     tmux = new Tmux(base);
-    tmux.start(project, script);
-    // A TUI that never draws its first screen here (as Droid's did in a clean-clone run with a fresh
-    // HOME) is reported in one line with its screen and the case skipped; everything after must pass.
-    try {
-      await tmux.waitFor((s) => s.includes('Type your message'), 'its prompt', 180_000);
-    } catch (e) {
-      tuiDown = (e as Error).message;
-      console.warn(`live-gemini: skipped, the Gemini CLI TUI did not start: ${tuiDown}`);
-      return;
-    }
+    tmux.start(project, e, [...GEMINI!.cmd, '--approval-mode', 'yolo']);
+    await tmux.firstScreen('live-gemini', (s) => s.includes('Type your message'), 180_000);
     await new Promise((r) => setTimeout(r, 1500));
     for (const p of ['just chatting one', 'just chatting two']) {
       tmux.type(p);
@@ -68,12 +56,11 @@ describe.runIf(run)('a session open in the real Gemini CLI TUI', () => {
   }, 480_000);
 
   afterAll(async () => {
-    tmux?.kill();
+    await tmux?.kill();
     await api?.close();
   });
 
-  it('listed (probably) open by its process; back 1 --in-place (--force too) refused, the file byte for byte; a fork made and resumed with the kept prompt; the next prompt in the TUI goes on the whole session', async (ctx) => {
-    if (tuiDown) ctx.skip();
+  it('listed (probably) open by its process; back 1 --in-place (--force too) refused, the file byte for byte; a fork made and resumed with the kept prompt; the next prompt in the TUI goes on the whole session', async () => {
     const env = { HOME: home };
     const listed = () => {
       const list = rewindApp(['sessions', '--json'], env, project);
@@ -102,6 +89,11 @@ describe.runIf(run)('a session open in the real Gemini CLI TUI', () => {
     const fork = /^Fork created: (\S+)$/m.exec(f.stdout)![1]!;
     expect(f.stdout).toContain(`(pid ${pid}) has the original open`);
     expect(await readFile(transcript)).toEqual(before);
+    // The fork is now the folder's newest file, but the TUI has the original open: the list says so.
+    const afterFork = listed();
+    expect(afterFork.find((x) => x.transcriptPath === transcript)?.open).toMatchObject({ agent: 'gemini', pid });
+    expect(afterFork.find((x) => x.id === fork)).toBeDefined();
+    expect(afterFork.find((x) => x.id === fork)?.open ?? null).toBeNull();
     // The open TUI takes another prompt: the session goes on whole, appended after what was there.
     tmux.type('just chatting three');
     for (let i = 0; i < 5 && !(await tmux.waitFor((s) => s.includes('OK: just chatting three'), '', 4000).then(() => true, () => false)); i++) tmux.key('Enter');
@@ -109,6 +101,7 @@ describe.runIf(run)('a session open in the real Gemini CLI TUI', () => {
     for (let i = 0; i < 100 && (await three()) < 3; i++) await new Promise((r) => setTimeout(r, 100));
     expect(await three()).toBe(3);
     expect((await readFile(transcript)).subarray(0, before.length)).toEqual(before);
+    expect(listed().filter((x) => x.open).map((x) => x.transcriptPath)).toEqual([transcript]);
     await driver.run(home, project, api, fork, 'after the fork');
     const sent = api.histories().at(-1)!.filter((l) => l.startsWith('user: '));
     expect(sent).toEqual(['user: just chatting one', 'user: after the fork']);

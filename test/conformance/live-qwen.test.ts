@@ -1,4 +1,4 @@
-import { chmod, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { qwen } from '../../src/engine/agents/qwen/adapter.js';
@@ -34,13 +34,9 @@ describe.runIf(run)('a session open in the real Qwen Code TUI', () => {
     project = join(base, 'project');
     for (const d of [home, project, join(base, 'tmp')]) await mkdir(d, { recursive: true });
     const e = { ...qwenEnv(home, api.url), TERM: 'xterm-256color', CI: undefined, NO_COLOR: undefined, TMPDIR: join(base, 'tmp') };
-    const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-    const script = join(base, 'tui.sh');
-    await writeFile(script, `${Object.entries(e).filter(([, v]) => v !== undefined).map(([k, v]) => `export ${k}=${q(v!)}`).join('\n')}\nexec ${QWEN!.cmd.map(q).join(' ')} --approval-mode yolo\n`);
-    await chmod(script, 0o755);
     tmux = new Tmux(base);
-    tmux.start(project, script);
-    await tmux.waitFor((s) => s.includes('Type your message'), 'its prompt', 150_000);
+    tmux.start(project, e, [...QWEN!.cmd, '--approval-mode', 'yolo']);
+    await tmux.firstScreen('live-qwen', (s) => s.includes('Type your message'), 150_000);
     for (const p of ['just chatting one', 'just chatting two']) {
       tmux.type(p);
       await tmux.waitFor((s) => s.includes(`OK: ${p}`), `the answer to "${p}"`, 90_000);
@@ -55,11 +51,18 @@ describe.runIf(run)('a session open in the real Qwen Code TUI', () => {
     const count = async () => (await qwen.timeline(transcript).catch(() => null))?.stats.activePrompts ?? 0;
     for (let i = 0; i < 600 && (await count()) < 2; i++) await new Promise((r) => setTimeout(r, 100));
     expect(await count()).toBe(2);
-    await new Promise((r) => setTimeout(r, 1000));
+    // Then the second answer's record, and the file quiet for 2 s (its telemetry record follows the
+    // answer): the checks below compare the file byte for byte, so Qwen must be done writing.
+    const size = async () => (await stat(transcript)).size;
+    for (let i = 0; i < 600 && !(await readFile(transcript, 'utf8')).includes('OK: just chatting two'); i++) await new Promise((r) => setTimeout(r, 100));
+    for (let last = -1, since = Date.now(), end = Date.now() + 60_000; Date.now() < end && Date.now() - since < 2000; await new Promise((r) => setTimeout(r, 200))) {
+      const now = await size();
+      if (now !== last) [last, since] = [now, Date.now()];
+    }
   });
 
   afterAll(async () => {
-    tmux?.kill();
+    await tmux?.kill();
     await api?.close();
   });
 

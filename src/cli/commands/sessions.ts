@@ -21,11 +21,11 @@ export async function sessionsCommand(args: SessionsArgs, io: CliIO): Promise<nu
   // The list the index wrote last time, when nothing changed since (the usual warm case): the
   // index itself is not opened.
   const quick = await quickSessions(io, roots, project);
-  // Which sessions a running agent has open (its markers, checked for liveness): few, asked once.
-  const { openMarkers, withOpen } = await import('../../engine/agents/open-session.js');
-  const open = await openMarkers(roots);
+  // Which sessions a running agent has open (its markers, checked for liveness): few, asked once for the whole list.
+  const { openFound, withOpen } = await import('../../engine/agents/open-session.js');
+  const open = await openFound(roots);
   if (quick.sessions && quick.sessions.length > 0) {
-    if (args.json && !io.tty && open.length === 0) outBytes(io, snapshotListBytes(root, quick.sessions));
+    if (args.json && !io.tty && open.found.length === 0) outBytes(io, snapshotListBytes(root, quick.sessions));
     else print(args, io, roots, withOpen(quick.sessions.map((s) => JSON.parse(snapshotJson(s)) as SessionSummary), open));
     return 0;
   }

@@ -2,6 +2,7 @@ import type { Agent, OpenSession, SessionSummary, Timeline, TimelinePrompt } fro
 import type { PromptLines } from '../prompts/search.js';
 import type { ResponseOf, TurnItem } from '../../shared/contract.js';
 import type { AgentHooks } from '../hooks/agent-hooks.js';
+import type { ProcessTable } from '../io/process-list.js';
 
 /**
  * The one seam every coding agent sits behind. An agent lives in `src/engine/agents/<id>/` and is
@@ -109,8 +110,9 @@ export interface AgentAdapter {
    * checked for liveness (a live pid with the recorded start time, a lock another process holds),
    * else its processes and their working folders (`sessionId` null: which session is not known).
    * Stale markers (pid gone or reused, another pid namespace, a lock nobody holds) are left out.
+   * `look`: the one look at the machine every agent of the same call shares (the process table).
    */
-  openSessions?(root: string): Promise<OpenMarker[]>;
+  openSessions?(root: string, look?: OpenLook): Promise<OpenMarker[]>;
   /** Folders under `root` where this agent's open-session markers come and go (the window watches them); absent: re-checked on a timer. */
   openMarkerDirs?(root: string): string[];
   /** The id this agent's markers name the session file by (absent: the file name without `.jsonl`). */
@@ -135,6 +137,11 @@ export interface AgentAdapter {
   mcpConfig?(): Promise<McpConfig>;
 }
 
+/** What every agent's `openSessions` of one call (a list, one check) shares: the processes, read once. */
+export interface OpenLook {
+  processes: ProcessTable;
+}
+
 /** One open session as an agent marks it (`openSessions`). */
 export interface OpenMarker {
   /** The session the marker names; null: the agent's process is known, not its session. */
@@ -143,7 +150,7 @@ export interface OpenMarker {
   cwd: string | null;
   pid: number;
   status: OpenSession['status'];
-  /** ISO time the agent opened it, when the marker says. */
+  /** ISO time the agent opened it, when the marker says; for a process without a marker, when it started. */
   since: string | null;
 }
 

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { processesMatching, type ProcessInfo } from '../io/process-list.js';
+import { processTable, type ProcessInfo, type ProcessTable } from '../io/process-list.js';
 import type { OpenMarker } from './adapter.js';
 
 /** The value after `flag` in argv (`--resume <id>`), or of `flag=<v>`. */
@@ -17,9 +17,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * Open sessions of an agent that leaves no marker (Gemini CLI, Droid: FORMATS.md §2d): its running
  * processes (argv `isAgent`) and their working folders. Of a launcher and the child it started, the
  * child (`isWriter`, else the deepest) is the one reported; the session id only when an argv says
- * `--resume <uuid>`.
+ * `--resume <uuid>`; `since`: when the process started (which session it has open is decided from
+ * that: `attributeOpen`). `source`: the processes, or one look at the machine to ask.
  */
-export function agentProcessMarkers(isAgent: (argv: string[]) => boolean, isWriter: (p: ProcessInfo) => boolean, all: ProcessInfo[] = processesMatching(isAgent)): OpenMarker[] {
+export function agentProcessMarkers(isAgent: (argv: string[]) => boolean, isWriter: (p: ProcessInfo) => boolean, source: ProcessInfo[] | ProcessTable = processTable()): OpenMarker[] {
+  const all = Array.isArray(source) ? source : source.matching(isAgent);
   const pids = new Set(all.map((p) => p.pid));
   const byPid = new Map(all.map((p) => [p.pid, p]));
   const out: OpenMarker[] = [];
@@ -32,7 +34,7 @@ export function agentProcessMarkers(isAgent: (argv: string[]) => boolean, isWrit
       const v = argValue(q.argv, '--resume');
       if (v && UUID.test(v)) id = v;
     }
-    out.push({ sessionId: id, cwd: p.cwd, pid: p.pid, status: 'unknown', since: null });
+    out.push({ sessionId: id, cwd: p.cwd, pid: p.pid, status: 'unknown', since: typeof p.startedAt === 'number' ? new Date(p.startedAt).toISOString() : null });
   }
   return out;
 }

@@ -44,16 +44,20 @@ export function recordLive(rec: PidRecord, start?: (pid: number) => string | nul
   return pidState(rec.pid, rec.procStart, start) === 'alive';
 }
 
-/** The live records of `<dir>/<pid>.json` files, parsed by `parse` (unreadable or stale ones left out). */
-export async function livePidRecords(dir: string, parse: (text: string) => PidRecord | null, start?: (pid: number) => string | null): Promise<OpenMarker[]> {
+/**
+ * The live records of `<dir>/<pid>.json` files, parsed by `parse` (unreadable or stale ones left
+ * out). `start`: a pid's start time in the agent's format; `domain`: this machine and pid namespace
+ * in the agent's format (Claude Code's `pidDomain` by default).
+ */
+export async function livePidRecords(dir: string, parse: (text: string) => PidRecord | null, start?: (pid: number) => string | null, domain: string | null = pidDomain()): Promise<OpenMarker[]> {
   const names = await readdir(dir).catch(() => [] as string[]);
   const out: OpenMarker[] = [];
-  const domain = pidDomain();
   for (const name of names) {
     if (!/^\d+\.json$/.test(name)) continue;
     const text = await readFile(join(dir, name), 'utf8').catch(() => null);
     const rec = text === null ? null : parse(text);
-    if (!rec || !recordLive(rec, start, domain)) continue;
+    // The file is named for its pid: a record naming another is not that process's.
+    if (!rec || rec.pid !== Number(name.slice(0, -'.json'.length)) || !recordLive(rec, start, domain)) continue;
     out.push({ sessionId: rec.sessionId, cwd: rec.cwd, pid: rec.pid, status: rec.status, since: rec.startedAt === null ? null : new Date(rec.startedAt).toISOString() });
   }
   return out;

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../../../test/fixtures.js';
-import { bootId, pidDomain, pidState, procStartOf } from '../io/process-alive.js';
+import { bootId, pidDomain, pidNamespaceIno, pidState, procStartOf } from '../io/process-alive.js';
 import { flockHolderIn, lockHolder } from '../io/lock-probe.js';
 import { parseClaudeMarker } from './claude/open.js';
 import { parseQwenMarker, qwenOpenSessions } from './qwen/open.js';
@@ -11,6 +11,7 @@ import { agentProcessMarkers } from './agent-processes.js';
 import { geminiOpenSessions, isGeminiArgv } from './gemini/open.js';
 import { isDroidArgv } from './droid/open.js';
 import { ADAPTERS } from './registry.js';
+import { copilotOpenSessions } from './copilot/open.js';
 import { insideAgent, openStateOf, refuseRestoreWhileBusy } from './open-session.js';
 import type { ProcessInfo } from '../io/process-list.js';
 
@@ -117,7 +118,7 @@ describe.runIf(linux)('liveness of a marked process (Linux: /proc start time, pi
     expect(await openStateOf(claude, path, root)).toBeNull();
   });
 
-  it('Qwen Code: the registry marker with <boot_id>:<ticks>; a wrong start or a dead pid is stale', async () => {
+  it('Qwen Code: the registry marker with <boot_id>:<ticks> and pidNs; a reused pid (other ticks, other boot), another pid namespace or a dead pid is stale', async () => {
     const root = await tempDir('open-qwen-');
     const id = 'b2f4c1de-0c43-4a5e-9a1b-1c2d3e4f5a6b';
     const chats = join(root, 'projects', '-p', 'chats');
@@ -127,12 +128,22 @@ describe.runIf(linux)('liveness of a marked process (Linux: /proc start time, pi
     await writeFile(path, '');
     const k = await liveChild();
     const marker = join(root, 'sessions', `${k.pid}.json`);
-    const rec = (procStart: string) => JSON.stringify({ schemaVersion: 1, pid: k.pid, procStart, pidNs: 'x', sessionId: id, cwd: '/p', startedAt: 1, kind: 'tui' });
-    await writeFile(marker, rec(`${bootId()}:${procStartOf(k.pid!)}`));
+    const rec = (procStart: string, pidNs: number | null = pidNamespaceIno()) => JSON.stringify({ schemaVersion: 1, pid: k.pid, procStart, pidNs, sessionId: id, cwd: '/p', startedAt: 1, kind: 'tui' });
+    const live = `${bootId()}:${procStartOf(k.pid!)}`;
+    await writeFile(marker, rec(live));
     expect(await openStateOf(ADAPTERS.qwen, path, root)).toMatchObject({ agent: 'qwen', pid: k.pid, status: 'unknown', exact: true });
     await writeFile(marker, rec(`other-boot:${procStartOf(k.pid!)}`));
     expect(await openStateOf(ADAPTERS.qwen, path, root)).toBeNull();
-    await writeFile(marker, rec(`${bootId()}:${procStartOf(k.pid!)}`));
+    // The pid now another process: started at another tick.
+    await writeFile(marker, rec(`${bootId()}:${Number(procStartOf(k.pid!)) - 1}`));
+    expect(await openStateOf(ADAPTERS.qwen, path, root)).toBeNull();
+    // Written in another pid namespace (a container sharing the home): its pid is not ours to check.
+    await writeFile(marker, rec(live, pidNamespaceIno()! + 1));
+    expect(await openStateOf(ADAPTERS.qwen, path, root)).toBeNull();
+    // Filed under another pid than the one it names: not that process's record.
+    await writeFile(marker, rec(live));
+    await writeFile(join(root, 'sessions', `${process.pid}.json`), JSON.stringify({ ...JSON.parse(rec(live)), sessionId: 'other' }));
+    expect((await qwenOpenSessions(root)).map((m) => m.sessionId)).toEqual([id]);
     await killed(k);
     expect(await openStateOf(ADAPTERS.qwen, path, root)).toBeNull();
     // Where the registry is not written (macOS, Windows): the runtime.json sidecar, whose pid must be a live qwen process.
@@ -178,6 +189,51 @@ describe.runIf(linux)('liveness of a marked process (Linux: /proc start time, pi
     expect(await readFile(path)).toEqual(before);
     await killed(holder);
     expect(await openStateOf(ADAPTERS.codex, path)).toBeNull();
+  });
+
+  it('Copilot CLI: inuse.<pid>.lock with its .hold flocked is open (the lock decides, whatever pid it names); after kill -9 the free .hold is stale even with the pid alive; without a .hold, a live Copilot pid, not a reused one', async () => {
+    const root = await tempDir('open-copilot-');
+    const id = '9b53dc0a-a70e-4cda-b8ca-1378323e050b';
+    const dir = join(root, 'session-state', id);
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'events.jsonl'), '');
+    const open = async () => (await copilotOpenSessions(root)).map((m) => [m.sessionId, m.pid]);
+    const flockHold = async (hold: string) => {
+      await writeFile(hold, '');
+      const h = spawn('perl', ['-e', 'use Fcntl ":flock"; open(F, "<", $ARGV[0]) or die; flock(F, LOCK_EX) or die; sleep 30', hold], { stdio: 'ignore' });
+      kids.push(h);
+      for (let i = 0; i < 100 && !(await lockHolder(hold))?.held; i++) await new Promise((r) => setTimeout(r, 50));
+      return h;
+    };
+    // A stand-in Copilot process (its command line names copilot, as the real one's does).
+    const k = await liveChild('copilot');
+    await writeFile(join(dir, `inuse.${k.pid}.lock`), String(k.pid));
+    const holder = await flockHold(join(dir, `inuse.${k.pid}.hold`));
+    expect(await open()).toEqual([[id, k.pid]]);
+    // kill -9 leaves both files; nobody holds the .hold: stale, though the pid still runs a copilot.
+    await killed(holder);
+    expect(await open()).toEqual([]);
+    await unlink(join(dir, `inuse.${k.pid}.lock`));
+    await unlink(join(dir, `inuse.${k.pid}.hold`));
+    // Another pid namespace's Copilot: its pid means nothing here, its lock still holds.
+    await writeFile(join(dir, 'inuse.2147483646.lock'), '2147483646');
+    const other = await flockHold(join(dir, 'inuse.2147483646.hold'));
+    expect(await open()).toEqual([[id, 2147483646]]);
+    await killed(other);
+    expect(await open()).toEqual([]);
+    await unlink(join(dir, 'inuse.2147483646.lock'));
+    await unlink(join(dir, 'inuse.2147483646.hold'));
+    // No .hold to probe: the pid, alive and a Copilot process.
+    await writeFile(join(dir, `inuse.${k.pid}.lock`), String(k.pid));
+    expect(await open()).toEqual([[id, k.pid]]);
+    const reused = await liveChild();
+    await writeFile(join(dir, `inuse.${reused.pid}.lock`), String(reused.pid));
+    await unlink(join(dir, `inuse.${k.pid}.lock`));
+    expect(await open()).toEqual([]);
+    await writeFile(join(dir, `inuse.${k.pid}.lock`), String(k.pid));
+    await killed(k);
+    expect(await open()).toEqual([]);
+    await killed(reused);
   });
 
   it('an in-place rewrite of an open Claude session is refused with the agent and pid, --force too; a fork goes ahead and says how to switch to it', async () => {
@@ -237,7 +293,10 @@ describe.runIf(linux)('liveness of a marked process (Linux: /proc start time, pi
     kids.push(k);
     await new Promise((r) => k.once('spawn', r));
     const mine = async () => (await geminiOpenSessions()).filter((m) => m.pid === k.pid);
-    expect(await mine()).toEqual([{ sessionId: null, cwd: dir, pid: k.pid, status: 'unknown', since: null }]);
+    const [m] = await mine();
+    expect(m).toEqual({ sessionId: null, cwd: dir, pid: k.pid, status: 'unknown', since: expect.any(String) });
+    // Its start time (to the second of the boot clock), from which the session it has open is told.
+    expect(Math.abs(Date.parse(m!.since!) - Date.now())).toBeLessThan(30_000);
     await killed(k);
     expect(await mine()).toEqual([]);
   });

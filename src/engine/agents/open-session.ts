@@ -4,6 +4,8 @@ import { ancestorPids } from '../io/process-alive.js';
 import type { OpenSession, SessionSummary } from '../../shared/session-schema.js';
 import { openRefusal } from '../../shared/wording.js';
 import type { AgentAdapter, OpenMarker, RewindOutcome, RewindRequest } from './adapter.js';
+import { looseOpen } from './open-attribution.js';
+import { openSnapshot, type OpenSnapshot } from './open-snapshot.js';
 
 /**
  * Which sessions a running agent has open, for every agent alike (FORMATS.md §2d): the markers
@@ -13,6 +15,7 @@ import type { AgentAdapter, OpenMarker, RewindOutcome, RewindRequest } from './a
  */
 
 type Roots = readonly { adapter: AgentAdapter; root: string }[];
+type Found = { adapter: AgentAdapter; markers: OpenMarker[] }[];
 
 const samePath = (a: string | null, b: string | null) => a !== null && b !== null && resolve(a) === resolve(b);
 
@@ -33,59 +36,75 @@ export async function markerIdOf(adapter: AgentAdapter, path: string): Promise<s
 
 /**
  * Is this session file open in a running agent? By the marker naming its id; else (agents without
- * markers) by an agent process working in the session's folder, when this file is that folder's
- * newest session. Null when no agent has it open (or the agent has no way to tell).
+ * markers) by an agent process working in the session's folder that has it open (`attributeOpen`).
+ * Null when no agent has it open (or the agent has no way to tell). `snap`: the call's snapshot.
  */
-export async function openStateOf(adapter: AgentAdapter, path: string, root?: string | null, hint: { cwd?: string | null } = {}): Promise<OpenSession | null> {
+export async function openStateOf(adapter: AgentAdapter, path: string, root?: string | null, hint: { cwd?: string | null } = {}, snap: OpenSnapshot = openSnapshot()): Promise<OpenSession | null> {
   if (!adapter.openSessions) return null;
   const r = markerRoot(adapter, path, root);
-  const markers = await adapter.openSessions(r).catch(() => [] as OpenMarker[]);
+  const markers = await snap.markers(adapter, r);
   if (markers.length === 0) return null;
   const id = await markerIdOf(adapter, path).catch(() => null);
   const named = markers.find((m) => m.sessionId !== null && m.sessionId === id);
   if (named) return openOf(adapter, named, true);
-  const loose = markers.filter((m) => m.sessionId === null && m.cwd !== null);
-  if (loose.length === 0) return null;
   const cwd = hint.cwd !== undefined ? hint.cwd : (await adapter.timeline(path).catch(() => null))?.session.cwd ?? null;
-  const m = loose.find((x) => samePath(x.cwd, cwd));
-  if (!m || cwd === null) return null;
-  const newest = await adapter.newestFor(cwd, r).catch(() => null);
-  return newest !== null && samePath(newest, path) ? openOf(adapter, m, false) : null;
+  const loose = markers.filter((m) => m.sessionId === null && samePath(m.cwd, cwd));
+  if (loose.length === 0 || cwd === null) return null;
+  const listed = await adapter.summarize(r, { project: cwd }).catch(() => [] as SessionSummary[]);
+  const m = looseOpen(markers, loose, listed, await snap.rewindWrote([cwd])).get(resolve(path));
+  return m ? openOf(adapter, m, false) : null;
 }
 
 /** Every agent's open sessions, asked once per agent (for a list). */
-export async function openMarkers(roots: Roots): Promise<{ adapter: AgentAdapter; markers: OpenMarker[] }[]> {
-  const out: { adapter: AgentAdapter; markers: OpenMarker[] }[] = [];
+export async function openMarkers(roots: Roots, snap: OpenSnapshot = openSnapshot()): Promise<Found> {
+  const out: Found = [];
   for (const { adapter, root } of roots) {
     if (!adapter.openSessions) continue;
-    const markers = await adapter.openSessions(root).catch(() => [] as OpenMarker[]);
+    const markers = await snap.markers(adapter, root);
     if (markers.length > 0) out.push({ adapter, markers });
   }
   return out;
 }
 
-/** The list with `open` set on each session a running agent has (a folder-only marker: that folder's newest session of the agent). */
-export function withOpen(sessions: SessionSummary[], found: { adapter: AgentAdapter; markers: OpenMarker[] }[]): SessionSummary[] {
+/** What a list needs to mark its open sessions, asked once: every agent's markers, and the journals of the folders agents without markers work in. */
+export interface OpenFound {
+  found: Found;
+  rewindWrote: ReadonlyMap<string, number>;
+}
+
+export async function openFound(roots: Roots, snap: OpenSnapshot = openSnapshot()): Promise<OpenFound> {
+  const found = await openMarkers(roots, snap);
+  const cwds = found.flatMap(({ markers }) => markers.filter((m) => m.sessionId === null && m.cwd !== null).map((m) => m.cwd!));
+  return { found, rewindWrote: cwds.length > 0 ? await snap.rewindWrote(cwds) : new Map() };
+}
+
+/** The list with `open` set on each session a running agent has (a process without a marker: `attributeOpen` among its folder's sessions). */
+export function withOpen(sessions: SessionSummary[], { found, rewindWrote }: OpenFound): SessionSummary[] {
   if (found.length === 0) return sessions;
   const open = new Map<SessionSummary, OpenSession>();
   for (const { adapter, markers } of found) {
     const mine = sessions.filter((s) => s.agent === adapter.id && !s.host);
     for (const m of markers) {
-      if (m.sessionId !== null) {
-        const s = mine.find((x) => x.id === m.sessionId);
-        if (s) open.set(s, openOf(adapter, m, true));
-        continue;
+      if (m.sessionId === null) continue;
+      const s = mine.find((x) => x.id === m.sessionId);
+      if (s) open.set(s, openOf(adapter, m, true));
+    }
+    const loose = markers.filter((m) => m.sessionId === null && m.cwd !== null);
+    for (const cwd of new Set(loose.map((m) => resolve(m.cwd!)))) {
+      const here = mine.filter((x) => samePath(x.cwd, cwd));
+      const byPath = looseOpen(markers, loose.filter((m) => samePath(m.cwd, cwd)), here, rewindWrote);
+      for (const s of here) {
+        const m = byPath.get(resolve(s.transcriptPath));
+        if (m && !open.has(s)) open.set(s, openOf(adapter, m, false));
       }
-      const newest = mine.filter((x) => samePath(x.cwd, m.cwd)).sort((a, b) => b.lastActivity.localeCompare(a.lastActivity))[0];
-      if (newest && !open.has(newest)) open.set(newest, openOf(adapter, m, false));
     }
   }
   return open.size === 0 ? sessions : sessions.map((s) => (open.has(s) ? { ...s, open: open.get(s)! } : s));
 }
 
-/** Sessions of the listed agents that are open, for a list: `withOpen` over every root. */
+/** Sessions of the listed agents that are open, for a list: `withOpen` over every root, from one snapshot. */
 export async function markOpen(sessions: SessionSummary[], roots: Roots): Promise<SessionSummary[]> {
-  return withOpen(sessions, await openMarkers(roots));
+  return withOpen(sessions, await openFound(roots));
 }
 
 /** Refuses (SESSION_OPEN, one line: the agent, its pid, the ways on) when an agent has the session open; `busyOnly`: only mid-turn. */
@@ -115,8 +134,7 @@ export function guardRewind<A extends AgentAdapter>(adapter: A): A {
         throw new RewindError('SESSION_OPEN', openRefusal(adapter.displayName, open, 'rewrite'));
       }
     }
-    // Asked before the fork is written: an agent known only by its process has "the folder's newest
-    // session" open, and once written that is the fork, not the original.
+    // Asked before the fork is written (the fork, Rewind's own write, is never the one an agent has open).
     const open = req.mode === 'fork' ? await openStateOf(adapter, req.transcriptPath, req.agentRoot).catch(() => null) : null;
     const out = await rewind.call(adapter, req);
     if (req.mode !== 'fork' || !open) return out;
@@ -159,13 +177,14 @@ const inside = (dir: string, root: string) => {
  */
 export async function agentOpenIn(projectRoot: string, roots: Roots, transcriptPath?: string | null): Promise<{ adapter: AgentAdapter; open: OpenSession } | null> {
   const hits: { adapter: AgentAdapter; open: OpenSession }[] = [];
-  for (const { adapter, markers } of await openMarkers(roots)) {
+  const snap = openSnapshot();
+  for (const { adapter, markers } of await openMarkers(roots, snap)) {
     for (const m of markers) if (m.cwd !== null && inside(m.cwd, projectRoot)) hits.push({ adapter, open: openOf(adapter, m, m.sessionId !== null) });
   }
   if (transcriptPath) {
     const { adapterOfFile } = await import('./registry.js');
     const adapter = await adapterOfFile(transcriptPath).catch(() => null);
-    const open = adapter ? await openStateOf(adapter, transcriptPath, roots.find((r) => r.adapter.id === adapter.id)?.root).catch(() => null) : null;
+    const open = adapter ? await openStateOf(adapter, transcriptPath, roots.find((r) => r.adapter.id === adapter.id)?.root, {}, snap).catch(() => null) : null;
     if (adapter && open) hits.push({ adapter, open });
   }
   return hits.find((h) => h.open.status === 'busy') ?? hits[0] ?? null;

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readlinkSync } from 'node:fs';
+import { readFileSync, readlinkSync, statSync } from 'node:fs';
 
 /** Whether a process with this pid runs on this machine (EPERM: it does, owned by someone else). */
 export function processAlive(pid: number): boolean {
@@ -99,6 +99,26 @@ export function pidDomain(): string | null {
   return machine && ns ? `linux:${machine}:${ns}` : null;
 }
 
+/** This process's pid namespace as Qwen Code records it (`pidNs`: the inode of `/proc/self/ns/pid`); null off Linux. */
+export function pidNamespaceIno(): number | null {
+  if (process.platform !== 'linux') return null;
+  try {
+    return statSync('/proc/self/ns/pid').ino;
+  } catch {
+    return null;
+  }
+}
+
+/** A process's command line (Linux `/proc/<pid>/cmdline`, NULs as spaces); null where it cannot be read. */
+export function commandLineOf(pid: number, platform: NodeJS.Platform = process.platform): string | null {
+  if (platform !== 'linux') return null;
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+  } catch {
+    return null;
+  }
+}
+
 /** What a recorded (pid, start time) is now. */
 export type PidState = 'alive' | 'gone' | 'reused';
 
@@ -113,4 +133,16 @@ export function pidState(pid: number, recordedStart: string | null | undefined, 
   const now = start(pid);
   if (now === null) return processAlive(pid) ? 'alive' : 'gone';
   return now === recordedStart ? 'alive' : 'reused';
+}
+
+/**
+ * A recorded pid whose start time was not recorded (Qwen's `runtime.json`, Copilot's `inuse.<pid>.lock`),
+ * checked by its program instead: gone, alive running `program` (or its command line cannot be read
+ * here), or reused by another program.
+ */
+export function pidRuns(pid: number, program: RegExp, platform: NodeJS.Platform = process.platform): PidState {
+  if (pidState(pid, null) !== 'alive') return 'gone';
+  const cmd = commandLineOf(pid, platform);
+  if (cmd === null) return processAlive(pid) ? 'alive' : 'gone';
+  return program.test(cmd) ? 'alive' : 'reused';
 }

@@ -13,34 +13,56 @@ import { activeUndos } from './undos.js';
 /** What the journals change in a list entry, and what they go by. */
 type Annotated = Pick<SessionSummary, 'id' | 'cwd' | 'transcriptPath' | 'sizeBytes' | 'live' | 'forkOf' | 'forkAt'>;
 
-export function annotateSessions<T extends Annotated>(sessions: T[], records: JournalRecord[]): T[] {
-  const forkOf = new Map<string, string>();
-  const forkAt = new Map<string, number>();
+/**
+ * Files as Rewind last wrote them, by path: a fork, an in-place rewrite, an undone rewrite (its
+ * original put back), with the size it left. A file still that size is Rewind's write, not an agent's.
+ */
+export function rewindWrites(records: JournalRecord[]): Map<string, number> {
   const ourSize = new Map<string, number>();
   // An undo a redo cancelled leaves the rewrite's file, not the backup.
   const active = new Set<JournalRecord>(activeUndos(records));
   for (const r of records) {
-    if (r.kind === 'fork') {
-      forkOf.set(r.forkSessionId, r.sessionId);
-      if (r.promptNumber) forkAt.set(r.forkSessionId, r.promptNumber);
-      ourSize.set(r.forkPath, r.result.size);
-    } else if (r.kind === 'in-place') ourSize.set(r.transcript, r.result.size);
+    if (r.kind === 'fork') ourSize.set(r.forkPath, r.result.size);
+    else if (r.kind === 'in-place') ourSize.set(r.transcript, r.result.size);
     else if (r.kind === 'undo' && active.has(r)) {
       const undone = records.find((x) => x.id === r.undoes);
       if (undone?.kind === 'in-place') ourSize.set(undone.transcript, undone.original.size);
     }
   }
+  return ourSize;
+}
+
+export function annotateSessions<T extends Annotated>(sessions: T[], records: JournalRecord[]): T[] {
+  const forkOf = new Map<string, string>();
+  const forkAt = new Map<string, number>();
+  for (const r of records) {
+    if (r.kind !== 'fork') continue;
+    forkOf.set(r.forkSessionId, r.sessionId);
+    if (r.promptNumber) forkAt.set(r.forkSessionId, r.promptNumber);
+  }
+  const ourSize = rewindWrites(records);
   return sessions.map((s) => ({ ...s, forkOf: forkOf.get(s.id) ?? s.forkOf, forkAt: forkAt.get(s.id) ?? s.forkAt ?? null, live: s.live && ourSize.get(s.transcriptPath) !== s.sizeBytes }));
+}
+
+/** The journal records of these project folders (those that have one). */
+async function journalsOf(cwds: string[]): Promise<JournalRecord[]> {
+  // A stat per project first (a failed open through the promise API costs far more, per folder).
+  const paths = [...new Set(cwds)].map(journalPath).filter((p) => existsSync(p));
+  const texts = (await Promise.all(paths.map((p) => readFile(p, 'utf8').catch(() => '')))).filter(Boolean);
+  // Most projects have no journal: the schemas (zod, a large module to load) only when one has.
+  if (texts.length === 0) return [];
+  const { parseJournal } = await import('./record.js');
+  return texts.flatMap(parseJournal);
+}
+
+/** `rewindWrites` of the journals of the projects these folders are in (the nearest folder with a store, else the folder). */
+export async function rewindWritesIn(cwds: string[]): Promise<Map<string, number>> {
+  const { findProjectRoot } = await import('../project.js');
+  const roots = await Promise.all(cwds.map(async (c) => (await findProjectRoot(c)) ?? c));
+  return rewindWrites(await journalsOf(roots));
 }
 
 /** The journals of every project the sessions belong to, read and applied. */
 export async function withJournals<T extends Annotated>(sessions: T[]): Promise<T[]> {
-  const cwds = [...new Set(sessions.map((s) => s.cwd).filter((c): c is string => !!c))];
-  // A stat per project first (a failed open through the promise API costs far more, per folder).
-  const paths = cwds.map(journalPath).filter((p) => existsSync(p));
-  const texts = (await Promise.all(paths.map((p) => readFile(p, 'utf8').catch(() => '')))).filter(Boolean);
-  // Most projects have no journal: the schemas (zod, a large module to load) only when one has.
-  if (texts.length === 0) return annotateSessions(sessions, []);
-  const { parseJournal } = await import('./record.js');
-  return annotateSessions(sessions, texts.flatMap(parseJournal));
+  return annotateSessions(sessions, await journalsOf(sessions.map((s) => s.cwd).filter((c): c is string => !!c)));
 }

@@ -78,7 +78,7 @@ export const copilot: AgentAdapter = {
   readOnlyReason: (path) => transcriptReadOnlyReason('GitHub Copilot CLI', path, JUDGED, VERSION_KEY),
   resumeCommand: (id) => `copilot --resume ${id}`,
   async openSessions(root) {
-    const { copilotOpenSessions } = await import('./live.js');
+    const { copilotOpenSessions } = await import('./open.js');
     return copilotOpenSessions(root);
   },
   sessionIdOf: async (path) => basename(dirname(path)),
@@ -86,7 +86,7 @@ export const copilot: AgentAdapter = {
     const st = await stat(path).catch(() => null);
     if (!st) return false;
     if ((opts.now ?? Date.now()) - st.mtimeMs < (opts.windowMs ?? 10_000)) return true;
-    const { copilotHolder } = await import('./live.js');
+    const { copilotHolder } = await import('./open.js');
     return (await copilotHolder(path)) !== null;
   },
 };

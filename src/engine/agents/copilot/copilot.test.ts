@@ -7,7 +7,7 @@ import { FIXTURES, tempDir } from '../../../../test/fixtures.js';
 import { undoLatest } from '../../journal/undo.js';
 import { splitJsonl } from '../jsonl.js';
 import { adapterFor, adapterOfFile, findSession, rootsFor } from '../registry.js';
-import { copilotOpenSessions } from './live.js';
+import { copilotOpenSessions } from './open.js';
 import { copilot } from './adapter.js';
 import { planCopilotCut, rewindCopilot } from './rewind.js';
 
@@ -166,7 +166,7 @@ describe('GitHub Copilot CLI sessions: open in a running Copilot', () => {
       await writeFile(marker, String(holder.pid));
       const guarded = adapterFor('copilot');
       expect(await copilot.isLive(env.path)).toBe(true);
-      expect(await copilotOpenSessions(dirname(dirname(dirname(env.path))))).toEqual([{ sessionId: basename(dirname(env.path)), cwd: null, pid: holder.pid, status: 'unknown', since: null }]);
+      expect(await copilotOpenSessions(dirname(dirname(dirname(env.path))))).toEqual([{ sessionId: basename(dirname(env.path)), cwd: null, pid: holder.pid, status: 'unknown', since: expect.any(String) }]);
       const before = await readFile(env.path);
       for (const force of [false, true]) {
         await expect(guarded.rewind!({ transcriptPath: env.path, n: 1, mode: 'in-place', projectRoot: env.project, force })).rejects.toMatchObject({ code: 'SESSION_OPEN', message: expect.stringContaining(`pid ${holder.pid}`) });

@@ -66,7 +66,7 @@ export const droid: AgentAdapter = {
     const { rewindDroid } = await import('./rewind.js');
     return rewindDroid(req);
   },
-  openSessions: async () => (await import('./open.js')).droidOpenSessions(),
+  openSessions: async (_root, look) => (await import('./open.js')).droidOpenSessions(look?.processes),
   resumeCommand: (id) => `droid exec -s ${id}`,
   async isLive(path, opts = {}) {
     const st = await stat(path).catch(() => null);

@@ -73,7 +73,7 @@ export const gemini: AgentAdapter = {
     const { rewindGemini } = await import('./rewind.js');
     return rewindGemini(req);
   },
-  openSessions: async () => (await import('./open.js')).geminiOpenSessions(),
+  openSessions: async (_root, look) => (await import('./open.js')).geminiOpenSessions(look?.processes),
   async sessionIdOf(path) {
     return (await this.timeline(path)).session.id;
   },

@@ -1,13 +1,15 @@
-import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { bootId, pidState, procStartOf } from '../../io/process-alive.js';
+import { bootId, pidNamespaceIno, pidRuns, procStartOf } from '../../io/process-alive.js';
 import type { OpenMarker } from '../adapter.js';
 import { livePidRecords, markerString, pidRecordOf, type PidRecord } from '../open-markers.js';
 
+/** A pid namespace as `pidDomain` compares it (Qwen's `pidNs` is the inode of `/proc/self/ns/pid`). */
+const nsDomain = (ino: unknown): string | null => (typeof ino === 'number' && Number.isInteger(ino) ? `pidns:${ino}` : null);
+
 /**
  * Qwen Code's registry of a running TUI, `~/.qwen/sessions/<pid>.json` (FORMATS.md §2d):
- * `sessionId`, `procStart` = `<boot_id>:<start ticks>` (Linux only). No busy/idle status.
+ * `sessionId`, `procStart` = `<boot_id>:<start ticks>`, `pidNs` (Linux only). No busy/idle status.
  */
 export function parseQwenMarker(text: string): PidRecord | null {
   let o: unknown;
@@ -18,7 +20,8 @@ export function parseQwenMarker(text: string): PidRecord | null {
   }
   const base = pidRecordOf(o);
   if (!base) return null;
-  return { ...base, procStart: markerString((o as Record<string, unknown>).procStart), pidDomain: null, status: 'unknown' };
+  const r = o as Record<string, unknown>;
+  return { ...base, procStart: markerString(r.procStart), pidDomain: nsDomain(r.pidNs), status: 'unknown' };
 }
 
 /** A pid's start time as Qwen records it: `<boot_id>:<ticks>` on Linux, else null (not compared). */
@@ -33,7 +36,8 @@ export function qwenProcStart(pid: number): string | null {
  * it can record the start time); elsewhere the `runtime.json` sidecars beside the sessions too.
  */
 export async function qwenOpenSessions(root: string, platform: NodeJS.Platform = process.platform): Promise<OpenMarker[]> {
-  const out = await livePidRecords(join(root, 'sessions'), parseQwenMarker, qwenProcStart);
+  // Qwen's own reading: a record of another pid namespace is not this one's (its pid means another process).
+  const out = await livePidRecords(join(root, 'sessions'), parseQwenMarker, qwenProcStart, nsDomain(pidNamespaceIno()));
   if (platform === 'linux') return out;
   for (const m of await qwenRuntimeMarkers(root)) if (!out.some((o) => o.sessionId === m.sessionId)) out.push(m);
   return out;
@@ -54,15 +58,6 @@ async function qwenRuntimeMarkers(root: string): Promise<OpenMarker[]> {
   return out;
 }
 
-function cmdlineHas(pid: number, word: string): boolean | null {
-  if (process.platform !== 'linux') return null;
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(word);
-  } catch {
-    return false;
-  }
-}
-
 /**
  * The fallback marker beside a session, `<id>.runtime.json` (`{pid, session_id, work_dir,
  * started_at}`, never deleted by Qwen: only its pid being a live qwen process makes it open).
@@ -77,7 +72,7 @@ export async function qwenRuntimeMarker(sessionPath: string): Promise<OpenMarker
     return null;
   }
   const pid = typeof o.pid === 'number' ? o.pid : NaN;
-  if (pidState(pid, null) !== 'alive' || cmdlineHas(pid, 'qwen') === false) return null;
+  if (pidRuns(pid, /qwen/) !== 'alive') return null;
   const started = typeof o.started_at === 'number' ? new Date(o.started_at * 1000).toISOString() : null;
   return { sessionId: typeof o.session_id === 'string' ? o.session_id : null, cwd: typeof o.work_dir === 'string' ? o.work_dir : null, pid, status: 'unknown', since: started };
 }
