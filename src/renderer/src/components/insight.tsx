@@ -81,7 +81,7 @@ export function InsightActions({ uuid }: { uuid: string }) {
   );
 }
 
-/** An export on its way: what, for how long so far, a moving bar, and Cancel. */
+/** An export on its way: what, for how long so far, the service's count of turns read (a bar that fills), and Cancel, which stops it there. */
 export function ExportProgress() {
   const job = useStore((s) => s.exporting);
   const cancel = useStore((s) => s.cancelExport);
@@ -96,9 +96,14 @@ export function ExportProgress() {
   return (
     <div className="export-progress" role="status" aria-label="Export">
       <span className="small">
-        Exporting {job.what}… {secs > 0 ? `${secs} s` : ''}
+        Exporting {job.what}… {job.progress ? `${job.progress.message} · ` : ''}
+        {secs > 0 ? `${secs} s` : ''}
       </span>
-      <span className="progress-indeterminate" aria-hidden />
+      {job.progress?.fraction != null ? (
+        <progress className="export-bar" max={1} value={job.progress.fraction} aria-label="Turns read" />
+      ) : (
+        <span className="progress-indeterminate" aria-hidden />
+      )}
       <button type="button" className="button small" onClick={cancel}>
         Cancel
       </button>

@@ -21,9 +21,9 @@ export interface InsightSlice {
   compareFrom: { session: string; uuid: string; label: string } | null;
   comparison: Comparison | null;
   exportMessage: string | null;
-  /** An export on its way: when it started (the window shows the time it has taken) and what it is. */
-  exporting: { id: number; started: number; what: string } | null;
-  /** Stops waiting for the export: its answer is dropped and nothing is saved. */
+  /** An export on its way: when it started (the window shows the time it has taken), what it is, and how far the service got. */
+  exporting: { id: number; job: string; started: number; what: string; progress: { message: string; fraction: number | null } | null } | null;
+  /** Stops the export in the service (it stops reading turns and answers CANCELLED): nothing is saved. */
   cancelExport: () => void;
   loadPrices: () => Promise<void>;
   startCompare: (uuid: string, label: string) => void;
@@ -52,7 +52,12 @@ export const createInsightSlice: StateCreator<Store, [], [], InsightSlice> = (se
   comparison: null,
   exportMessage: null,
   exporting: null,
-  cancelExport: () => set({ exporting: null, exportMessage: 'Export cancelled: nothing was saved.' }),
+  cancelExport: () => {
+    const job = get().exporting;
+    if (!job) return;
+    set({ exporting: null, exportMessage: 'Export cancelled: nothing was saved.' });
+    void getApi().cancelExport({ job: job.job });
+  },
   loadPrices: async () => {
     if (get().prices) return;
     const r = await getApi().getPrices({});
@@ -77,9 +82,17 @@ export const createInsightSlice: StateCreator<Store, [], [], InsightSlice> = (se
   exportSession: async (format, branch) => {
     const session = get().selectedSession;
     if (!session) return;
-    const job = { id: ++exportJobs, started: Date.now(), what: branch ? 'the branch as Markdown' : 'the session as HTML' };
+    const id = ++exportJobs;
+    const job = { id, job: `w${Date.now().toString(36)}-${id}`, started: Date.now(), what: branch ? 'the branch as Markdown' : 'the session as HTML', progress: null };
+    // Another export still on its way is stopped: one at a time.
+    if (get().exporting) void getApi().cancelExport({ job: get().exporting!.job });
     set({ exportMessage: null, exporting: job });
-    const r = await getApi().exportSession({ session, format, branch, redact: true });
+    // The service's own count of turns read (operationProgress under export-<job>).
+    const off = getApi().onEvent((e) => {
+      const now = get().exporting;
+      if (e.type === 'operationProgress' && e.id === `export-${job.job}` && now?.id === id) set({ exporting: { ...now, progress: { message: e.message, fraction: e.fraction } } });
+    });
+    const r = await getApi().exportSession({ session, format, branch, redact: true, job: job.job }).finally(off);
     // Cancelled (or another export started): this answer is not saved.
     if (get().exporting?.id !== job.id) return;
     set({ exporting: null });
