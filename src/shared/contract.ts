@@ -83,7 +83,8 @@ export const RevertPlanSchema = z.object({
   afterNote: z.string(),
   projectRoot: z.string(),
   changes: z.array(FileChangeSchema),
-  conflicts: z.array(z.object({ path: z.string(), reason: z.string(), current: z.string().nullable(), before: z.string().nullable(), binary: z.boolean(), canMark: z.boolean(), choice: TakeSchema.nullable() })),
+  /** Each conflicted file: now (`current`), before the prompt (`before`) and as the prompt left it (`after`; absent from an older host), null where absent or binary. */
+  conflicts: z.array(z.object({ path: z.string(), reason: z.string(), current: z.string().nullable(), before: z.string().nullable(), after: z.string().nullable().optional(), binary: z.boolean(), canMark: z.boolean(), choice: TakeSchema.nullable() })),
   unresolved: z.array(z.string()),
 });
 export type RevertPlan = z.infer<typeof RevertPlanSchema>;
