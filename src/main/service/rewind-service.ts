@@ -239,6 +239,8 @@ export class RewindService {
         this.emit({ type: 'sessionsChanged' });
         this.marks.remark(root).catch(() => undefined);
       },
+      // Each tool of a prompt queued behind the first checkpoint writes the queue: only the marks can change.
+      onBackground: (root) => this.marks.remark(root).catch(() => undefined),
     });
     for (const { adapter, root } of this.roots()) await this.watcher.watchSessions(adapter.id, adapter.watch(root)).catch(() => undefined);
     // An agent opening or quitting a session (or going busy or idle) re-marks the list.

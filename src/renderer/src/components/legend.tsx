@@ -31,6 +31,10 @@ export function Legend() {
         </dt>
         <dd>Rewind checkpoint: the whole project before this prompt, shell-made changes included (needs the hooks).</dd>
         <dt>
+          <span className="marker ours">◈</span>
+        </dt>
+        <dd>Rewind's first checkpoint of this project, still being read in the background: the code cannot be restored to this prompt until it is complete (then it is a ◆).</dd>
+        <dt>
           <span className="marker native">◇</span>
         </dt>
         <dd>The agent's own checkpoint: only the files it edited with its tools.</dd>
