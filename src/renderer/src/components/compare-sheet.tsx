@@ -108,7 +108,8 @@ export function CompareSheet() {
         <header className="sheet-header">
           <h2 id="compare-title">Compare two prompts</h2>
         </header>
-        <div className="sheet-body">
+        {/* Scrolled with the keyboard too: nothing in it may take the focus. */}
+        <div className="sheet-body" tabIndex={0} role="region" aria-label="The comparison">
           {c.loading && <p className="muted" aria-busy="true">Comparing…</p>}
           {c.error && (
             <p className="error-text" role="alert">

@@ -32,7 +32,8 @@ function Column({ cells, missing, who }: { cells: Cell[]; missing: boolean; who:
   );
 }
 
-function ContextLine({ c }: { c: Cell }) {
+function ContextCell({ c }: { c: Cell | null }) {
+  if (!c) return <div className="tw-line tw-ctx tw-none" />;
   return (
     <div className="tw-line tw-ctx">
       <span className="tw-no" aria-hidden>
@@ -69,14 +70,18 @@ export function ThreeWayView({ path, before, after, now, n, prompt }: { path: st
           ))}
         </div>
         {tw.blocks.map((b, i) =>
-          b.kind === 'context' ? (
+          b.kind === 'fold' ? (
+            <div key={i} className="tw-fold small muted">
+              ⋯ {plural(b.lines, 'line')} that revert cleanly or did not change
+            </div>
+          ) : b.kind === 'context' ? (
             <div key={i} className="tw-context">
-              {b.above.map((c) => (
-                <ContextLine key={c.no} c={c} />
-              ))}
-              {b.folded > 0 && <div className="tw-fold small muted">⋯ {plural(b.folded, 'line')} that revert cleanly or did not change</div>}
-              {b.below.map((c) => (
-                <ContextLine key={c.no} c={c} />
+              {b.rows.map((row, k) => (
+                <div key={k} className="tw-row">
+                  <ContextCell c={row.before} />
+                  <ContextCell c={row.after} />
+                  <ContextCell c={row.now} />
+                </div>
               ))}
             </div>
           ) : (

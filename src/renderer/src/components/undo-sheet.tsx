@@ -53,7 +53,7 @@ export function UndoSheet() {
           {err && <p className="error-text">{err.text}</p>}
           {!ask.loading && !err && (
             <p className="small muted">
-              Nothing changes until you confirm: <kbd>Enter</kbd> {ask.kind === 'redo' ? 'redoes' : 'undoes'} it, <kbd>Esc</kbd> cancels.
+              Nothing changes until you confirm: Enter {ask.kind === 'redo' ? 'redoes' : 'undoes'} it, Esc cancels.
             </p>
           )}
         </div>

@@ -43,7 +43,11 @@ async function newestInWords(kind: 'undo' | 'redo', project: string, timeline: S
   const { actionWords, historyCards, promptLookup } = await import('../history-words.js');
   const cards = historyCards(r.value.entries);
   const card = kind === 'redo' ? cards.find((c) => c.redoable) : cards.find((c) => c.newest);
-  return card ? actionWords(card.entry, promptLookup(timeline)) : null;
+  if (!card) return null;
+  // The action's prompt is named from its own session (a fork's original, when the fork is open), as History does.
+  const t = card.entry.transcript;
+  const other = t && t !== timeline?.session.transcriptPath ? await getApi().getTimeline({ session: t }) : null;
+  return actionWords(card.entry, promptLookup(other?.ok ? other.value : timeline));
 }
 
 export const createUndoSlice: StateCreator<Store, [], [], UndoSlice> = (set, get) => ({
