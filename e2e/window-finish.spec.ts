@@ -185,7 +185,7 @@ test.describe('on the bundled sessions', () => {
       await page.keyboard.press('Control+z');
       const ask = page.getByRole('dialog', { name: 'Undo' });
       await expect(ask).toContainText('Forked the chat before #5 “WRITE b.txt bee”');
-      await expect(ask).toContainText(/This will remove fork/);
+      await expect(ask).toContainText('This will remove the fork (the original session stays as it was).');
       await expect(ask.getByRole('button', { name: 'Cancel' })).toBeFocused();
       // Nothing happened yet.
       await expect(page.locator('.session')).toHaveCount(4);

@@ -271,7 +271,7 @@ test.describe('on the bundled sessions', () => {
       await cards.nth(1).getByRole('button', { name: 'Undo…' }).click();
       const ask = page.getByRole('dialog', { name: 'Undo' });
       await expect(ask).toContainText('Forked the chat before #2');
-      await expect(ask).toContainText(/This will remove fork/);
+      await expect(ask).toContainText('This will remove the fork (the original session stays as it was).');
       await expect(ask.getByRole('button', { name: 'Cancel' })).toBeFocused();
       await shot(page, `undo-ask-${scheme}`);
       await page.keyboard.press('Escape');

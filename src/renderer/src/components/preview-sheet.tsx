@@ -231,7 +231,7 @@ export function PreviewSheet() {
               )}
             </section>
           )}
-          {(preview.action === 'restore' || preview.action === 'fork-restore') && !preview.loading && (
+          {(preview.action === 'restore' || preview.action === 'fork-restore') && !preview.loading && !(firstCheckpoint && !code) && (
             <section aria-label="Code">
               <h3>Code</h3>
               <CodePart plan={code} note={r?.codeNote ?? null} />

@@ -4,6 +4,14 @@ import { useStore } from '../store/store.js';
 import { useBackdropClose } from './backdrop.js';
 import './preview-sheet.css';
 
+/** The dry run's sentence without the ids it carries for the terminal ("Would remove fork 3f2a…"). */
+function inWords(summary: string): string {
+  if (/^Would remove fork \S+$/.test(summary)) return 'This will remove the fork (the original session stays as it was)';
+  if (/^Would put back fork \S+$/.test(summary)) return 'This will put the fork back';
+  if (/^Would rewrite .+ again$/.test(summary)) return 'This will rewrite the session again (a backup of it is kept)';
+  return summary.replace(/^Would /, 'This will ');
+}
+
 /**
  * Undo or Redo, asked first: what it would do (the service's dry run), then Cancel or the action.
  * Cancel has the focus (a stray Space or click takes nothing back); Enter is the dialog's default
@@ -49,7 +57,7 @@ export function UndoSheet() {
               Working out what it would do…
             </p>
           )}
-          {ask.summary && <p>{ask.summary.replace(/^Would /, 'This will ')}.</p>}
+          {ask.summary && <p>{inWords(ask.summary)}.</p>}
           {err && <p className="error-text">{err.text}</p>}
           {!ask.loading && !err && (
             <p className="small muted">
