@@ -36,6 +36,16 @@ export function UndoSheet() {
       opener.current = null;
     }
   }, [open]);
+  // A modal keeps the focus: a row that takes it when its list arrives (after an Undo) gives it back.
+  const dialog = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const keep = (e: FocusEvent) => {
+      if (dialog.current && e.target instanceof Node && !dialog.current.contains(e.target)) cancel.current?.focus();
+    };
+    document.addEventListener('focusin', keep);
+    return () => document.removeEventListener('focusin', keep);
+  }, [open]);
   if (!ask) return null;
   const verb = ask.kind === 'redo' ? 'Redo' : 'Undo';
   const err = ask.error ? windowError(ask.error.code, ask.error.message, verb) : null;
@@ -48,7 +58,7 @@ export function UndoSheet() {
   };
   return (
     <div className="sheet-backdrop centered" {...backdrop}>
-      <div className="undo-dialog" role="dialog" aria-modal="true" aria-labelledby="undo-title" aria-describedby="undo-what" onClick={(e) => e.stopPropagation()} onKeyDown={onKeyDown}>
+      <div ref={dialog} className="undo-dialog" role="dialog" aria-modal="true" aria-labelledby="undo-title" aria-describedby="undo-what" onClick={(e) => e.stopPropagation()} onKeyDown={onKeyDown}>
         <h2 id="undo-title">{verb}</h2>
         <div id="undo-what">
           {ask.what && <p>{ask.what}</p>}

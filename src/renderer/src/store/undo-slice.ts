@@ -71,11 +71,15 @@ export const createUndoSlice: StateCreator<Store, [], [], UndoSlice> = (set, get
     const a = get().undoAsk;
     if (!a || a.loading || a.applying) return;
     set({ undoAsk: { ...a, applying: true, error: null } });
-    if (a.id && get().history) await get().undoEntry(a.id, force);
-    else if (a.kind === 'redo') await get().redo(force);
-    else await get().undo(force);
-    // The outcome (or its error) is shown where the action was started: the result bar or History.
-    set({ undoAsk: null });
+    // Closed once the service answered: the outcome (or its error) is shown where the action was
+    // started (the result bar or History), and the next Ctrl/Cmd+Z is taken while the window reloads.
+    const close = () => {
+      if (get().undoAsk?.kind === a.kind && get().undoAsk?.applying) set({ undoAsk: null });
+    };
+    if (a.id && get().history) await get().undoEntry(a.id, force, close);
+    else if (a.kind === 'redo') await get().redo(force, close);
+    else await get().undo(force, close);
+    close();
   },
   closeUndoAsk: () => set({ undoAsk: null }),
 });
