@@ -117,6 +117,8 @@ test.describe('on the bundled sessions', () => {
         await expect(relation).toHaveText('#1 “WRITE a.txt version one” comes before #4 “WRITE e.txt after branch” on the same line: #4 is 3 prompts further on.');
         await expect(sheet).not.toContainText(/0 prompts|B: |A: /);
         await expect(sheet.getByRole('region', { name: 'What #4 adds' }).locator('li')).toHaveText([/#2\s+WRITE a\.txt version two/, /#3\s+WRITE d\.txt branch two/, /#4\s+WRITE e\.txt after branch/]);
+        // The code reads from the earlier to the later, whichever was picked first.
+        await expect(sheet.getByRole('region', { name: 'Code' })).toContainText('3 files differ, from #1 to #4');
         // The explanation is one paragraph across the sheet, not a narrow column.
         const rel = (await relation.boundingBox())!;
         const body = (await sheet.locator('.sheet-body').boundingBox())!;
@@ -231,6 +233,7 @@ test.describe('on the bundled sessions', () => {
         const mark = page.locator('.prompt-row').filter({ hasText: 'WRITE a.txt version one' }).getByLabel('Rewind checkpoint in progress');
         await expect(mark).toHaveText('◈');
         await expect(mark).toHaveAttribute('title', /first checkpoint of this project is still being read in the background \(started \d+ s ago; 1 later prompt's checkpoint waits behind it\)/);
+        await shot(page, `first-checkpoint-row-${width}-${scheme}`);
         await page.keyboard.press('c');
         const sheet = page.getByRole('dialog', { name: 'Restore code to here' });
         const note = sheet.getByRole('note', { name: 'First checkpoint in progress' });

@@ -74,7 +74,13 @@ export const createInsightSlice: StateCreator<Store, [], [], InsightSlice> = (se
     if (!from || !session || (from.uuid === b && from.session === session)) return;
     const a = from.uuid;
     set({ compareFrom: null, comparison: { a, b, loading: true, result: null, error: null } });
-    const r = await getApi().comparePrompts({ a: { session: from.session, promptUuid: a }, b: { session, promptUuid: b } });
+    let r = await getApi().comparePrompts({ a: { session: from.session, promptUuid: a }, b: { session, promptUuid: b } });
+    // The second pick comes first on the line (an ancestor of the first): asked the other way round,
+    // so the prompts and the code read from the earlier to the later.
+    if (r.ok && r.value.ancestor && r.value.b.prompts.length === 0 && r.value.a.prompts.length > 0) {
+      const swapped = await getApi().comparePrompts({ a: { session, promptUuid: b }, b: { session: from.session, promptUuid: a } });
+      if (swapped.ok) r = swapped;
+    }
     if (get().comparison?.b !== b) return;
     set({ comparison: { a, b, loading: false, result: r.ok ? r.value : null, error: r.ok ? null : r.error.message } });
   },
