@@ -233,6 +233,7 @@ test.describe('on the bundled sessions', () => {
         const mark = page.locator('.prompt-row').filter({ hasText: 'WRITE a.txt version one' }).getByLabel('Rewind checkpoint in progress');
         await expect(mark).toHaveText('◈');
         await expect(mark).toHaveAttribute('title', /first checkpoint of this project is still being read in the background \(started \d+ s ago; 1 later prompt's checkpoint waits behind it\)/);
+        if (width >= 1024) await expect(page.locator('.detail').getByRole('button', { name: "Revert this prompt's changes" })).toBeDisabled();
         await shot(page, `first-checkpoint-row-${width}-${scheme}`);
         await page.keyboard.press('c');
         const sheet = page.getByRole('dialog', { name: 'Restore code to here' });
