@@ -43,8 +43,8 @@ test('revert a middle prompt from the window: the conflict and its choice, then 
   await expect(confirm).toHaveText('Choose for 1 conflicted file first');
   await expect(sheet.getByRole('list', { name: 'Files that will change' }).locator('.file')).toHaveCount(2);
   await expectAccessible(page, '.sheet');
-  await conflict.getByRole('radio', { name: 'Take the file before the prompt' }).click();
-  await expect(conflict.getByRole('radio', { name: 'Take the file before the prompt' })).toBeChecked();
+  await conflict.getByRole('radio', { name: 'Take it as before #2' }).click();
+  await expect(conflict.getByRole('radio', { name: 'Take it as before #2' })).toBeChecked();
   await expect(confirm).toHaveText('Revert 3 files');
   await confirm.click();
   await expect(sheet).toBeHidden();

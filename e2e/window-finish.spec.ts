@@ -131,48 +131,51 @@ test.describe('on the bundled sessions', () => {
     });
   }
 
-  test('a custom slash command is a prompt: counted alike in the list and the timeline, selectable, and a fork is made before it', async ({ page }) => {
-    const transcript = await transcriptOf(s.claudeRoot, '2ea8980a');
-    const text = await readFile(transcript, 'utf8');
-    const leaf = /"lastPrompt":"WRITE b\.txt bee","leafUuid":"([^"]+)"/.exec(text)![1]!;
-    const base = { isSidechain: false, userType: 'external', cwd: join(s.projectsDir, 'linear'), sessionId: '2ea8980a-26fe-4928-aab5-4ebf6074b664', version: '2.1.330' };
-    const [u1, u2, u3] = ['c0ffee00-0000-4000-8000-000000000001', 'c0ffee00-0000-4000-8000-000000000002', 'c0ffee00-0000-4000-8000-000000000003'];
-    const at = (s: number) => new Date(Date.parse('2026-11-22T04:38:10Z') + s * 1000).toISOString();
-    // As Claude Code writes a custom command (.claude/commands/review-notes.md): the typed line, its expansion (isMeta), the reply.
-    await appendFile(
-      transcript,
-      [
-        { ...base, type: 'user', parentUuid: leaf, uuid: u1, timestamp: at(0), message: { role: 'user', content: '<command-message>review-notes is running…</command-message>\n<command-name>/review-notes</command-name>\n<command-args>focus on the tests</command-args>' } },
-        { ...base, type: 'user', parentUuid: u1, uuid: u2, isMeta: true, timestamp: at(0), message: { role: 'user', content: [{ type: 'text', text: 'Read notes.md and list what it says about tests.\n\nARGUMENTS: focus on the tests' }] } },
-        { ...base, type: 'assistant', parentUuid: u2, uuid: u3, timestamp: at(2), message: { id: 'msg_review', role: 'assistant', model: 'claude-opus-5-5', content: [{ type: 'text', text: 'notes.md says nothing about tests yet.' }], usage: { input_tokens: 40, output_tokens: 12 } } },
-        { type: 'last-prompt', lastPrompt: '/review-notes focus on the tests', leafUuid: u3, sessionId: base.sessionId },
-      ]
-        .map((l) => JSON.stringify(l))
-        .join('\n') + '\n',
-    );
-    await openApp(page, s, { colorScheme: 'light', reducedMotion: 'reduce' });
-    const session = page.locator('.session[data-project$="linear"]');
-    await expect(session.locator('.session-meta').first()).toContainText('6 prompts');
-    await session.click();
-    await expect(page.locator('.wg-counts')).toHaveText(/^6 prompts on the live path/);
-    const row = page.locator('.prompt-row').filter({ hasText: '/review-notes focus on the tests' });
-    await expect(row).toHaveCount(1);
-    await row.click();
-    await expect(page.locator('.detail .detail-prompt')).toHaveText('/review-notes focus on the tests');
-    await expect(page.locator('.detail')).toContainText('#6');
-    // Its turn is the model's answer to it (not the expansion, which is the command's own text).
-    await expect(page.locator('.detail .turn')).toContainText('notes.md says nothing about tests yet.');
-    await page.keyboard.press('f');
-    const sheet = page.getByRole('dialog', { name: 'Fork here' });
-    await expect(sheet.locator('#sheet-statement')).toContainText('#5');
-    await shot(page, 'custom-command-fork-light');
-    await sheet.getByRole('button', { name: /Fork before this prompt/ }).click();
-    const result = page.getByRole('status', { name: 'Result' });
-    await expect(result).toContainText('Fork created');
-    await expect(result).toContainText('/review-notes focus on the tests');
-    // The fork holds the five prompts before the command.
-    await expect(page.locator('.wg-counts')).toHaveText(/^5 prompts on the live path/);
-  });
+  for (const scheme of SCHEMES) {
+    test(`a custom slash command is a prompt: counted alike in the list and the timeline, selectable, and a fork is made before it (${scheme})`, async ({ page }) => {
+      const transcript = await transcriptOf(s.claudeRoot, '2ea8980a');
+      const text = await readFile(transcript, 'utf8');
+      const leaf = /"lastPrompt":"WRITE b\.txt bee","leafUuid":"([^"]+)"/.exec(text)![1]!;
+      const base = { isSidechain: false, userType: 'external', cwd: join(s.projectsDir, 'linear'), sessionId: '2ea8980a-26fe-4928-aab5-4ebf6074b664', version: '2.1.330' };
+      const [u1, u2, u3] = ['c0ffee00-0000-4000-8000-000000000001', 'c0ffee00-0000-4000-8000-000000000002', 'c0ffee00-0000-4000-8000-000000000003'];
+      const at = (s: number) => new Date(Date.parse('2026-11-22T04:38:10Z') + s * 1000).toISOString();
+      // As Claude Code writes a custom command (.claude/commands/review-notes.md): the typed line, its expansion (isMeta), the reply.
+      await appendFile(
+        transcript,
+        [
+          { ...base, type: 'user', parentUuid: leaf, uuid: u1, timestamp: at(0), message: { role: 'user', content: '<command-message>review-notes is running…</command-message>\n<command-name>/review-notes</command-name>\n<command-args>focus on the tests</command-args>' } },
+          { ...base, type: 'user', parentUuid: u1, uuid: u2, isMeta: true, timestamp: at(0), message: { role: 'user', content: [{ type: 'text', text: 'Read notes.md and list what it says about tests.\n\nARGUMENTS: focus on the tests' }] } },
+          { ...base, type: 'assistant', parentUuid: u2, uuid: u3, timestamp: at(2), message: { id: 'msg_review', role: 'assistant', model: 'claude-opus-5-5', content: [{ type: 'text', text: 'notes.md says nothing about tests yet.' }], usage: { input_tokens: 40, output_tokens: 12 } } },
+          { type: 'last-prompt', lastPrompt: '/review-notes focus on the tests', leafUuid: u3, sessionId: base.sessionId },
+        ]
+          .map((l) => JSON.stringify(l))
+          .join('\n') + '\n',
+      );
+      await openApp(page, s, { colorScheme: scheme, reducedMotion: 'reduce' });
+      const session = page.locator('.session[data-project$="linear"]');
+      await expect(session.locator('.session-meta').first()).toContainText('6 prompts');
+      await session.click();
+      await expect(page.locator('.wg-counts')).toHaveText(/^6 prompts on the live path/);
+      const row = page.locator('.prompt-row').filter({ hasText: '/review-notes focus on the tests' });
+      await expect(row).toHaveCount(1);
+      await row.click();
+      await expect(page.locator('.detail .detail-prompt')).toHaveText('/review-notes focus on the tests');
+      await expect(page.locator('.detail')).toContainText('#6');
+      // Its turn is the model's answer to it (not the expansion, which is the command's own text).
+      await expect(page.locator('.detail .turn')).toContainText('notes.md says nothing about tests yet.');
+      await page.keyboard.press('f');
+      const sheet = page.getByRole('dialog', { name: 'Fork here' });
+      await expect(sheet.locator('#sheet-statement')).toContainText('#5');
+      await expectAccessible(page, 'the fork preview of a custom command', '.sheet');
+      await shot(page, `custom-command-fork-${scheme}`);
+      await sheet.getByRole('button', { name: /Fork before this prompt/ }).click();
+      const result = page.getByRole('status', { name: 'Result' });
+      await expect(result).toContainText('Fork created');
+      await expect(result).toContainText('/review-notes focus on the tests');
+      // The fork holds the five prompts before the command.
+      await expect(page.locator('.wg-counts')).toHaveText(/^5 prompts on the live path/);
+    });
+  }
 
   for (const scheme of SCHEMES) {
     test(`Ctrl+Z and Shift+Ctrl+Z show what they would do first (Cancel focused, Enter confirms), then the focus is on the row (${scheme})`, async ({ page }) => {

@@ -10,6 +10,13 @@ import './history.css';
 
 const TAKES: Take[] = ['current', 'before', 'markers'];
 
+/** The three choices in the columns' words (the CLI's are TAKE_LABEL): now, before #n, or all three in the file. */
+function takeLabel(t: Take, n: string): string {
+  if (t === 'current') return 'Keep it as it is now';
+  if (t === 'before') return `Take it as before ${n}`;
+  return `${TAKE_LABEL.markers} (the three versions in the file, to edit)`;
+}
+
 /** A conflicted file: its three versions (before the prompt, as the prompt left it, now), and the three choices (nothing is picked for the user). */
 function Conflict({ c, n, text }: { c: RevertPlan['conflicts'][number]; n: string; text: string }) {
   const choose = useStore((s) => s.chooseTake);
@@ -27,7 +34,7 @@ function Conflict({ c, n, text }: { c: RevertPlan['conflicts'][number]; n: strin
       <div role="radiogroup" aria-label={`Choice for ${c.path}`} className="revert-takes">
         {TAKES.map((t) => (
           <label key={t} className="small">
-            <input type="radio" name={`take-${c.path}`} checked={c.choice === t} disabled={busy || (t === 'markers' && !c.canMark)} onChange={() => void choose(c.path, t)} /> {TAKE_LABEL[t]}
+            <input type="radio" name={`take-${c.path}`} checked={c.choice === t} disabled={busy || (t === 'markers' && !c.canMark)} onChange={() => void choose(c.path, t)} /> {takeLabel(t, n)}
           </label>
         ))}
       </div>
