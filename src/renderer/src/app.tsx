@@ -1,7 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { getApi } from './api/client.js';
 import { ActionStrip } from './components/action-strip.js';
-import { EmptyState } from './components/empty-state.js';
 import { PromptDetail } from './components/prompt-detail.js';
 import { Sidebar } from './components/sidebar.js';
 import { TimelineView } from './components/timeline-view.js';
@@ -16,6 +15,8 @@ const CompareSheet = lazy(() => import('./components/compare-sheet.js').then((m)
 const RevertSheet = lazy(() => import('./components/revert-sheet.js').then((m) => ({ default: m.RevertSheet })));
 const HooksSheet = lazy(() => import('./components/hooks-sheet.js').then((m) => ({ default: m.HooksSheet })));
 const UndoSheet = lazy(() => import('./components/undo-sheet.js').then((m) => ({ default: m.UndoSheet })));
+// Only where no agent has a session yet (a first run): its own chunk.
+const EmptyState = lazy(() => import('./components/empty-state.js').then((m) => ({ default: m.EmptyState })));
 // Fetched once the first screen is up (or at once when Ctrl/Cmd-K comes first): typed into the moment it opens.
 const Palette = lazy(() => import('./components/palette.js').then((m) => ({ default: m.Palette })));
 // After an action (or a command typed in a terminal): not on the first screen.
@@ -144,7 +145,9 @@ export function App() {
       {narrow && <TopBar />}
       <Sidebar />
       {loaded && empty ? (
-        <EmptyState />
+        <Suspense fallback={null}>
+          <EmptyState />
+        </Suspense>
       ) : (
         <main
           className="main"

@@ -44,8 +44,6 @@ export function costOf(t: Timeline, book: PriceBook | null): CostReport {
   return report;
 }
 
-let exportJobs = 0;
-
 export const createInsightSlice: StateCreator<Store, [], [], InsightSlice> = (set, get) => ({
   prices: null,
   compareFrom: null,
@@ -68,53 +66,8 @@ export const createInsightSlice: StateCreator<Store, [], [], InsightSlice> = (se
     if (session) set({ compareFrom: { session, uuid, label }, comparison: null });
   },
   cancelCompare: () => set({ compareFrom: null }),
-  compareWith: async (b) => {
-    const from = get().compareFrom;
-    const session = get().selectedSession;
-    if (!from || !session || (from.uuid === b && from.session === session)) return;
-    const a = from.uuid;
-    set({ compareFrom: null, comparison: { a, b, loading: true, result: null, error: null } });
-    let r = await getApi().comparePrompts({ a: { session: from.session, promptUuid: a }, b: { session, promptUuid: b } });
-    // The second pick comes first on the line (an ancestor of the first): asked the other way round,
-    // so the prompts and the code read from the earlier to the later.
-    if (r.ok && r.value.ancestor && r.value.b.prompts.length === 0 && r.value.a.prompts.length > 0) {
-      const swapped = await getApi().comparePrompts({ a: { session, promptUuid: b }, b: { session: from.session, promptUuid: a } });
-      if (swapped.ok) r = swapped;
-    }
-    if (get().comparison?.b !== b) return;
-    set({ comparison: { a, b, loading: false, result: r.ok ? r.value : null, error: r.ok ? null : r.error.message } });
-  },
+  // Compare and export run from their own chunk (store/insight-run.ts): not on the first screen.
+  compareWith: async (b) => (await import('./insight-run.js')).compareWith(get, set, b),
   closeComparison: () => set({ comparison: null }),
-  exportSession: async (format, branch) => {
-    const session = get().selectedSession;
-    if (!session) return;
-    const id = ++exportJobs;
-    const job = { id, job: `w${Date.now().toString(36)}-${id}`, started: Date.now(), what: branch ? 'the branch as Markdown' : 'the session as HTML', progress: null };
-    // Another export still on its way is stopped: one at a time.
-    if (get().exporting) void getApi().cancelExport({ job: get().exporting!.job });
-    set({ exportMessage: null, exporting: job });
-    // The service's own count of turns read (operationProgress under export-<job>).
-    const off = getApi().onEvent((e) => {
-      const now = get().exporting;
-      if (e.type === 'operationProgress' && e.id === `export-${job.job}` && now?.id === id) set({ exporting: { ...now, progress: { message: e.message, fraction: e.fraction } } });
-    });
-    const r = await getApi().exportSession({ session, format, branch, redact: true, job: job.job }).finally(off);
-    // Cancelled (or another export started): this answer is not saved.
-    if (get().exporting?.id !== job.id) return;
-    set({ exporting: null });
-    if (!r.ok) {
-      set({ exportMessage: `Export failed: ${r.error.message}` });
-      return;
-    }
-    const url = URL.createObjectURL(new Blob([r.value.content], { type: `${r.value.mime};charset=utf-8` }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = r.value.filename;
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
-    const n = Object.values(r.value.redacted).reduce((x, y) => x + y, 0);
-    set({ exportMessage: `Saved ${r.value.filename} (${r.value.prompts} prompts; ${n === 0 ? 'no secrets found' : `${n} secret${n === 1 ? '' : 's'} redacted`})` });
-  },
+  exportSession: async (format, branch) => (await import('./insight-run.js')).exportSession(get, set, format, branch),
 });
