@@ -1,4 +1,4 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type BenchContext, median, ROOT } from './lib.js';
 
@@ -76,6 +76,18 @@ async function measureUi(dir: string, name: string, generate: (file: string) => 
   };
 }
 
+/** The first screen's script budget: index.html's entry and the chunks it preloads (kB of 1,000 bytes, as Vite prints them). */
+export const FIRST_SCREEN_BUDGET_KB = 337;
+
+/** What a first visit must fetch before the window can draw: the script index.html names, in kB. */
+export async function firstScreenScriptKb(root = ROOT): Promise<{ kb: number; files: string[] }> {
+  const html = await readFile(join(root, 'out', 'renderer', 'index.html'), 'utf8');
+  const files = [...html.matchAll(/(?:src|href)="\.\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
+  let bytes = 0;
+  for (const f of files) bytes += (await stat(join(root, 'out', 'renderer', f))).size;
+  return { kb: +(bytes / 1000).toFixed(1), files };
+}
+
 /**
  * A 10,000-prompt timeline and a 10,000-message session with 275 native rewinds in Chromium: first
  * render and first scroll, next to an empty page's scroll.
@@ -86,10 +98,12 @@ export async function benchUi({ dir }: BenchContext) {
   const { generateRewound } = await import('./generate-rewound.js');
   const flat = { prompts: 10_000, ...(await measureUi(dir, 'flat', (f) => generatePrompts(f, 10_000))) };
   const rewound = { messages: 10_000, rewinds: 275, ...(await measureUi(dir, 'rewound', (f) => generateRewound(f, { messages: 10_000, rewinds: 275 }))) };
+  const script = await firstScreenScriptKb();
+  console.log(`ui: the first screen's script (index.html's entry and preloads): ${script.kb} kB (budget ${FIRST_SCREEN_BUDGET_KB} kB: ${script.kb <= FIRST_SCREEN_BUDGET_KB ? 'met' : 'MISSED'})`);
   for (const [label, r] of [['10,000-prompt timeline', flat], ['10,000 messages, 275 native rewinds', rewound]] as const) {
     console.log(
       `ui: ${label}: first render ${r.firstRenderMs} ms after the data (target < 500 ms; ${r.renderedRows} rows in the DOM, ${r.rowsWithoutText} without visible text); first scroll over ${r.scrollFrames} frames: ${r.framesOver50ms} over 50 ms, ${r.droppedFrames} over 25 ms (longest ${r.maxFrameMs} ms, p95 ${r.p95FrameMs} ms); the same scroll of an empty page: ${r.emptyPageOver50ms} over 50 ms, ${r.emptyPageDropped} of ${r.emptyPageFrames} over 25 ms (longest ${r.emptyPageMaxFrameMs} ms)`,
     );
   }
-  return { ...flat, rewound };
+  return { ...flat, rewound, firstScreenScriptKb: script.kb, firstScreenBudgetKb: FIRST_SCREEN_BUDGET_KB };
 }

@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { CLI, openApp, serve, transcriptOf, type Served } from './server.js';
+import { openApp, serve, type Served } from './server.js';
+import { replayLinear, withLine } from './replay.js';
 
 let s: Served;
 test.beforeEach(async () => {
@@ -12,46 +12,6 @@ test.beforeEach(async () => {
 test.afterEach(async () => {
   await s.stop();
 });
-
-const shared = Array.from({ length: 40 }, (_, i) => `shared line ${i + 1}`);
-const withLine = (i: number, v: string, base = shared) => `${base.map((l, k) => (k === i ? v : l)).join('\n')}\n`;
-
-/**
- * The linear session replayed with Rewind's hook as Claude Code calls it: a checkpoint before each
- * prompt, then that prompt's edits. #2 writes a.txt, adds mid.txt and changes shared.ts line 21;
- * #4 changes the same line again (the overlap).
- */
-async function replay(project: string) {
-  const transcript = await transcriptOf(s.claudeRoot, '2ea8980a');
-  const users = (await readFile(transcript, 'utf8'))
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as { type?: string; promptId?: string; message?: { content?: unknown } })
-    .filter((l) => l.type === 'user' && typeof l.message?.content === 'string');
-  expect(users).toHaveLength(5);
-  const hook = (payload: Record<string, unknown>) =>
-    execFileSync(process.execPath, [CLI, 'hook'], { env: { ...s.env, REWIND_NO_FORWARD: '1' }, input: JSON.stringify({ cwd: project, transcript_path: transcript, session_id: '2ea8980a-26fe-4928-aab5-4ebf6074b664', ...payload }) });
-  await writeFile(join(project, 'a.txt'), 'v0\n');
-  await writeFile(join(project, 'shared.ts'), withLine(-1, ''));
-  await rm(join(project, 'b.txt'), { force: true });
-  await rm(join(project, 'c.txt'), { force: true });
-  const edits: Record<string, string | null>[] = [
-    { 'a.txt': 'version one\n' },
-    { 'a.txt': 'version two\n', 'mid.txt': 'made by #2\n', 'shared.ts': withLine(20, 'shared line 21 by #2') },
-    { 'c.txt': 'bashmade\n' },
-    { 'shared.ts': withLine(20, 'shared line 21 by #4') },
-    { 'b.txt': 'bee\n' },
-  ];
-  for (let i = 0; i < 5; i++) {
-    // A shell tool's edits are not listed: the next checkpoint walks the whole tree.
-    hook({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'edit' } });
-    hook({ hook_event_name: 'UserPromptSubmit', prompt_id: users[i]!.promptId });
-    // A project's first checkpoint is taken in the background (the prompt goes on at once): the
-    // edits below come after it is complete, as the agent's model takes its time before its first tool.
-    if (i === 0) await expect.poll(() => (JSON.parse(execFileSync(process.execPath, [CLI, 'checkpoints', '--json'], { cwd: project, env: { ...s.env, REWIND_NO_FORWARD: '1' }, encoding: 'utf8' })) as { inProgress: string | null }).inProgress, { timeout: 60_000 }).toBeNull();
-    for (const [f, v] of Object.entries(edits[i]!)) await writeFile(join(project, f), v!);
-  }
-}
 
 /** WCAG A/AA (axe-core) on one open sheet only: the rest of the window has its own checks. */
 async function expectAccessible(page: Page, selector: string) {
@@ -63,7 +23,7 @@ const exists = async (p: string) => !!(await stat(p).catch(() => null));
 
 test('revert a middle prompt from the window: the conflict and its choice, then undo it from the History panel', async ({ page }) => {
   const project = join(s.projectsDir, 'linear');
-  await replay(project);
+  await replayLinear(s, project);
   await openApp(page, s);
   await page.locator('.session[data-project$="linear"]').click();
   await page.locator('.prompt-row').filter({ hasText: 'WRITE a.txt version two' }).click();
@@ -72,19 +32,19 @@ test('revert a middle prompt from the window: the conflict and its choice, then 
   const sheet = page.getByRole('dialog', { name: "Revert this prompt's changes" });
   const conflict = sheet.getByRole('listitem', { name: 'Conflict in shared.ts' });
   await expect(conflict).toBeVisible();
-  // Both sides, and nothing chosen for the user: the confirm waits for a choice.
-  // Before #2 → now, the changed line highlighted (the whole files under a disclosure); the prompt by its number, no id.
-  await expect(conflict.locator('.diff-line.add')).toContainText('shared line 21 by #4');
-  await expect(conflict.locator('.diff-line.del')).toContainText('shared line 21');
-  await expect(conflict).toContainText('Before #2 “WRITE a.txt version two” → now (2 changed lines)');
-  await expect(conflict.getByRole('figure', { name: 'Before the prompt', includeHidden: true })).toContainText('shared line 21\n');
+  // Three ways: before #2, as #2 left it, now; each changed line marked by who changed it; the prompt by its number, no id.
+  const view = conflict.getByRole('group', { name: 'shared.ts: before #2, as #2 left it, and now' });
+  await expect(view.getByRole('region', { name: 'Before #2' }).locator('.tw-n .tw-text')).toHaveText('shared line 21');
+  await expect(view.getByRole('region', { name: 'As #2 left it' }).locator('.tw-both')).toContainText('shared line 21 by #2');
+  await expect(view.getByRole('region', { name: 'Now' }).locator('.tw-later')).toContainText('shared line 21 by #4');
+  await expect(sheet).not.toContainText(/[0-9]{8}T[0-9]{6}|Nothing to revert/);
   const confirm = sheet.locator('.sheet-footer .button.primary');
   await expect(confirm).toBeDisabled();
   await expect(confirm).toHaveText('Choose for 1 conflicted file first');
   await expect(sheet.getByRole('list', { name: 'Files that will change' }).locator('.file')).toHaveCount(2);
   await expectAccessible(page, '.sheet');
-  await conflict.getByRole('radio', { name: 'Take the file before the prompt' }).click();
-  await expect(conflict.getByRole('radio', { name: 'Take the file before the prompt' })).toBeChecked();
+  await conflict.getByRole('radio', { name: 'Take it as before #2' }).click();
+  await expect(conflict.getByRole('radio', { name: 'Take it as before #2' })).toBeChecked();
   await expect(confirm).toHaveText('Revert 3 files');
   await confirm.click();
   await expect(sheet).toBeHidden();

@@ -42,10 +42,12 @@ test('compare an abandoned prompt with the live end: both sides and the code dif
   await expect(banner).toContainText('Comparing from the abandoned prompt “BASH echo bashmade > c.txt”');
   await page.locator('.prompt-row').filter({ hasText: 'WRITE e.txt after branch' }).click();
   await banner.getByRole('button', { name: /Compare with #4/ }).click();
-  const sheet = page.getByRole('dialog', { name: 'Compare two branches' });
-  await expect(sheet).toContainText('From their common ancestor #2');
-  await expect(sheet.getByRole('region', { name: 'Side A' })).toContainText('WRITE b.txt bee');
-  await expect(sheet.getByRole('region', { name: 'Side B' })).toContainText('WRITE d.txt branch two');
+  const sheet = page.getByRole('dialog', { name: 'Compare two prompts' });
+  await expect(sheet.getByRole('note', { name: 'How they are related' })).toHaveText(
+    'The abandoned prompt “BASH echo bashmade > c.txt” and #4 “WRITE e.txt after branch” are on two branches that part after #2 “WRITE a.txt version two”: one went on for 2 prompts, the other for 2 prompts.',
+  );
+  await expect(sheet.getByRole('region', { name: 'The branch of the abandoned prompt “BASH echo bashmade > c.txt”' })).toContainText('WRITE b.txt bee');
+  await expect(sheet.getByRole('region', { name: 'The branch of #4 “WRITE e.txt after branch”' })).toContainText('WRITE d.txt branch two');
   await expect(sheet.locator('.compare-files')).toContainText('d.txt');
   await expect(sheet.locator('.compare-files')).toContainText('e.txt');
   await expect(sheet.getByRole('button', { name: 'Close' })).toBeFocused();

@@ -183,7 +183,10 @@ test.describe('on the bundled sessions', () => {
     await expect(page.getByRole('button', { name: 'Copy the resume command' })).toBeFocused();
     await shot(page, 'result-focus-light');
 
+    // Ctrl+Z says what it would take back first (e2e/window-finish.spec.ts holds the dialog); Enter confirms.
     await page.keyboard.press('Control+z');
+    await expect(page.getByRole('dialog', { name: 'Undo' }).getByRole('button', { name: 'Undo', exact: true })).toBeEnabled();
+    await page.keyboard.press('Enter');
     const result = page.getByRole('status', { name: 'Result' });
     await expect(result).toContainText(/Removed fork/);
     await expect(page.locator('#timeline-rows')).toBeFocused();
@@ -191,6 +194,8 @@ test.describe('on the bundled sessions', () => {
     await expect(page.locator('.session')).toHaveCount(3);
 
     await page.keyboard.press('Shift+Control+z');
+    await expect(page.getByRole('dialog', { name: 'Redo' }).getByRole('button', { name: 'Redo', exact: true })).toBeEnabled();
+    await page.keyboard.press('Enter');
     await expect(result).toContainText(/fork/i);
     await expect(page.locator('.session')).toHaveCount(4);
   });
@@ -238,8 +243,12 @@ test.describe('on the bundled sessions', () => {
       };
       await fork('WRITE a.txt version two', 0);
       await page.keyboard.press('Control+z');
+      await expect(page.getByRole('dialog', { name: 'Undo' }).getByRole('button', { name: 'Undo', exact: true })).toBeEnabled();
+      await page.keyboard.press('Enter');
       await expect(page.getByRole('status', { name: 'Result' })).toContainText(/Removed fork/);
       await page.keyboard.press('Shift+Control+z');
+      await expect(page.getByRole('dialog', { name: 'Redo' }).getByRole('button', { name: 'Redo', exact: true })).toBeEnabled();
+      await page.keyboard.press('Enter');
       await expect(page.locator('.session')).toHaveCount(4);
       await fork('WRITE b.txt bee', 1);
       await expect(page.locator('.session')).toHaveCount(5);
@@ -262,7 +271,7 @@ test.describe('on the bundled sessions', () => {
       await cards.nth(1).getByRole('button', { name: 'Undo…' }).click();
       const ask = page.getByRole('dialog', { name: 'Undo' });
       await expect(ask).toContainText('Forked the chat before #2');
-      await expect(ask).toContainText(/This will remove fork/);
+      await expect(ask).toContainText('This will remove the fork (the original session stays as it was).');
       await expect(ask.getByRole('button', { name: 'Cancel' })).toBeFocused();
       await shot(page, `undo-ask-${scheme}`);
       await page.keyboard.press('Escape');

@@ -22,6 +22,8 @@ export const ERROR_CODES = [
   'IO',
   /** ssh could not reach a remote host, or the host's rewind-app is missing or incompatible. */
   'REMOTE',
+  /** The user stopped a long read (an export) before it finished: nothing was written. */
+  'CANCELLED',
   'INTERNAL',
 ] as const;
 

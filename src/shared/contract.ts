@@ -83,7 +83,8 @@ export const RevertPlanSchema = z.object({
   afterNote: z.string(),
   projectRoot: z.string(),
   changes: z.array(FileChangeSchema),
-  conflicts: z.array(z.object({ path: z.string(), reason: z.string(), current: z.string().nullable(), before: z.string().nullable(), binary: z.boolean(), canMark: z.boolean(), choice: TakeSchema.nullable() })),
+  /** Each conflicted file: now (`current`), before the prompt (`before`) and as the prompt left it (`after`; absent from an older host), null where absent or binary. */
+  conflicts: z.array(z.object({ path: z.string(), reason: z.string(), current: z.string().nullable(), before: z.string().nullable(), after: z.string().nullable().optional(), binary: z.boolean(), canMark: z.boolean(), choice: TakeSchema.nullable() })),
   unresolved: z.array(z.string()),
 });
 export type RevertPlan = z.infer<typeof RevertPlanSchema>;
@@ -406,8 +407,14 @@ export const CONTRACT = {
     response: CompareResultSchema,
   },
   exportSession: {
-    request: z.object({ session: sessionRef, branch: uuid.optional(), format: z.enum(['md', 'html']), redact: z.boolean().default(true) }).strict(),
+    /** `job`: the caller's id for this export: its progress comes as `operationProgress` events under `export-<job>`, and `cancelExport` stops it. */
+    request: z.object({ session: sessionRef, branch: uuid.optional(), format: z.enum(['md', 'html']), redact: z.boolean().default(true), job: z.string().min(1).max(100).optional() }).strict(),
     response: z.object({ filename: z.string(), mime: z.string(), content: z.string(), prompts: z.number().int(), redacted: z.record(z.string(), z.number()) }),
+  },
+  /** Stops a running export (the one started with this `job`): it answers CANCELLED and nothing is returned. `cancelled`: false when it had already finished. */
+  cancelExport: {
+    request: z.object({ job: z.string().min(1).max(100) }).strict(),
+    response: z.object({ cancelled: z.boolean() }),
   },
   /** The hosts added with `remote add` (or here), each with its connection's state. */
   listRemotes: {

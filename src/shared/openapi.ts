@@ -103,6 +103,7 @@ export const OPERATION_SUMMARIES: Record<OperationName, string> = {
   getPrices: 'The model prices costs are computed with',
   comparePrompts: 'Two prompts or sessions side by side from their common ancestor',
   exportSession: 'A session as Markdown or one self-contained HTML file',
+  cancelExport: 'Stops a running export started with the same job id (nothing is returned)',
   listRemotes: 'The remote hosts added, each with its connection’s state',
   addRemote: 'Add a remote host reached through the user’s own ssh',
   removeRemote: 'Remove a remote host',

@@ -29,6 +29,7 @@ export const OPERATION_NAMES = [
   'getPrices',
   'comparePrompts',
   'exportSession',
+  'cancelExport',
   'listRemotes',
   'addRemote',
   'removeRemote',

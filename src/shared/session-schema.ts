@@ -127,7 +127,8 @@ export const TimelinePromptSchema = z.object({
   nativeCheckpoint: NativeCheckpointSchema.nullable(),
   /** Rewind's own checkpoint taken right before this prompt (filled in by the app's service). */
   /** `later`: taken long after the prompt's own time (shared/checkpoint-time): the project as it was then, not before the prompt. */
-  checkpoint: z.object({ id: z.string(), scan: z.enum(['full', 'touched']), time: z.string(), later: z.boolean().optional() }).nullable(),
+  /** `pending`: the project's first checkpoint, still being read in the background (`rewind-app checkpoints` says "first checkpoint in progress"): when it started and how many prompts' checkpoints wait behind it. */
+  checkpoint: z.object({ id: z.string(), scan: z.enum(['full', 'touched']), time: z.string(), later: z.boolean().optional(), pending: z.object({ started: z.string(), queued: z.number().int() }).optional() }).nullable(),
 });
 export type TimelinePrompt = z.infer<typeof TimelinePromptSchema>;
 

@@ -141,9 +141,18 @@ export function statementLines(s: StatementWords): string[] {
  * A Rewind checkpoint's marker, on hover: when it was taken, and whether it is the project before
  * the prompt or (taken long after it: shared/checkpoint-time) the project as it was at that time.
  */
-export function checkpointTitle(c: { id: string; later?: boolean }, when: string): string {
+export function checkpointTitle(c: { id: string; later?: boolean; pending?: { started: string; queued: number } }, when: string): string {
+  if (c.pending) return `Rewind's first checkpoint of this project is still being read in the background (${firstCheckpointState(c.pending)}): until it is complete, the code cannot be restored to this prompt`;
   if (c.later) return `Rewind checkpoint ${c.id}, taken later: the project as it was at ${when}, not before this prompt`;
   return `Rewind checkpoint ${c.id}, taken ${when}: the whole project before this prompt (Bash-made changes included)`;
+}
+
+/** The first checkpoint's state, in words: "started 12 s ago; 2 prompts' checkpoints wait behind it". */
+export function firstCheckpointState(p: { started: string; queued: number }, now = Date.now()): string {
+  const secs = Math.max(0, Math.round((now - Date.parse(p.started)) / 1000));
+  const ago = secs < 60 ? `${secs} s ago` : `${Math.round(secs / 60)} min ago`;
+  const behind = p.queued - 1;
+  return `started ${ago}${behind > 0 ? `; ${behind === 1 ? "1 later prompt's checkpoint waits" : `${behind} later prompts' checkpoints wait`} behind it` : ''}`;
 }
 
 /** A command run from a terminal and performed by the running app (`rewind-app back 1`), as the window says it. */

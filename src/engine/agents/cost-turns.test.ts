@@ -9,11 +9,11 @@ import { DEFAULT_PRICE_BOOK } from '../../shared/insight/prices.js';
 const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures');
 
 describe('cost of turns no prompt holds', () => {
-  it('an /init session (no prompt, 15 model turns) counts the command’s turns', async () => {
+  it('an /init session: the command prompts the model, so it is prompt #1 and its 15 model turns are its turn', async () => {
     const t = toTimeline(await parseTranscriptFile(join(FIXTURES, 'public', 'claude-1.0.98-real-slashcmd-init-tooluse.jsonl')));
-    expect(t.prompts).toHaveLength(0);
-    const init = t.commands.find((c) => c.name === '/init')!;
-    expect(init.tokens!.model).toMatch(/^claude-/);
+    expect(t.prompts.map((p) => [p.number, p.text])).toEqual([[1, '/init']]);
+    expect(t.commands).toEqual([]);
+    expect(t.prompts[0]!.turn.model).toMatch(/^claude-/);
     const r = costReport(t, DEFAULT_PRICE_BOOK);
     // The fixture's usage fields, one count per API response (its 15 assistant lines are 7 responses).
     expect(r.session.tokens).toEqual({ input: 93, output: 268, cacheRead: 103_219, cacheWrite: 12_698 });

@@ -9,7 +9,7 @@ import { findProjectRoot } from '../project.js';
 import { comparePrompts, type CompareSide } from './compare.js';
 import { compareCode } from './compare-code.js';
 import { exportedPrompts, toHtml, toMarkdown } from './export.js';
-import { agentTreeBefore, readTurns } from './session-input.js';
+import { agentTreeBefore, readTurns, type ReadTurnsOptions } from './session-input.js';
 
 /** A session as insight reads it: its file, its timeline (with costs) and the prices they came from. */
 export interface InsightSession {
@@ -41,10 +41,11 @@ export async function runCompare(a: InsightSession & { prompt: string }, b: Insi
 }
 
 /** A session or one branch of it as Markdown or HTML, redacted unless told otherwise. */
-export async function runExport(s: InsightSession, o: { branch?: string; format: 'md' | 'html'; redact: boolean; now?: Date }) {
+export async function runExport(s: InsightSession, o: { branch?: string; format: 'md' | 'html'; redact: boolean; now?: Date; signal?: AbortSignal; onProgress?: ReadTurnsOptions['onProgress'] }) {
   if (o.branch && !s.timeline.prompts.some((p) => p.uuid === o.branch)) throw new RewindError('NOT_FOUND', `no prompt ${o.branch} in session ${s.timeline.session.id}`);
   const prompts = exportedPrompts(s.timeline, o.branch);
-  const turns = await readTurns(s.file, s.timeline, prompts.map((p) => p.uuid));
+  const turns = await readTurns(s.file, s.timeline, prompts.map((p) => p.uuid), { signal: o.signal, onProgress: o.onProgress });
+  o.signal?.throwIfAborted();
   const input = { timeline: s.timeline, agentName: adapterFor(s.timeline.session.agent).displayName, branch: o.branch, turns, redact: o.redact, exportedAt: (o.now ?? new Date()).toISOString() };
   const r = o.format === 'html' ? toHtml(input) : toMarkdown(input);
   // From the title as exported: a redacted export's file name carries no secret either.

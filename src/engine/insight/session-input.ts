@@ -20,13 +20,28 @@ export async function insightTimeline(ref: string | undefined, opts: { cwd: stri
 
 /**
  * The items of each listed prompt's turn (replies, tool calls, results), read from the session file
- * by the agent's own turn reader.
+ * by the agent's own turn reader, one turn at a time (the long part of an export: progress and
+ * cancel are between turns).
  */
-export async function readTurns(file: string, timeline: Timeline, uuids: string[]): Promise<Map<string, ExportItem[]>> {
+export async function readTurns(file: string, timeline: Timeline, uuids: string[], opts: ReadTurnsOptions = {}): Promise<Map<string, ExportItem[]>> {
   const out = new Map<string, ExportItem[]>();
   const adapter = await adapterOfFile(file);
-  for (const u of uuids) if (timeline.prompts.some((p) => p.uuid === u)) out.set(u, plainItems((await adapter.turn(file, u)).items));
+  const known = new Set(timeline.prompts.map((p) => p.uuid));
+  const wanted = uuids.filter((u) => known.has(u));
+  opts.onProgress?.({ done: 0, total: wanted.length });
+  for (const [i, u] of wanted.entries()) {
+    // Between turns: a cancelled export stops here, with nothing returned.
+    opts.signal?.throwIfAborted();
+    out.set(u, plainItems((await adapter.turn(file, u)).items));
+    opts.onProgress?.({ done: i + 1, total: wanted.length });
+  }
   return out;
+}
+
+export interface ReadTurnsOptions {
+  /** Aborted: the read stops before the next turn and throws the signal's reason. */
+  signal?: AbortSignal;
+  onProgress?: (p: { done: number; total: number }) => void;
 }
 
 /** The agent's own store (its `codeHistory`) as a tree before a prompt, if it keeps one. */

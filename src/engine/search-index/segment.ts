@@ -15,7 +15,7 @@ import type { SessionSummary } from '../../shared/session-schema.js';
  * The header names the body's length and its CRC-32 (zlib's: several times faster than a sha1 on
  * the tens of MiB a warm search reads): a truncated, corrupt or foreign file is refused.
  */
-export const INDEX_VERSION = 2;
+export const INDEX_VERSION = 3;
 const MAGIC = `REWIND-INDEX ${INDEX_VERSION}\n`;
 
 export interface Fingerprint {

@@ -20,9 +20,10 @@ export type { Take } from './revert-merge.js';
 export interface RevertConflict {
   path: string;
   reason: string;
-  /** The file now, and as it was before the prompt (null: absent, or binary). */
+  /** The file now, as it was before the prompt, and as the prompt left it (null: absent, or binary). */
   current: string | null;
   before: string | null;
+  after?: string | null;
   binary: boolean;
   /** Whether conflict markers can be written (a text file). */
   canMark: boolean;
@@ -161,7 +162,7 @@ export async function previewRevert(projectRoot: string, opts: RevertOptions): P
     const binary = m.markers === null;
     const text = (x: Buffer | null) => (x === null || binary ? null : x.toString('utf8').slice(0, SIDE_MAX));
     const choice = takeOf(path);
-    conflicts.push({ path, reason: m.reason, current: text(ours), before: text(theirs), binary, canMark: !binary, choice });
+    conflicts.push({ path, reason: m.reason, current: text(ours), before: text(theirs), after: text(base), binary, canMark: !binary, choice });
     if (!choice || choice === 'current') continue;
     if (choice === 'markers' && binary) throw new RewindError('USAGE', `${path} is binary: conflict markers cannot be written in it (take current or before for it)`);
     const result = resolveTake(choice, ours, theirs, m.markers);

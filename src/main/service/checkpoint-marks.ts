@@ -1,9 +1,30 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { backgroundRunning, type BackgroundState } from '../../engine/store/background-checkpoint.js';
 import { promptMarkers } from '../../engine/store/checkpoint-markers.js';
+import { storeDir } from '../../engine/project.js';
 import { checkpointsDir, listCheckpoints, type CheckpointSummary } from '../../engine/store/manifest.js';
 import type { RewindEvent } from '../../shared/contract.js';
-import type { Timeline } from '../../shared/session-schema.js';
+import type { Timeline, TimelinePrompt } from '../../shared/session-schema.js';
+
+type Mark = (p: TimelinePrompt) => TimelinePrompt;
+
+/**
+ * A prompt whose checkpoint is queued or being read in the background (a project's first, see
+ * engine/store/background-checkpoint): marked `pending` until the checkpoint lands. Read through the
+ * engine's own `backgroundRunning`; the store's files are not read here.
+ */
+function withPending(mark: Mark, running: BackgroundState | null, transcript: string): Mark {
+  const jobs = running?.jobs.filter((j) => j.transcript && (j.transcript.transcript_path === transcript || !j.transcript.transcript_path)) ?? [];
+  if (!running || jobs.length === 0) return mark;
+  const pending = { started: new Date(running.started).toISOString(), queued: running.jobs.length };
+  return (p) => {
+    const m = mark(p);
+    if (m.checkpoint) return m;
+    const job = jobs.find((j) => j.transcript!.prompt_uuid === p.uuid || (!!p.promptId && j.transcript!.prompt_id === p.promptId));
+    return job ? { ...m, checkpoint: { id: job.id, scan: 'full', time: new Date(job.time).toISOString(), pending } } : m;
+  };
+}
 
 /**
  * Rewind's checkpoint of each prompt, marked on the timelines the window gets (whole, appended, or
@@ -34,27 +55,29 @@ export class CheckpointMarks {
    * append's event does not read the project's whole checkpoint list again, which grows with every
    * prompt ever checkpointed there.
    */
-  private async markersFor(t: Timeline): Promise<ReturnType<typeof promptMarkers>> {
+  private async markersFor(t: Timeline): Promise<Mark> {
     const cwd = t.session.cwd;
     if (!cwd) return promptMarkers([], t.session.transcriptPath);
     const dir = checkpointsDir(cwd);
-    const [d, ix] = await Promise.all([stat(dir).catch(() => null), stat(join(dir, 'index.jsonl')).catch(() => null)]);
-    if (!d) return promptMarkers([], t.session.transcriptPath);
+    const [d, ix, bg] = await Promise.all([stat(dir).catch(() => null), stat(join(dir, 'index.jsonl')).catch(() => null), stat(join(storeDir(cwd), 'background.json')).catch(() => null)]);
+    // A first checkpoint still in the background: its prompt is marked pending (no checkpoints folder may exist yet).
+    const running = bg ? await backgroundRunning(cwd).catch(() => null) : null;
+    if (!d) return withPending(promptMarkers([], t.session.transcriptPath), running, t.session.transcriptPath);
     const key = `${d.mtimeMs}:${ix?.size}:${ix?.mtimeMs}`;
     let known = this.checkpointLists.get(cwd);
     if (known?.key !== key) {
       known = { key, list: listCheckpoints(cwd).catch(() => []) };
       this.checkpointLists.set(cwd, known);
     }
-    return promptMarkers(await known.list, t.session.transcriptPath, t.prompts);
+    return withPending(promptMarkers(await known.list, t.session.transcriptPath, t.prompts), running, t.session.transcriptPath);
   }
 
   /** Which checkpoint each prompt was last sent with, per open session. */
   private readonly markersSent = new Map<string, Map<string, string | null>>();
 
-  private remember<P extends { uuid: string; checkpoint?: { id: string } | null }>(session: string, prompts: P[]): P[] {
+  private remember<P extends { uuid: string; checkpoint?: { id: string; pending?: unknown } | null }>(session: string, prompts: P[]): P[] {
     const sent = this.markersSent.get(session) ?? new Map<string, string | null>();
-    for (const p of prompts) sent.set(p.uuid, p.checkpoint?.id ?? null);
+    for (const p of prompts) sent.set(p.uuid, sentKey(p));
     this.markersSent.set(session, sent);
     return prompts;
   }
@@ -69,9 +92,12 @@ export class CheckpointMarks {
       if (timeline.session.cwd !== projectRoot) continue;
       const mark = await this.markersFor(timeline);
       const sent = this.markersSent.get(path);
-      const upserts = timeline.prompts.map(mark).filter((p) => (sent?.get(p.uuid) ?? null) !== (p.checkpoint?.id ?? null));
+      const upserts = timeline.prompts.map(mark).filter((p) => (sent?.get(p.uuid) ?? null) !== sentKey(p));
       if (upserts.length === 0) continue;
       this.emit({ type: 'timelineChanged', session: path, kind: 'append', upserts: this.remember(path, upserts), timeline: null, stats: timeline.stats });
     }
   }
 }
+
+/** A pending checkpoint and the same one landed have one id: the mark sent says which it was. */
+const sentKey = (p: { checkpoint?: { id: string; pending?: unknown } | null }) => (p.checkpoint ? `${p.checkpoint.id}${p.checkpoint.pending ? ' pending' : ''}` : null);

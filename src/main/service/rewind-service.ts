@@ -23,6 +23,7 @@ import { OpenSessions } from './open-sessions.js';
 import { OpenWatch } from './open-watch.js';
 import { projectOf, RewindFlow } from './rewind-flow.js';
 import { CheckpointMarks } from './checkpoint-marks.js';
+import { ExportJobs } from './export-jobs.js';
 import { defaultPrefsFile, hideHooksNotice, readPrefs, renameSession } from '../../engine/config/ui-prefs.js';
 
 export interface ServiceOptions {
@@ -91,6 +92,7 @@ export class RewindService {
   private readonly prefsFile: string;
   private readonly marks = new CheckpointMarks({ paths: () => this.open.live.paths(), timeline: async (p) => (await this.open.live.get(p)).timeline }, (e) => this.emit(e));
   private remotes: RemoteHub | null = null;
+  private readonly exports = new ExportJobs((e) => this.emit(e));
 
   constructor(private readonly opts: ServiceOptions = {}) {
     this.claudeRoot = adapterFor(AGENT_PRIMARY).root(opts.env ?? process.env, opts.claudeRoot);
@@ -237,6 +239,8 @@ export class RewindService {
         this.emit({ type: 'sessionsChanged' });
         this.marks.remark(root).catch(() => undefined);
       },
+      // Each tool of a prompt queued behind the first checkpoint writes the queue: only the marks can change.
+      onBackground: (root) => this.marks.remark(root).catch(() => undefined),
     });
     for (const { adapter, root } of this.roots()) await this.watcher.watchSessions(adapter.id, adapter.watch(root)).catch(() => undefined);
     // An agent opening or quitting a session (or going busy or idle) re-marks the list.
@@ -513,7 +517,11 @@ export class RewindService {
       const [a, b] = [await this.insightSession(req.a.session), await this.insightSession(req.b.session)];
       return runCompare({ ...a, prompt: req.a.promptUuid }, { ...b, prompt: req.b.promptUuid }, { cwd: process.cwd(), claudeRoot: this.claudeRoot });
     },
-    exportSession: async (req) => runExport(await this.insightSession(req.session), { branch: req.branch, format: req.format, redact: req.redact }),
+    exportSession: async (req) => {
+      const s = await this.insightSession(req.session);
+      return this.exports.run(req.job, (signal, onProgress) => runExport(s, { branch: req.branch, format: req.format, redact: req.redact, signal, onProgress }));
+    },
+    cancelExport: async (req) => ({ cancelled: this.exports.cancel(req.job) }),
     setSettings: async (req) => {
       if (req.demo) await this.useDemo();
       else if (req.claudeRoot) {

@@ -41,6 +41,8 @@ export interface WatchHandlers {
   onSessions(): void;
   /** Something in a project's store changed (a checkpoint was taken). */
   onStore(projectRoot: string): void;
+  /** The queue of a first checkpoint read in the background changed (default: as onStore). */
+  onBackground?(projectRoot: string): void;
 }
 
 /** Where one agent keeps its sessions (an adapter's `watch`). */
@@ -58,6 +60,7 @@ export interface SessionWatch {
 export class Watcher {
   private agents = new Map<string, FSWatcher[]>();
   private stores = new Map<string, FSWatcher>();
+  private backgrounds = new Map<string, FSWatcher>();
   private timers = new Map<string, NodeJS.Timeout>();
   /** What each session file was (size, mtime, inode) at its last event. */
   private lastSeen = new Map<string, string | null>();
@@ -128,6 +131,10 @@ export class Watcher {
     // look once more when it is ready.
     w.once('ready', changed);
     this.stores.set(projectRoot, w);
+    // A project's first checkpoint is read in the background: its queue (background.json) says which prompts wait for it.
+    const bg = watchDown(join(projectRoot, '.agent', 'rewind', 'background.json'), 0);
+    bg.w.on('all', (_event, p) => bg.inside(p) && this.debounce(`background:${projectRoot}`, 100, () => (this.handlers.onBackground ?? this.handlers.onStore)(projectRoot)));
+    this.backgrounds.set(projectRoot, bg.w);
   }
 
   async close(): Promise<void> {
@@ -138,5 +145,7 @@ export class Watcher {
     this.agents.clear();
     for (const w of this.stores.values()) await w.close();
     this.stores.clear();
+    for (const w of this.backgrounds.values()) await w.close();
+    this.backgrounds.clear();
   }
 }

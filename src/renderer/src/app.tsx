@@ -1,14 +1,10 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { getApi } from './api/client.js';
 import { ActionStrip } from './components/action-strip.js';
-import { EmptyState } from './components/empty-state.js';
 import { PromptDetail } from './components/prompt-detail.js';
-import { ResultBar } from './components/result-bar.js';
 import { Sidebar } from './components/sidebar.js';
 import { TimelineView } from './components/timeline-view.js';
 import { useKeyboard } from './keyboard.js';
-// Small, and typed into the moment it opens: in the first chunk.
-import { Palette } from './components/palette.js';
 import { useOpenSessionLabel } from './components/use-session-label.js';
 import { useStore } from './store/store.js';
 import { fromTerminalTitle } from '../../shared/wording.js';
@@ -19,6 +15,12 @@ const CompareSheet = lazy(() => import('./components/compare-sheet.js').then((m)
 const RevertSheet = lazy(() => import('./components/revert-sheet.js').then((m) => ({ default: m.RevertSheet })));
 const HooksSheet = lazy(() => import('./components/hooks-sheet.js').then((m) => ({ default: m.HooksSheet })));
 const UndoSheet = lazy(() => import('./components/undo-sheet.js').then((m) => ({ default: m.UndoSheet })));
+// Only where no agent has a session yet (a first run): its own chunk.
+const EmptyState = lazy(() => import('./components/empty-state.js').then((m) => ({ default: m.EmptyState })));
+// Fetched once the first screen is up (or at once when Ctrl/Cmd-K comes first): typed into the moment it opens.
+const Palette = lazy(() => import('./components/palette.js').then((m) => ({ default: m.Palette })));
+// After an action (or a command typed in a terminal): not on the first screen.
+const ResultBar = lazy(() => import('./components/result-bar.js').then((m) => ({ default: m.ResultBar })));
 const HistoryPanel = lazy(() => import('./components/history-panel.js').then((m) => ({ default: m.HistoryPanel })));
 
 /** True once the first screen is up and the browser is idle: the deferred parts mount then. */
@@ -129,6 +131,8 @@ export function App() {
   const historyOpen = useStore((s) => s.history !== null);
   const hooksOpen = useStore((s) => s.hooksSheetOpen);
   const undoOpen = useStore((s) => s.undoAsk !== null);
+  const resultOpen = useStore((s) => s.result !== null);
+  const paletteOpen = useStore((s) => s.palette !== null);
   // An opened drawer takes the focus (Esc or the backdrop closes it).
   useEffect(() => {
     if (narrow && detailsOpen) document.querySelector<HTMLElement>('.detail-slot')?.focus();
@@ -141,7 +145,9 @@ export function App() {
       {narrow && <TopBar />}
       <Sidebar />
       {loaded && empty ? (
-        <EmptyState />
+        <Suspense fallback={null}>
+          <EmptyState />
+        </Suspense>
       ) : (
         <main
           className="main"
@@ -166,8 +172,8 @@ export function App() {
         </main>
       )}
       {drawer && <button type="button" className="drawer-backdrop" aria-label="Close" tabIndex={-1} onClick={closeDrawers} />}
-      <ResultBar />
       <Suspense fallback={null}>
+        {(later || resultOpen) && <ResultBar />}
         {(later || previewOpen) && <PreviewSheet />}
         {(later || compareOpen) && <CompareSheet />}
         {(later || revertOpen) && <RevertSheet />}
@@ -175,7 +181,7 @@ export function App() {
         {hooksOpen && <HooksSheet />}
         {undoOpen && <UndoSheet />}
       </Suspense>
-      <Palette />
+      <Suspense fallback={null}>{(later || paletteOpen) && <Palette />}</Suspense>
     </div>
   );
 }

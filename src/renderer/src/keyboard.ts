@@ -90,6 +90,12 @@ export function useKeyboard(): void {
         }
         return;
       }
+      // The Undo/Redo dialog's Enter, wherever the focus was left (its own keys handle it inside it).
+      if (e.key === 'Enter' && s.undoAsk && !target?.closest('.undo-dialog') && !e.shiftKey && !e.ctrlKey && !e.metaKey && !e.altKey) {
+        e.preventDefault();
+        if (!s.undoAsk.loading && !s.undoAsk.applying && !s.undoAsk.error) void s.confirmUndo();
+        return;
+      }
       if (e.key === 'Escape') {
         if (s.undoAsk) s.closeUndoAsk();
         else if (s.preview) s.closePreview();

@@ -33,7 +33,10 @@ export function str(v: unknown): string | undefined {
 }
 
 export interface UserContent {
+  /** The line's text; a slash command that prompts the model, as typed: `/name args`. */
   text: string;
+  /** A slash command that prompts the model (a custom command, a skill, `/init`): a prompt, with its command. */
+  command: CommandInfo | null;
   images: number;
   hasToolResult: boolean;
   toolResultIds: string[];
@@ -42,7 +45,7 @@ export interface UserContent {
 export function readUserContent(entry: Json): UserContent {
   const message = isObject(entry.message) ? entry.message : undefined;
   const content = message?.content;
-  if (typeof content === 'string') return { text: content, images: 0, hasToolResult: false, toolResultIds: [] };
+  if (typeof content === 'string') return asTyped({ text: content, command: null, images: 0, hasToolResult: false, toolResultIds: [] });
   const texts: string[] = [];
   let images = 0;
   const toolResultIds: string[] = [];
@@ -54,7 +57,21 @@ export function readUserContent(entry: Json): UserContent {
       else if (block.type === 'tool_result') toolResultIds.push(str(block.tool_use_id) ?? '');
     }
   }
-  return { text: texts.join('\n'), images, hasToolResult: toolResultIds.length > 0, toolResultIds };
+  return asTyped({ text: texts.join('\n'), command: null, images, hasToolResult: toolResultIds.length > 0, toolResultIds });
+}
+
+/**
+ * A slash command the user typed that prompts the model is written as `<command-message>…` then
+ * `<command-name>/x</command-name>` (and `<command-args>`), its expansion in the next, `isMeta`, line.
+ * A local command (`/compact`, `/clear`, `/model`) starts with `<command-name>` and is followed by its
+ * `<local-command-stdout>`: Claude Code itself tells the two apart by which tag comes first (its
+ * history of typed prompts keeps the first kind, its records the second; seen in 2.1.332's bundle).
+ */
+function asTyped(c: UserContent): UserContent {
+  const t = c.text.trimStart();
+  if (!t.startsWith('<command-message>') || !t.includes('<command-name>')) return c;
+  const command = parseCommand(t);
+  return command ? { ...c, command, text: `${command.name} ${command.args}`.trim() } : c;
 }
 
 export type UserKind = 'prompt' | 'command' | 'tool-result' | 'meta' | 'compact-summary' | 'injected' | 'sidechain';
@@ -64,6 +81,7 @@ export function classifyUser(entry: Json, content: UserContent): UserKind {
   if (content.hasToolResult) return 'tool-result';
   if (entry.isCompactSummary === true) return 'compact-summary';
   if (entry.isMeta === true) return 'meta';
+  if (content.command) return 'prompt';
   const t = content.text.trimStart();
   if (isCommandText(t)) return 'command';
   for (const p of INJECTED_PREFIXES) if (t.startsWith(p)) return 'injected';

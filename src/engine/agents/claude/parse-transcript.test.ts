@@ -97,15 +97,28 @@ describe('parsing every fixture', () => {
     ]);
   });
 
-  it('1.0.x: slash commands and isMeta expansions are not prompts; inline sidechains are subagent runs', async () => {
+  it('1.0.x: a slash command that prompts the model is a prompt (as typed), its isMeta expansion is not; inline sidechains are subagent runs', async () => {
     const init = await timelineOf(join(FIXTURES, 'public', 'claude-1.0.98-real-slashcmd-init-tooluse.jsonl'));
-    expect(init.prompts).toEqual([]);
-    expect(init.commands.map((c) => c.name)).toEqual(['/init']);
+    expect(init.prompts.map((p) => [p.number, p.text])).toEqual([[1, '/init']]);
+    expect(init.commands).toEqual([]);
     const tasks = await timelineOf(join(FIXTURES, 'public', 'claude-1.0.98-real-summary-task-subagents.jsonl'));
-    expect(tasks.prompts.map((p) => p.text)).toEqual(['Thanks! Please update CLAUDE.md for current changes']);
+    expect(tasks.prompts.map((p) => [p.number, p.text])).toEqual([
+      [1, '/orchestrator create TODO app by Next.js'],
+      [2, 'Thanks! Please update CLAUDE.md for current changes'],
+    ]);
+    // The custom command's turn holds the model's work it started (the five Task subagents).
+    expect(tasks.prompts[0]!.turn.toolCalls.length).toBeGreaterThan(0);
     expect(tasks.session.title).toBe('Empty Repo Setup: CLAUDE.md Foundation Created');
     expect(tasks.subagents.filter((s) => s.inline)).toHaveLength(5);
     expect(tasks.subagents.every((s) => s.promptUuid === null || typeof s.promptUuid === 'string')).toBe(true);
+    const japanese = await timelineOf(join(FIXTURES, 'public', 'claude-1.0.108-real-inline-sidechains.jsonl'));
+    expect(japanese.prompts.map((p) => p.text)).toEqual(['/orchestrator @CLAUDE.md を最新の状態にアップデートしてください']);
+  });
+
+  it('a local command (/compact: <command-name> first, then its stdout) stays a command, not a prompt', async () => {
+    const t = await timelineOf(SUBAGENT);
+    expect(t.commands.map((c) => c.name)).toContain('/compact');
+    expect(t.prompts.some((p) => p.text.startsWith('/compact'))).toBe(false);
   });
 });
 

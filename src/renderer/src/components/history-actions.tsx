@@ -7,9 +7,15 @@ import { useStore } from '../store/store.js';
 export function HistoryActions({ uuid }: { uuid: string }) {
   const openRevert = useStore((s) => s.openRevert);
   const openHistory = useStore((s) => s.openHistory);
-  const hasCheckpoint = useStore((s) => !!s.timeline?.prompts.find((p) => p.uuid === uuid)?.checkpoint);
+  const checkpoint = useStore((s) => s.timeline?.prompts.find((p) => p.uuid === uuid)?.checkpoint ?? null);
   const cwd = useStore((s) => s.timeline?.session.cwd ?? null);
-  const why = !cwd ? 'This session has no project folder.' : !hasCheckpoint ? 'No Rewind checkpoint before this prompt: its changes cannot be told apart from the others (install the hooks).' : null;
+  const why = !cwd
+    ? 'This session has no project folder.'
+    : !checkpoint
+      ? 'No Rewind checkpoint before this prompt: its changes cannot be told apart from the others (install the hooks).'
+      : checkpoint.pending
+        ? "Rewind's first checkpoint of this project is still being read in the background: its changes can be told apart once it is complete."
+        : null;
   return (
     <div className="actions history-actions" role="group" aria-label="This prompt's changes">
       <button type="button" className="button" disabled={!!why} title={why ?? "Take back the code changes this prompt made; later prompts' changes stay"} onClick={() => void openRevert(uuid)}>

@@ -1,8 +1,12 @@
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+
+// Its words are read only when it is opened: their own chunk.
+const LegendPanel = lazy(() => import('./legend-panel.js').then((m) => ({ default: m.LegendPanel })));
 
 /** What the timeline's marks mean, one click from the header (a native disclosure: keyboard and screen readers for free). */
 export function Legend() {
   const ref = useRef<HTMLDetailsElement>(null);
+  const [open, setOpen] = useState(false);
   // Like any popover: a click elsewhere or Esc closes it.
   useEffect(() => {
     const close = (e: Event) => {
@@ -21,28 +25,15 @@ export function Legend() {
     };
   }, []);
   return (
-    <details className="legend" ref={ref}>
+    <details className="legend" ref={ref} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary aria-label="Legend: what the marks mean">
         <span aria-hidden>◆ ◇</span> Legend
       </summary>
-      <dl className="legend-panel">
-        <dt>
-          <span className="marker ours">◆</span>
-        </dt>
-        <dd>Rewind checkpoint: the whole project before this prompt, shell-made changes included (needs the hooks).</dd>
-        <dt>
-          <span className="marker native">◇</span>
-        </dt>
-        <dd>The agent's own checkpoint: only the files it edited with its tools.</dd>
-        <dt>
-          <span className="legend-dead" aria-hidden />
-        </dt>
-        <dd>A dimmed, dashed lane: an abandoned branch (prompts that were rewound away).</dd>
-        <dt>
-          <span className="legend-compaction" aria-hidden />
-        </dt>
-        <dd>A dashed rule: the conversation was compacted here.</dd>
-      </dl>
+      {open && (
+        <Suspense fallback={<div className="legend-panel small muted">…</div>}>
+          <LegendPanel />
+        </Suspense>
+      )}
     </details>
   );
 }

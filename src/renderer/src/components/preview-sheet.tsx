@@ -1,7 +1,7 @@
 import { useEffect, useRef, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { useBackdropClose } from './backdrop.js';
 import type { CodePlan } from '../../../shared/contract.js';
-import { droppedPrompts, statementLines, windowError } from '../../../shared/wording.js';
+import { droppedPrompts, firstCheckpointState, statementLines, windowError } from '../../../shared/wording.js';
 import { getApi } from '../api/client.js';
 import { bytes, firstLine, plural } from '../format.js';
 import { ACTION_LABEL, actionEligibility, type Action } from '../store/action-slice.js';
@@ -59,6 +59,28 @@ function returnFocus(promptUuid: string, opener: HTMLElement | null) {
   if (opener?.isConnected) opener.focus();
 }
 
+/**
+ * The project's first checkpoint is still read in the background (a prompt marked ◈): a restore to a
+ * prompt it would stand for is refused by the service until it is complete. Said in words, and the
+ * preview is made again by itself when the checkpoint lands.
+ */
+function useFirstCheckpoint(action: Action | null, promptUuid: string | null) {
+  const code = action === 'restore' || action === 'fork-restore';
+  const pending = useStore((s) => (code ? (s.timeline?.prompts.find((p) => p.checkpoint?.pending)?.checkpoint?.pending ?? null) : null));
+  const mine = useStore((s) => s.timeline?.prompts.find((p) => p.uuid === promptUuid) ?? null);
+  const covered = !!mine?.checkpoint && !mine.checkpoint.pending;
+  const waiting = !!pending && !covered;
+  const reviewAgain = useStore((s) => s.reviewAgain);
+  const was = useRef(waiting);
+  useEffect(() => {
+    if (was.current && !waiting) void reviewAgain();
+    was.current = waiting;
+  }, [waiting, reviewAgain]);
+  if (!waiting || !pending) return null;
+  const who = mine?.number ? `#${mine.number}` : 'this prompt';
+  return `Rewind's first checkpoint of this project is still being read in the background (${firstCheckpointState(pending)}). Until it is complete, what the files held before ${who} is not known in full, so the code cannot be restored to ${who} yet: nothing is changed now. This preview is made again by itself once it is done (its ◈ becomes a ◆).`;
+}
+
 /** Watches the preview's transcript: when it changes, the preview may no longer be what happens. */
 function useStaleWatch(session: string | null, open: boolean) {
   const markStale = useStore((s) => s.markPreviewStale);
@@ -87,6 +109,7 @@ export function PreviewSheet() {
   const openFor = useRef<string | null>(null);
   const isOpen = !!preview;
   useStaleWatch(preview?.session ?? null, isOpen);
+  const firstCheckpoint = useFirstCheckpoint(preview?.action ?? null, preview?.promptUuid ?? null);
   useEffect(() => {
     if (isOpen) {
       // Opening: remember where focus was, and start on Cancel (Enter must not confirm by accident).
@@ -123,7 +146,8 @@ export function PreviewSheet() {
   } else if (preview.restore) button = `Restore ${plural(preview.restore.changes.length, 'file')}`;
   const force = conflicts > 0;
   if (force) button += ' anyway';
-  const err = preview.error ? windowError(preview.error.code, preview.error.message, verb) : null;
+  // The service's refusal while the first checkpoint is read says the same as the note above it, in CLI words.
+  const err = preview.error && !(firstCheckpoint && preview.error.code === 'NO_CHECKPOINT') ? windowError(preview.error.code, preview.error.message, verb) : null;
   const destructive = isDestructive({ action: preview.action, code, force });
   const runAction = (a: 'retry' | 'force' | 'review') => {
     if (a === 'review') void reviewAgain();
@@ -149,6 +173,11 @@ export function PreviewSheet() {
                 Review again
               </button>
             </div>
+          )}
+          {firstCheckpoint && (
+            <p className="warning first-checkpoint" role="note" aria-label="First checkpoint in progress">
+              {firstCheckpoint}
+            </p>
           )}
           {err && (
             <div className="sheet-error" role="alert">
@@ -202,7 +231,7 @@ export function PreviewSheet() {
               )}
             </section>
           )}
-          {(preview.action === 'restore' || preview.action === 'fork-restore') && !preview.loading && (
+          {(preview.action === 'restore' || preview.action === 'fork-restore') && !preview.loading && !(firstCheckpoint && !code) && (
             <section aria-label="Code">
               <h3>Code</h3>
               <CodePart plan={code} note={r?.codeNote ?? null} />
@@ -254,8 +283,8 @@ export function PreviewSheet() {
             type="button"
             className={`button primary${destructive ? ' danger' : ''}`}
             data-destructive={destructive ? 'true' : 'false'}
-            disabled={preview.loading || preview.applying || preview.stale || (!r && !preview.restore)}
-            title={preview.stale ? 'Review again first: the session changed' : undefined}
+            disabled={preview.loading || preview.applying || preview.stale || (!r && !preview.restore) || !!firstCheckpoint}
+            title={preview.stale ? 'Review again first: the session changed' : firstCheckpoint ? 'Waits for the first checkpoint' : undefined}
             onClick={() => void confirm(force)}
           >
             {preview.applying ? 'Working…' : button}

@@ -2,7 +2,6 @@ import { useStore } from '../store/store.js';
 import { duration, plural, tokens } from '../format.js';
 import { ActionButtons } from './action-buttons.js';
 import { HistoryActions } from './history-actions.js';
-import { InsightActions } from './insight.js';
 import { lazy, Suspense } from 'react';
 import { useNow } from './use-now.js';
 import { When } from './when.js';
@@ -10,6 +9,8 @@ import { When } from './when.js';
 // The turn's items (tool views, diffs, code highlighting): their own chunk, loaded beside the turn's data.
 const TurnView = lazy(() => import('./turn-view.js').then((m) => ({ default: m.TurnView })));
 const Images = lazy(() => import('./turn-view.js').then((m) => ({ default: m.Images })));
+// Compare and export: not on the first screen, their own chunk.
+const InsightActions = lazy(() => import('./insight-actions.js').then((m) => ({ default: m.InsightActions })));
 
 /** The model and the turn's counts in one line: "claude-opus-5-5 · 2 tool calls · 12s · 1.2k in · 340 out". */
 function TurnMeta({ uuid }: { uuid: string }) {
@@ -61,7 +62,9 @@ export function PromptDetail() {
         <PromptImages uuid={prompt.uuid} />
       </header>
       <ActionButtons uuid={prompt.uuid} disabled={!!readOnly} />
-      <InsightActions uuid={prompt.uuid} />
+      <Suspense fallback={null}>
+        <InsightActions uuid={prompt.uuid} />
+      </Suspense>
       <HistoryActions uuid={prompt.uuid} />
       {readOnly && <p className="small muted">{readOnly}</p>}
       <section className="turn">

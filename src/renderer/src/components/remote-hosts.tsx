@@ -1,7 +1,6 @@
-import { useState, type CSSProperties } from 'react';
+import { lazy, Suspense, useState, type CSSProperties } from 'react';
 import type { RemoteStatus } from '../../../shared/contract.js';
 import { plural } from '../format.js';
-import { sshSummary } from '../ssh-summary.js';
 import { useStore } from '../store/store.js';
 
 /** A machine's heading in the sidebar: this one, or a remote host with its connection's one line. */
@@ -37,30 +36,12 @@ export function HostRow({ host, status, sessions, style }: { host: string | null
   );
 }
 
-/** An ssh failure: one sentence to act on, the raw output behind a disclosure. */
-function SshError({ raw }: { raw: string }) {
-  const { text, detail } = sshSummary(raw);
-  return (
-    <div className="add-host-error" role="alert">
-      <p className="error-text">{text}</p>
-      {detail && (
-        <details className="small muted">
-          <summary>What ssh said</summary>
-          <pre className="mono">{detail}</pre>
-        </details>
-      )}
-    </div>
-  );
-}
+// The form (and its ssh wording) is its own chunk: not on the first screen.
+const AddHostForm = lazy(() => import('./add-host-form.js').then((m) => ({ default: m.AddHostForm })));
 
-/** "Add a remote host": an ssh target (an alias of ~/.ssh/config, or user@host) and an optional name. */
+/** "+ Remote host": opens the form to add an ssh target. */
 export function AddHost() {
   const [open, setOpen] = useState(false);
-  const [target, setTarget] = useState('');
-  const [name, setName] = useState('');
-  const [busy, setBusy] = useState(false);
-  const add = useStore((s) => s.addRemote);
-  const error = useStore((s) => s.remoteError);
   if (!open)
     return (
       <button type="button" className="add-host" onClick={() => setOpen(true)}>
@@ -68,41 +49,8 @@ export function AddHost() {
       </button>
     );
   return (
-    <form
-      className="add-host-form"
-      aria-label="Add a remote host"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (!target.trim()) return;
-        setBusy(true);
-        void add(target.trim(), name.trim() || undefined).then((ok) => {
-          setBusy(false);
-          if (ok) {
-            setOpen(false);
-            setTarget('');
-            setName('');
-          }
-        });
-      }}
-    >
-      <label className="add-host-label small" htmlFor="add-host-target">
-        SSH target
-      </label>
-      <input id="add-host-target" className="add-host-input" placeholder="user@host or ssh alias" value={target} onChange={(e) => setTarget(e.target.value)} autoFocus />
-      <label className="add-host-label small" htmlFor="add-host-name">
-        Name <span className="muted">(optional)</span>
-      </label>
-      <input id="add-host-name" className="add-host-input" placeholder="e.g. build box" value={name} onChange={(e) => setName(e.target.value)} />
-      <div className="add-host-actions">
-        <button type="submit" className="button small primary" disabled={busy || !target.trim()}>
-          {busy ? 'Checking…' : 'Add'}
-        </button>
-        <button type="button" className="button small" onClick={() => setOpen(false)}>
-          Cancel
-        </button>
-      </div>
-      {error && <SshError raw={error} />}
-      <p className="muted">Reached with your own ssh; the host needs rewind-app installed (npm i -g rewind-app).</p>
-    </form>
+    <Suspense fallback={<p className="small muted add-host-form">Opening…</p>}>
+      <AddHostForm onClose={() => setOpen(false)} />
+    </Suspense>
   );
 }

@@ -60,11 +60,15 @@ function PromptBox({ index, initial }: { index: number; initial: string }) {
   );
 }
 
-/** After an action: what happened, the resume command, each prompt handed back to edit, and Undo. */
+/**
+ * After an action: what happened, the resume command, each prompt handed back to edit, and Undo.
+ * The bar's Undo takes back the action it names at once (Redo is its way back); Ctrl/Cmd+Z and the
+ * palette, which name nothing, say what they would take back first (undo-slice's askUndo).
+ */
 export function ResultBar() {
   const result = useStore((s) => s.result);
   const undo = useStore((s) => s.undo);
-  const askUndo = useStore((s) => s.askUndo);
+  const redo = useStore((s) => s.redo);
   const dismiss = useStore((s) => s.dismissResult);
   const bar = useRef<HTMLDivElement>(null);
   // A new result takes the focus: the resume command's Copy, else Undo (after an Undo the row has it).
@@ -119,11 +123,11 @@ export function ResultBar() {
       <div className="result-actions">
         {all && (resume ? 1 : 0) + (showPrompts ? n : 0) > 1 && <CopyAll text={all} />}
         {/* Always in place: disabled once used, so nothing shifts under the pointer. */}
-        <button type="button" className="button undo-button" disabled={!result.undoable} title={result.undoable ? 'Undo this action (chat and code together) · Ctrl/Cmd+Z' : result.undone ? 'Already undone' : 'Nothing to undo here'} onClick={() => void askUndo('undo')}>
+        <button type="button" className="button undo-button" disabled={!result.undoable} title={result.undoable ? 'Undo this action (chat and code together) · Ctrl/Cmd+Z' : result.undone ? 'Already undone' : 'Nothing to undo here'} onClick={() => void undo()}>
           Undo
         </button>
         {result.undone && (
-          <button type="button" className="button" title="Put the undone action back · Shift+Ctrl/Cmd+Z" onClick={() => void askUndo('redo')}>
+          <button type="button" className="button" title="Put the undone action back · Shift+Ctrl/Cmd+Z" onClick={() => void redo()}>
             Redo
           </button>
         )}

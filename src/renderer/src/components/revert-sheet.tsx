@@ -1,8 +1,7 @@
 import type { CodePlan, RevertPlan } from '../../../shared/contract.js';
-import { createTwoFilesPatch, diffLines } from 'diff';
 import { plural, TAKE_LABEL, windowError } from '../../../shared/wording.js';
 import { firstLine } from '../format.js';
-import { DiffView } from './diff-view.js';
+import { ThreeWayView } from './three-way-view.js';
 import type { Take } from '../store/history-slice.js';
 import { useStore } from '../store/store.js';
 import { CodeChanges } from './code-changes.js';
@@ -11,13 +10,15 @@ import './history.css';
 
 const TAKES: Take[] = ['current', 'before', 'markers'];
 
-/** A conflicted file: both sides, and the three choices (nothing is picked for the user). */
-/** Lines added or removed between two texts (a conflict's size, in the words a user counts). */
-function diffCount(a: string | null, b: string | null): number {
-  return diffLines(a ?? '', b ?? '').reduce((n, part) => n + (part.added || part.removed ? (part.count ?? 0) : 0), 0);
+/** The three choices in the columns' words (the CLI's are TAKE_LABEL): now, before #n, or all three in the file. */
+function takeLabel(t: Take, n: string): string {
+  if (t === 'current') return 'Keep it as it is now';
+  if (t === 'before') return `Take it as before ${n}`;
+  return `${TAKE_LABEL.markers} (the three versions in the file, to edit)`;
 }
 
-function Conflict({ c, who }: { c: RevertPlan['conflicts'][number]; who: string }) {
+/** A conflicted file: its three versions (before the prompt, as the prompt left it, now), and the three choices (nothing is picked for the user). */
+function Conflict({ c, n, text }: { c: RevertPlan['conflicts'][number]; n: string; text: string }) {
   const choose = useStore((s) => s.chooseTake);
   const busy = useStore((s) => !!s.revert?.loading || !!s.revert?.applying);
   return (
@@ -28,31 +29,12 @@ function Conflict({ c, who }: { c: RevertPlan['conflicts'][number]; who: string 
       {c.binary ? (
         <p className="small muted">A binary file: keep it as it is, or take it as it was before the prompt.</p>
       ) : (
-        <>
-        {/* What changed between before the prompt and now, the changed lines highlighted; the whole files below. */}
-        <p className="small muted">
-          Before {who} → now ({plural(diffCount(c.before, c.current), 'changed line')}):
-        </p>
-        <DiffView path={c.path} patch={createTwoFilesPatch(c.path, c.path, c.before ?? '', c.current ?? '', '', '', { context: 2 })} />
-        <details className="small">
-          <summary>Both whole files</summary>
-        <div className="revert-sides">
-          <figure aria-label="Current">
-            <figcaption className="small muted">Current</figcaption>
-            <pre className="mono" tabIndex={0}>{c.current ?? '(no file)'}</pre>
-          </figure>
-          <figure aria-label="Before the prompt">
-            <figcaption className="small muted">Before the prompt</figcaption>
-            <pre className="mono" tabIndex={0}>{c.before ?? '(no file)'}</pre>
-          </figure>
-        </div>
-        </details>
-        </>
+        <ThreeWayView path={c.path} before={c.before} after={c.after ?? null} now={c.current} n={n} prompt={text} />
       )}
       <div role="radiogroup" aria-label={`Choice for ${c.path}`} className="revert-takes">
         {TAKES.map((t) => (
           <label key={t} className="small">
-            <input type="radio" name={`take-${c.path}`} checked={c.choice === t} disabled={busy || (t === 'markers' && !c.canMark)} onChange={() => void choose(c.path, t)} /> {TAKE_LABEL[t]}
+            <input type="radio" name={`take-${c.path}`} checked={c.choice === t} disabled={busy || (t === 'markers' && !c.canMark)} onChange={() => void choose(c.path, t)} /> {takeLabel(t, n)}
           </label>
         ))}
       </div>
@@ -68,7 +50,8 @@ export function RevertSheet() {
   const prompt = useStore((s) => s.timeline?.prompts.find((p) => p.uuid === s.revert?.promptUuid) ?? null);
   if (!revert) return null;
   // The prompt by its number and words, never by an id.
-  const who = prompt ? `${prompt.number ? `#${prompt.number}` : 'the abandoned prompt'} “${firstLine(prompt.text, 40)}”` : 'the prompt';
+  const n = prompt?.number ? `#${prompt.number}` : prompt ? 'the abandoned prompt' : 'the prompt';
+  const who = prompt ? `${n} “${firstLine(prompt.text, 40)}”` : 'the prompt';
   const plan = revert.plan;
   const err = revert.error ? windowError(revert.error.code, revert.error.message, 'Revert') : null;
   const unresolved = plan?.unresolved.length ?? 0;
@@ -101,7 +84,12 @@ export function RevertSheet() {
             <>
               <details className="small muted sheet-details">
                 <summary>Where the versions come from</summary>
-                <p>{plan.afterNote}</p>
+                {/* In words: the checkpoints' ids are the CLI's (`rewind-app revert --dry-run`). */}
+                <p>
+                  {plan.afterCheckpointId
+                    ? `What ${n} changed is the difference between Rewind's checkpoint taken just before it and the one taken before the next prompt; "now" is the project folder as it is.`
+                    : `${n[0]!.toUpperCase()}${n.slice(1)} is the last prompt with a checkpoint: what it changed is taken as everything changed since the checkpoint before it, up to now.`}
+                </p>
               </details>
               {plan.conflicts.length > 0 && (
                 <section aria-label="Conflicts">
@@ -111,7 +99,7 @@ export function RevertSheet() {
                   </p>
                   <ul className="revert-conflicts">
                     {plan.conflicts.map((c) => (
-                      <Conflict key={c.path} c={c} who={who} />
+                      <Conflict key={c.path} c={c} n={n} text={prompt ? firstLine(prompt.text, 60) : ''} />
                     ))}
                   </ul>
                 </section>

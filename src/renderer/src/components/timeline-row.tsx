@@ -137,8 +137,12 @@ export const TimelineRow = memo(function TimelineRow({ layout, index, row, selec
       </div>
       <div className="markers">
         {p.checkpoint && (
-          <span className={`marker ours${p.checkpoint.later ? ' later' : ''}`} title={checkpointTitle(p.checkpoint, new Date(p.checkpoint.time).toLocaleString())} aria-label={p.checkpoint.later ? 'Rewind checkpoint taken later' : 'Rewind checkpoint'}>
-            ◆
+          <span
+            className={`marker ours${p.checkpoint.later ? ' later' : ''}${p.checkpoint.pending ? ' pending' : ''}`}
+            title={checkpointTitle(p.checkpoint, new Date(p.checkpoint.time).toLocaleString())}
+            aria-label={p.checkpoint.pending ? 'Rewind checkpoint in progress' : p.checkpoint.later ? 'Rewind checkpoint taken later' : 'Rewind checkpoint'}
+          >
+            {p.checkpoint.pending ? '◈' : '◆'}
           </span>
         )}
         {native && (

@@ -1,17 +1,20 @@
 import { displayRef } from '../../../shared/remote-ref.js';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { describeCounts, timelineCounts } from '../../../shared/counts-wording.js';
 import { plural } from '../format.js';
 import { takeTimelineFocus } from '../keyboard.js';
 import { useStore } from '../store/store.js';
 import { HooksBanner } from './hooks-banner.js';
 import { Legend } from './legend.js';
-import { CompareBanner, CostSummary } from './insight.js';
+import { CostSummary } from './insight.js';
 import { ROW_HEIGHT, TimelineRow } from './timeline-row.js';
 import { useNow } from './use-now.js';
 import { useOpenSessionLabel } from './use-session-label.js';
 import { OpenBadge } from './open-badge.js';
+
+// Shown only while a comparison is being picked: with compare and export, its own chunk.
+const CompareBanner = lazy(() => import('./insight-actions.js').then((m) => ({ default: m.CompareBanner })));
 
 export function TimelineView() {
   const timeline = useStore((s) => s.timeline);
@@ -25,6 +28,7 @@ export function TimelineView() {
   const toggleBranch = useStore((s) => s.toggleBranch);
   const openFold = useStore((s) => s.openFold);
   const jumpedFrom = useStore((s) => s.jumpedFrom);
+  const comparing = useStore((s) => s.compareFrom !== null);
   const jumpBack = useStore((s) => s.jumpBack);
   const jumpToBranchPoint = useStore((s) => s.jumpToBranchPoint);
   const live = useStore((s) => s.sessions.some((x) => x.transcriptPath === s.timeline?.session.transcriptPath && x.live));
@@ -125,7 +129,11 @@ export function TimelineView() {
         </div>
       </header>
       {agents.find((a) => a.id === session.agent)?.hooks && <HooksBanner />}
-      <CompareBanner />
+      {comparing && (
+        <Suspense fallback={null}>
+          <CompareBanner />
+        </Suspense>
+      )}
       {jumpedFrom && (
         <div className="wg-jumpbar">
           <button type="button" className="button" onClick={jumpBack}>

@@ -1,10 +1,23 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { windowError } from '../../../shared/wording.js';
 import { useStore } from '../store/store.js';
 import { useBackdropClose } from './backdrop.js';
 import './preview-sheet.css';
 
-/** Undo or Redo, asked first: what it would do (the service's dry run), then Cancel or the action. */
+/** The dry run's sentence without the ids it carries for the terminal ("Would remove fork 3f2a…"). */
+function inWords(summary: string): string {
+  if (/^Would remove fork \S+$/.test(summary)) return 'This will remove the fork (the original session stays as it was)';
+  if (/^Would put back fork \S+$/.test(summary)) return 'This will put the fork back';
+  if (/^Would rewrite .+ again$/.test(summary)) return 'This will rewrite the session again (a backup of it is kept)';
+  return summary.replace(/^Would /, 'This will ');
+}
+
+/**
+ * Undo or Redo, asked first: what it would do (the service's dry run), then Cancel or the action.
+ * Cancel has the focus (a stray Space or click takes nothing back); Enter is the dialog's default
+ * button, as in a system dialog: the action, once the dry run said what it does. An undo that would
+ * replace later work ("Undo anyway…") is never Enter's: it takes a click or Space on it.
+ */
 export function UndoSheet() {
   const ask = useStore((s) => s.undoAsk);
   const close = useStore((s) => s.closeUndoAsk);
@@ -23,13 +36,29 @@ export function UndoSheet() {
       opener.current = null;
     }
   }, [open]);
+  // A modal keeps the focus: a row that takes it when its list arrives (after an Undo) gives it back.
+  const dialog = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const keep = (e: FocusEvent) => {
+      if (dialog.current && e.target instanceof Node && !dialog.current.contains(e.target)) cancel.current?.focus();
+    };
+    document.addEventListener('focusin', keep);
+    return () => document.removeEventListener('focusin', keep);
+  }, [open]);
   if (!ask) return null;
   const verb = ask.kind === 'redo' ? 'Redo' : 'Undo';
   const err = ask.error ? windowError(ask.error.code, ask.error.message, verb) : null;
   const forceable = err?.actions.find((a) => a.action === 'force');
+  const ready = !ask.loading && !ask.applying && !err;
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key !== 'Enter' || e.shiftKey || e.altKey || e.ctrlKey || e.metaKey) return;
+    e.preventDefault();
+    if (ready) void confirm();
+  };
   return (
     <div className="sheet-backdrop centered" {...backdrop}>
-      <div className="undo-dialog" role="dialog" aria-modal="true" aria-labelledby="undo-title" aria-describedby="undo-what" onClick={(e) => e.stopPropagation()}>
+      <div ref={dialog} className="undo-dialog" role="dialog" aria-modal="true" aria-labelledby="undo-title" aria-describedby="undo-what" onClick={(e) => e.stopPropagation()} onKeyDown={onKeyDown}>
         <h2 id="undo-title">{verb}</h2>
         <div id="undo-what">
           {ask.what && <p>{ask.what}</p>}
@@ -38,9 +67,13 @@ export function UndoSheet() {
               Working out what it would do…
             </p>
           )}
-          {ask.summary && <p>{ask.summary.replace(/^Would /, 'This will ')}.</p>}
+          {ask.summary && <p>{inWords(ask.summary)}.</p>}
           {err && <p className="error-text">{err.text}</p>}
-          {!ask.loading && !err && <p className="small muted">Nothing changes until you confirm.</p>}
+          {!ask.loading && !err && (
+            <p className="small muted">
+              Nothing changes until you confirm: Enter {ask.kind === 'redo' ? 'redoes' : 'undoes'} it, Esc cancels.
+            </p>
+          )}
         </div>
         <div className="undo-dialog-footer">
           <button ref={cancel} type="button" className="button" onClick={close}>
@@ -51,7 +84,7 @@ export function UndoSheet() {
               {forceable.label}
             </button>
           ) : (
-            <button type="button" className="button primary" disabled={ask.loading || ask.applying || !!err} onClick={() => void confirm()}>
+            <button type="button" className="button primary" disabled={!ready} onClick={() => void confirm()}>
               {ask.applying ? 'Working…' : verb}
             </button>
           )}

@@ -52,8 +52,8 @@ export interface ActionSlice {
   /** Make the preview again (after the transcript changed). */
   reviewAgain: () => Promise<void>;
   confirm: (force?: boolean) => Promise<void>;
-  /** `force`: undo even what changed since (the service keeps what it replaces). */
-  undo: (force?: boolean) => Promise<void>;
+  /** `force`: undo even what changed since (the service keeps what it replaces). `answered`: called once the service answered, before the window reloads. */
+  undo: (force?: boolean, answered?: () => void) => Promise<void>;
   dismissResult: () => void;
   /** The open preview's transcript changed on disk. */
   markPreviewStale: (session: string) => void;
@@ -164,13 +164,14 @@ export const createActionSlice: StateCreator<Store, [], [], ActionSlice> = (set,
       get().selectSession(v.forkPath);
     } else await get().loadTimeline(session);
   },
-  undo: async (force = false) => {
+  undo: async (force = false, answered) => {
     const last = get().result;
     // The result bar's own action while it can still be undone; else the project's newest action.
     const r = last?.undoable && last.projectRoot ? last : null;
     const project = r?.projectRoot ?? last?.projectRoot ?? get().timeline?.session.cwd ?? null;
     if (!project) return;
     const u = await getApi().undo({ project, force });
+    answered?.();
     const base: ActionResult = r ?? { title: 'Undo', forkSessionId: null, resumeCommand: null, handedBack: [], projectRoot: project, undoable: false, undone: null, error: null, sourceSession: get().selectedSession ?? '', promptUuid: get().selectedPrompt ?? '' };
     if (!u.ok) return set({ result: { ...base, error: u.error } });
     set({ result: { ...base, undone: u.value.summary, undoable: false, error: null } });

@@ -40,9 +40,9 @@ export interface HistorySlice {
   openHistory: () => Promise<void>;
   closeHistory: () => void;
   /** Undo one entry of the list (an undo entry's undo is its redo). */
-  undoEntry: (id: string, force?: boolean) => Promise<void>;
-  /** Put back the newest undone action. */
-  redo: (force?: boolean) => Promise<void>;
+  undoEntry: (id: string, force?: boolean, answered?: () => void) => Promise<void>;
+  /** Put back the newest undone action. `answered`: called once the service answered, before the window reloads. */
+  redo: (force?: boolean, answered?: () => void) => Promise<void>;
 }
 
 export const createHistorySlice: StateCreator<Store, [], [], HistorySlice> = (set, get) => {
@@ -105,21 +105,23 @@ export const createHistorySlice: StateCreator<Store, [], [], HistorySlice> = (se
       await reloadHistory();
     },
     closeHistory: () => set({ history: null }),
-    undoEntry: async (id, force = false) => {
+    undoEntry: async (id, force = false, answered) => {
       const h = get().history;
       if (!h || h.busy) return;
       set({ history: { ...h, busy: id, error: null, done: null } });
       const r = await getApi().undo({ project: h.project, id, force });
+      answered?.();
       set({ history: { ...get().history!, busy: null, error: r.ok ? null : r.error, done: r.ok ? r.value.summary : null } });
       if (r.ok) await afterChange();
       await reloadHistory();
     },
-    redo: async (force = false) => {
+    redo: async (force = false, answered) => {
       const h = get().history;
       const project = h?.project ?? get().result?.projectRoot ?? get().timeline?.session.cwd;
       if (!project) return;
       if (h) set({ history: { ...h, busy: 'redo', error: null, done: null } });
       const r = await getApi().redo({ project, force });
+      answered?.();
       if (get().history) set({ history: { ...get().history!, busy: null, error: r.ok ? null : r.error, done: r.ok ? r.value.summary : null } });
       const res = get().result ?? { title: 'Redo', forkSessionId: null, resumeCommand: null, handedBack: [], projectRoot: project, undoable: false, undone: null, error: null, sourceSession: get().selectedSession ?? '', promptUuid: get().selectedPrompt ?? '' };
       if (!get().history) set({ result: r.ok ? { ...res, title: r.value.summary, undone: null, undoable: true, error: null } : { ...res, error: r.error } });

@@ -21,9 +21,9 @@ export interface InsightSlice {
   compareFrom: { session: string; uuid: string; label: string } | null;
   comparison: Comparison | null;
   exportMessage: string | null;
-  /** An export on its way: when it started (the window shows the time it has taken) and what it is. */
-  exporting: { id: number; started: number; what: string } | null;
-  /** Stops waiting for the export: its answer is dropped and nothing is saved. */
+  /** An export on its way: when it started (the window shows the time it has taken), what it is, and how far the service got. */
+  exporting: { id: number; job: string; started: number; what: string; progress: { message: string; fraction: number | null } | null } | null;
+  /** Stops the export in the service (it stops reading turns and answers CANCELLED): nothing is saved. */
   cancelExport: () => void;
   loadPrices: () => Promise<void>;
   startCompare: (uuid: string, label: string) => void;
@@ -44,15 +44,18 @@ export function costOf(t: Timeline, book: PriceBook | null): CostReport {
   return report;
 }
 
-let exportJobs = 0;
-
 export const createInsightSlice: StateCreator<Store, [], [], InsightSlice> = (set, get) => ({
   prices: null,
   compareFrom: null,
   comparison: null,
   exportMessage: null,
   exporting: null,
-  cancelExport: () => set({ exporting: null, exportMessage: 'Export cancelled: nothing was saved.' }),
+  cancelExport: () => {
+    const job = get().exporting;
+    if (!job) return;
+    set({ exporting: null, exportMessage: 'Export cancelled: nothing was saved.' });
+    void getApi().cancelExport({ job: job.job });
+  },
   loadPrices: async () => {
     if (get().prices) return;
     const r = await getApi().getPrices({});
@@ -63,39 +66,8 @@ export const createInsightSlice: StateCreator<Store, [], [], InsightSlice> = (se
     if (session) set({ compareFrom: { session, uuid, label }, comparison: null });
   },
   cancelCompare: () => set({ compareFrom: null }),
-  compareWith: async (b) => {
-    const from = get().compareFrom;
-    const session = get().selectedSession;
-    if (!from || !session || (from.uuid === b && from.session === session)) return;
-    const a = from.uuid;
-    set({ compareFrom: null, comparison: { a, b, loading: true, result: null, error: null } });
-    const r = await getApi().comparePrompts({ a: { session: from.session, promptUuid: a }, b: { session, promptUuid: b } });
-    if (get().comparison?.b !== b) return;
-    set({ comparison: { a, b, loading: false, result: r.ok ? r.value : null, error: r.ok ? null : r.error.message } });
-  },
+  // Compare and export run from their own chunk (store/insight-run.ts): not on the first screen.
+  compareWith: async (b) => (await import('./insight-run.js')).compareWith(get, set, b),
   closeComparison: () => set({ comparison: null }),
-  exportSession: async (format, branch) => {
-    const session = get().selectedSession;
-    if (!session) return;
-    const job = { id: ++exportJobs, started: Date.now(), what: branch ? 'the branch as Markdown' : 'the session as HTML' };
-    set({ exportMessage: null, exporting: job });
-    const r = await getApi().exportSession({ session, format, branch, redact: true });
-    // Cancelled (or another export started): this answer is not saved.
-    if (get().exporting?.id !== job.id) return;
-    set({ exporting: null });
-    if (!r.ok) {
-      set({ exportMessage: `Export failed: ${r.error.message}` });
-      return;
-    }
-    const url = URL.createObjectURL(new Blob([r.value.content], { type: `${r.value.mime};charset=utf-8` }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = r.value.filename;
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
-    const n = Object.values(r.value.redacted).reduce((x, y) => x + y, 0);
-    set({ exportMessage: `Saved ${r.value.filename} (${r.value.prompts} prompts; ${n === 0 ? 'no secrets found' : `${n} secret${n === 1 ? '' : 's'} redacted`})` });
-  },
+  exportSession: async (format, branch) => (await import('./insight-run.js')).exportSession(get, set, format, branch),
 });
