@@ -47,10 +47,9 @@ export async function isStale(path: string, maxAgeMs: number, now = Date.now()):
   return owner.time > now + CLOCK_SLACK_MS || !processAlive(owner.pid) || now - owner.time > maxAgeMs;
 }
 
-/** Where a lock goes, something Rewind never makes there (a folder, a FIFO...): refused, never waited on. */
+/** A folder where a lock goes is none Rewind made (nor one it may remove): refused at once, never waited on. */
 async function assertLockSlot(path: string): Promise<void> {
-  const st = await lstat(path).catch(() => null);
-  if (st && !st.isFile() && !st.isSymbolicLink()) throw new RewindError('UNSAFE_PATH', `${path} is not a lock file Rewind made (${st.isDirectory() ? 'a folder' : 'not a regular file'}): move it away; nothing was written`);
+  if ((await lstat(path).catch(() => null))?.isDirectory()) throw new RewindError('UNSAFE_PATH', `${path} is not a lock file Rewind made (a folder): move it away; nothing was written`);
 }
 
 /**
