@@ -46,6 +46,13 @@ export interface HookPayload {
   [k: string]: unknown;
 }
 
+/**
+ * How the agent parses a JSON config, matched by Rewind so it refuses only what the agent refuses:
+ * `true` JSONC (comments and trailing commas), `'comments'` comments but no trailing comma (Droid),
+ * false strict JSON (Claude Code, Codex).
+ */
+export type JsonDialect = boolean | 'comments';
+
 /** One event Rewind adds to the agent's config. */
 export interface HookEventSpec {
   event: string;
@@ -62,7 +69,7 @@ export interface AgentHooks {
   /** The events sit under a top-level `"hooks"` key (Claude, Codex, Qwen, Gemini) or at the top (Droid's hooks.json). */
   readonly wrapped: boolean;
   /** The agent reads its hook config as JSONC (comments, trailing commas): so does Rewind. */
-  readonly jsonc?: boolean;
+  readonly jsonc?: JsonDialect;
   /** Its hook command is plain `rewind-app hook` (the first agent's, installed before `--agent` existed). */
   readonly bareCommand?: boolean;
   /** One hook entry as the agent takes it (its timeout unit, a name...). */

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { applyEdits, modify, parse, printParseErrorCode, type FormattingOptions, type JSONPath, type ParseError } from 'jsonc-parser';
 import { RewindError } from '../errors.js';
 import { editAgentConfig, readAgentConfig, resolveConfigTarget } from '../io/config-edit.js';
-import type { AgentHooks } from './agent-hooks.js';
+import type { AgentHooks, JsonDialect } from './agent-hooks.js';
 
 /**
  * Rewind's entries in an agent's JSON hook config (`{"hooks": {EVENT: [{matcher, hooks: [...]}]}}`,
@@ -25,12 +25,12 @@ export const isRewindHook = (cmd: unknown, agent: string, bare = false): boolean
 export const agentHookCommand = (base: string, agent: string, spec: Pick<AgentHooks, 'bareCommand'>): string => (spec.bareCommand ? base : `${base} --agent ${agent}`);
 
 /** The config as a value: strict JSON, or JSONC (comments, trailing commas) for an agent that reads it so. */
-export function parseConfig(raw: string | null, file: string, jsonc = false): Doc {
+export function parseConfig(raw: string | null, file: string, jsonc: JsonDialect = false): Doc {
   if (raw === null || !raw.trim()) return {};
   let v: unknown;
   if (jsonc) {
     const errors: ParseError[] = [];
-    v = parse(raw, errors, { allowTrailingComma: true, disallowComments: false });
+    v = parse(raw, errors, { allowTrailingComma: jsonc === true, disallowComments: false });
     if (errors.length) throw new RewindError('IO', `${file} is not valid JSON (${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset}): fix it first, nothing was changed`);
   } else {
     try {

@@ -128,3 +128,38 @@ describe('hooks uninstall keeps what the user wrote after the install', () => {
     expect(await readFile(config, 'utf8')).toBe('{\r\n  "a": 2\r\n}\r\n');
   });
 });
+
+describe("JSON as each agent reads it (its own parser's rules, measured with each CLI's `mcp list`)", () => {
+  it('hooks install takes comments where Droid and Copilot do, keeps them; a trailing comma Droid refuses is refused', async () => {
+    const h = await home('cfg-dialect-hooks-');
+    for (const [agent, rel] of [
+      ['droid', '.factory/hooks.json'],
+      ['copilot', '.copilot/settings.json'],
+    ] as const) {
+      const config = join(h.dir, rel);
+      await mkdir(join(config, '..'), { recursive: true });
+      await writeFile(config, '{\n  // mine\n  "x": 1\n}\n');
+      await installAgentHooks(agent, { projectRoot: h.project, env: h.env, scope: 'user', command: CMD });
+      const text = await readFile(config, 'utf8');
+      expect(text).toContain('// mine');
+      expect(text).toContain(`hook --agent ${agent}`);
+    }
+    const droid = join(h.dir, '.factory', 'hooks.json');
+    await writeFile(droid, '{\n  "x": 1,\n}\n');
+    await expect(installAgentHooks('droid', { projectRoot: h.project, env: h.env, scope: 'user', command: CMD })).rejects.toMatchObject({ message: expect.stringMatching(/not valid JSON/) });
+    expect(await readFile(droid, 'utf8')).toBe('{\n  "x": 1,\n}\n');
+  });
+
+  it("mcp install refuses a comment in Claude Code's .mcp.json (Claude refuses it), takes one in Copilot's", async () => {
+    const h = await home('cfg-dialect-mcp-');
+    const claude = join(h.project, '.mcp.json');
+    await writeFile(claude, '{\n  // mine\n  "mcpServers": {}\n}\n');
+    await expect(installMcp({ agent: 'claude', scope: 'project', project: h.project, env: h.env, name: 'rewind' }, MCP)).rejects.toMatchObject({ message: expect.stringMatching(/not valid JSON/) });
+    expect(await readFile(claude, 'utf8')).toBe('{\n  // mine\n  "mcpServers": {}\n}\n');
+    const copilot = join(h.project, '.github', 'mcp.json');
+    await mkdir(join(copilot, '..'), { recursive: true });
+    await writeFile(copilot, '{\n  // mine\n  "mcpServers": {},\n}\n');
+    await installMcp({ agent: 'copilot', scope: 'project', project: h.project, env: h.env, name: 'rewind' }, MCP);
+    expect(await readFile(copilot, 'utf8')).toContain('// mine');
+  });
+});
