@@ -2,6 +2,8 @@ import { handleAgentHook, logHookError, type HookPayload } from '../../engine/ho
 import type { CliIO } from '../io.js';
 
 const MAX_INPUT = 16 * 1024 * 1024;
+/** An agent writes its payload at once and closes the pipe; one that never closes it is given up on, the agent never left waiting. */
+const INPUT_WAIT_MS = 10_000;
 
 /**
  * `rewind-app hook [--agent <id>]`: run by an agent's hooks with one JSON object on stdin (no
@@ -22,7 +24,7 @@ export async function hookCommand(io: CliIO, agent?: string): Promise<number> {
     return 0;
   }
   try {
-    const raw = (await io.stdin?.()) ?? '';
+    const raw = (await io.stdin?.({ waitMs: INPUT_WAIT_MS, maxBytes: MAX_INPUT })) ?? '';
     if (raw.length > MAX_INPUT) throw new Error('hook input too large');
     payload = JSON.parse(raw) as HookPayload;
     if (!payload || typeof payload !== 'object') throw new Error('hook input is not a JSON object');
