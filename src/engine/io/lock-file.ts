@@ -59,7 +59,15 @@ async function assertLockSlot(path: string): Promise<void> {
  */
 async function createWithContent(path: string, content: string): Promise<void> {
   const tmp = tempPathFor(path);
-  await writeFile(tmp, content, { mode: 0o600, flag: 'wx' });
+  try {
+    await writeFile(tmp, content, { mode: 0o600, flag: 'wx' });
+  } catch (e) {
+    // A full disk fails the write after the create: no empty temp is left beside the user's config.
+    await unlink(tmp).catch(() => undefined);
+    const err = e as NodeJS.ErrnoException;
+    if (err && typeof err.code === 'string' && (!err.path || err.path === tmp)) err.path = path;
+    throw e;
+  }
   try {
     await link(tmp, path);
   } catch (e) {
