@@ -1,3 +1,4 @@
+import type * as FsPromises from 'node:fs/promises';
 import { mkdir, readdir, readFile, writeFile as realWriteFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -9,7 +10,7 @@ import { tempDir } from '../../../test/temp.js';
  * fails here as it does on a full disk: after the create, with ENOSPC.
  */
 vi.mock('node:fs/promises', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs/promises')>();
+  const fs = await importOriginal<typeof FsPromises>();
   return {
     ...fs,
     writeFile: async (...args: Parameters<typeof fs.writeFile>) => {
