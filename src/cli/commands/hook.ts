@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import { handleAgentHook, logHookError, type HookPayload } from '../../engine/hooks/handle-hook.js';
 import type { CliIO } from '../io.js';
 
@@ -35,7 +36,8 @@ export async function hookCommand(io: CliIO, agent?: string): Promise<number> {
     const what = await handleAgentHook(agent, payload, io.env, ours ? [...process.execArgv, script, 'hook'] : null);
     if (io.env.REWIND_HOOK_DEBUG) io.err(`rewind hook: ${what}`);
   } catch (e) {
-    const root = io.env.REWIND_PROJECT_ROOT || io.env.CLAUDE_PROJECT_DIR || (typeof payload?.cwd === 'string' ? payload.cwd : undefined);
+    // Only an absolute folder: a relative cwd would make a store wherever this process runs.
+    const root = io.env.REWIND_PROJECT_ROOT || io.env.CLAUDE_PROJECT_DIR || (typeof payload?.cwd === 'string' && isAbsolute(payload.cwd) ? payload.cwd : undefined);
     await logHookError(root, `${agent ?? 'hook'} ${payload?.hook_event_name ?? 'hook'} failed: ${e instanceof Error ? e.message : String(e)}`);
   }
   return 0;

@@ -110,7 +110,9 @@ export interface HookContext {
  */
 export async function handleHook(ctx: HookContext, p: HookPayload, env: NodeJS.ProcessEnv): Promise<string> {
   p = ctx.hooks.payload?.(p, env) ?? p;
-  const root = env.REWIND_PROJECT_ROOT || ctx.hooks.projectDir?.(env) || p.cwd;
+  // An agent names its folder as an absolute path: anything else (a relative `../..`, not a string)
+  // would be taken against wherever this process runs, and a store made there.
+  const root = env.REWIND_PROJECT_ROOT || ctx.hooks.projectDir?.(env) || (typeof p.cwd === 'string' && isAbsolute(p.cwd) ? p.cwd : undefined);
   if (!root) return 'no project dir';
   // Hooks installed for the user run wherever the agent does: a home folder (or a folder holding
   // it) or a drive's root is no project to checkpoint (a walk of it would stall the agent, and copy
@@ -118,7 +120,7 @@ export async function handleHook(ctx: HookContext, p: HookPayload, env: NodeJS.P
   // real path, while $HOME can lead through a link (or the reverse).
   const abs = resolve(root);
   if (await notAProject(abs, resolve(env.HOME || homedir()))) return `not a project folder: ${abs}`;
-  const cwd = p.cwd ?? root;
+  const cwd = typeof p.cwd === 'string' && isAbsolute(p.cwd) ? p.cwd : root;
   const ev = ctx.hooks.read(p);
   if (ev.kind === 'other') return 'nothing to do';
   if (ev.kind === 'tool' && ev.readOnly && !ctx.hooks.promptAfter) return 'read-only tool';

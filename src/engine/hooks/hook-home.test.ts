@@ -47,3 +47,21 @@ describe.skipIf(process.platform === 'win32')('the home folder is never checkpoi
     expect(await readdir(join(project, '.agent', 'rewind'))).toContain('checkpoints');
   });
 });
+
+describe('a payload whose cwd is not an absolute path', () => {
+  for (const cwd of ['..', '../../..', '.', 'proj', 42]) {
+    it(`cwd ${JSON.stringify(cwd)}: no project, no store made where the hook runs`, async () => {
+      const base = await tempDir('hook-relcwd-');
+      const project = join(base, 'a', 'b', 'c');
+      await mkdir(project, { recursive: true });
+      const here = process.cwd();
+      process.chdir(project);
+      try {
+        expect(await handleAgentHook('claude', { ...prompt(cwd as string), cwd }, { HOME: join(base, 'home') })).toBe('no project dir');
+      } finally {
+        process.chdir(here);
+      }
+      for (const d of [base, join(base, 'a'), join(base, 'a', 'b'), project]) expect(await readdir(d)).not.toContain('.agent');
+    });
+  }
+});
