@@ -57,7 +57,7 @@ describe('a payload whose cwd is not an absolute path', () => {
       const here = process.cwd();
       process.chdir(project);
       try {
-        expect(await handleAgentHook('claude', { ...prompt(cwd as string), cwd }, { HOME: join(base, 'home') })).toBe('no project dir');
+        expect(await handleAgentHook('claude', { ...prompt('x'), cwd } as never, { HOME: join(base, 'home') })).toBe('no project dir');
       } finally {
         process.chdir(here);
       }
