@@ -1,4 +1,5 @@
-import { lstat, mkdir, realpath, stat, unlink } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, lstat, mkdir, realpath, stat, unlink } from 'node:fs/promises';
 import { dirname, isAbsolute, relative } from 'node:path';
 import { RewindError } from '../errors.js';
 import { writeBufferAtomic } from './atomic-write.js';
@@ -97,6 +98,10 @@ export async function editAgentConfig<R>(file: string, opts: { allowedRoot: stri
     const changed = next !== undefined && next !== first;
     // A dry run, or nothing to do on a missing file (uninstall): no folder made, no lock taken.
     if (opts.dryRun || !changed) return { result, changed: opts.dryRun ? changed : false, backup: null, before: first, after: next === undefined ? first : next };
+  }
+  // A config the user made read-only is one they keep from changes: a rename would replace it anyway.
+  if (first !== null && !(await access(target, constants.W_OK).then(() => true, () => false))) {
+    throw new RewindError('IO', `${target} is read-only: nothing was changed (make it writable to let Rewind edit it)`);
   }
   if (!linked) {
     if (opts.allowedRoot) await ensureOwnDir(opts.allowedRoot, relative(opts.allowedRoot, dirname(file)), { mode: 0o755 });
