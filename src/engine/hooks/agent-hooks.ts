@@ -100,10 +100,17 @@ export interface AgentHooks {
 export interface HookTrust {
   /** The one step the user takes, in the agent's own terms. */
   readonly howTo: string;
-  /** Is each of Rewind's installed hooks trusted? null when it cannot tell (the CLI is not found). */
-  status(place: HookPlace, env: NodeJS.ProcessEnv, configFile: string): Promise<{ trusted: boolean; detail: string } | null>;
-  /** Records trust for Rewind's hooks the way the agent stores it; returns what it wrote. */
-  record(place: HookPlace, env: NodeJS.ProcessEnv, configFile: string): Promise<string[]>;
+  /**
+   * Is each of Rewind's installed hooks trusted? null when it cannot tell (the CLI is not found).
+   * `command`: the exact command Rewind installed (read from the config), the only one that is Rewind's.
+   */
+  status(place: HookPlace, env: NodeJS.ProcessEnv, configFile: string, command: string | null): Promise<{ trusted: boolean; detail: string } | null>;
+  /**
+   * Records trust for Rewind's hooks the way the agent stores it; returns what it wrote. Only hooks
+   * whose command is exactly `command` (the one just installed): a project's own hook that merely
+   * ends like Rewind's (`curl … | sh; rewind-app hook --agent codex`) is never trusted by Rewind.
+   */
+  record(place: HookPlace, env: NodeJS.ProcessEnv, configFile: string, command: string): Promise<string[]>;
 }
 
 export interface HookPlugin {

@@ -83,12 +83,18 @@ async function listHooks(place: HookPlace, env: NodeJS.ProcessEnv, timeoutMs = 2
   });
 }
 
-const ours = (hooks: ListedHook[]) => hooks.filter((h) => isRewindHook(h.command, 'codex') && h.key);
+/**
+ * Rewind's own hooks among those Codex lists: exactly the command Rewind installed. Codex asks for
+ * trust so that a cloned project's hooks never run unasked; matching Rewind's by their look
+ * (`… rewind-app hook --agent codex` at the end) trusted a project's `.codex/hooks.json` entry that
+ * ran anything before it.
+ */
+const ours = (hooks: ListedHook[], command: string | null) => hooks.filter((h) => !!h.key && (command !== null ? h.command === command : isRewindHook(h.command, 'codex')));
 
-export async function codexTrustStatus(place: HookPlace, env: NodeJS.ProcessEnv): Promise<{ trusted: boolean; detail: string } | null> {
+export async function codexTrustStatus(place: HookPlace, env: NodeJS.ProcessEnv, command: string | null = null): Promise<{ trusted: boolean; detail: string } | null> {
   const hooks = await listHooks(place, env).catch(() => null);
   if (!hooks) return null;
-  const mine = ours(hooks);
+  const mine = ours(hooks, command);
   if (!mine.length) return { trusted: false, detail: 'Codex does not list Rewind hooks' };
   const untrusted = mine.filter((h) => h.trustStatus !== 'trusted' && h.trustStatus !== 'managed');
   return untrusted.length ? { trusted: false, detail: `${untrusted.length} of ${mine.length} not trusted` } : { trusted: true, detail: `all ${mine.length} trusted` };
@@ -116,10 +122,10 @@ export function withTrust(toml: string, key: string, hash: string): string {
   return lines.join('\n');
 }
 
-export async function codexTrustRecord(place: HookPlace, env: NodeJS.ProcessEnv): Promise<string[]> {
+export async function codexTrustRecord(place: HookPlace, env: NodeJS.ProcessEnv, command: string): Promise<string[]> {
   const hooks = await listHooks(place, env);
   if (!hooks) throw new RewindError('NOT_FOUND', 'codex is not on PATH (set REWIND_CODEX_BIN to its path): trust the hooks in Codex with /hooks instead');
-  const mine = ours(hooks).filter((h) => h.currentHash);
+  const mine = ours(hooks, command).filter((h) => h.currentHash);
   if (!mine.length) throw new RewindError('NOT_FOUND', 'Codex does not list the Rewind hooks: install them first');
   const file = join(place.agentHome, 'config.toml');
   // The same locked, no-link edit as `mcp install` of config.toml: neither loses the other's change.
