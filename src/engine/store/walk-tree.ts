@@ -56,8 +56,10 @@ export function walkTreeSync(root: string): WalkEntry[] {
     let names: Dirent[];
     try {
       names = readdirSync(abs, { withFileTypes: true });
-    } catch {
-      return 0;
+    } catch (e) {
+      // A folder that cannot be listed is not an empty one: recorded as unreadable (named, left alone on restore).
+      const code = (e as NodeJS.ErrnoException).code;
+      return code === 'EACCES' || code === 'EPERM' ? -1 : 0;
     }
     const gi = names.some((d) => d.name === '.gitignore' && d.isFile());
     if (gi) {
@@ -76,7 +78,14 @@ export function walkTreeSync(root: string): WalkEntry[] {
       if (stack.ignores(childRel, isDir)) continue;
       if (isDir) {
         const n = visit(childRel);
-        if (n === 0) {
+        if (n === -1) {
+          try {
+            const st = lstatSync(join(root, childRel));
+            out.push({ path: childRel, kind: 'special', size: 0, mode: st.mode & 0o777, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, what: 'a folder that cannot be read' });
+          } catch {
+            // gone meanwhile
+          }
+        } else if (n === 0) {
           try {
             const st = lstatSync(join(root, childRel));
             if (st.isDirectory()) out.push({ path: childRel, kind: 'dir', size: 0, mode: st.mode & 0o777, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino });
