@@ -41,3 +41,26 @@ describe.skipIf(process.platform === 'win32' || (root && !setpriv))('a folder th
     expect(await readFile(join(project, 'locked', 'x.txt'), 'utf8')).toBe('keep\n');
   }, 30_000);
 });
+
+describe.skipIf(process.platform !== 'linux')('a file or folder whose name is not UTF-8', () => {
+  it('is named as skipped (it cannot be copied by its name), never silently left out; restore leaves it', async () => {
+    const { takeCheckpoint } = await import('./checkpoint.js');
+    const { resolveRestoreTarget, restore } = await import('./restore.js');
+    const { readdir: readdirBuf, writeFile: writeBuf, mkdir: mkdirBuf } = await import('node:fs/promises');
+    const base = await tempDir('latin1-name-');
+    await writeFile(join(base, 'a.txt'), 'v1\n');
+    // "café.txt" and "dossier-é/" in Latin-1: a byte (0xE9) that is not UTF-8.
+    const file = Buffer.concat([Buffer.from(`${base}/caf`), Buffer.from([0xe9]), Buffer.from('.txt')]);
+    const dir = Buffer.concat([Buffer.from(`${base}/dossier-`), Buffer.from([0xe9])]);
+    await writeBuf(file, 'latin\n');
+    await mkdirBuf(dir);
+    await writeBuf(Buffer.concat([dir, Buffer.from('/x.txt')]), 'inside\n');
+    const m = (await takeCheckpoint({ projectRoot: base, trigger: 'manual' })).manifest;
+    expect(m.skipped.map((s) => s.path).sort()).toEqual(['caf\uFFFD.txt', 'dossier-\uFFFD']);
+    expect(m.skipped[0]!.reason).toMatch(/not UTF-8/);
+    await writeFile(join(base, 'a.txt'), 'v2\n');
+    await restore(base, await resolveRestoreTarget({ projectRoot: base, ref: m.id }), { force: true });
+    expect(await readFile(join(base, 'a.txt'), 'utf8')).toBe('v1\n');
+    expect((await readdirBuf(base, { encoding: 'buffer' })).length).toBe(4);
+  });
+});

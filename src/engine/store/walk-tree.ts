@@ -1,4 +1,4 @@
-import { lstatSync, readFileSync, readdirSync, readlinkSync, type Dirent, type Stats } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readdirSync, readlinkSync, type Dirent, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { IgnoreStack } from './ignore-rules.js';
 
@@ -73,6 +73,12 @@ export function walkTreeSync(root: string): WalkEntry[] {
     }
     for (const d of names) {
       const childRel = rel ? `${rel}/${d.name}` : d.name;
+      // A name that is not UTF-8 comes back with U+FFFD for its bytes: no file has that name, so it
+      // cannot be read or put back. Named (skipped), never silently left out.
+      if (d.name.includes('\uFFFD') && !existsSync(join(root, childRel))) {
+        out.push({ path: childRel, kind: 'special', size: 0, mode: 0, mtimeMs: 0, ino: 0, what: 'a name that is not UTF-8, which Rewind cannot copy' });
+        continue;
+      }
       // Dirent types come from readdir and are never a link's target: a symlinked directory is a link here.
       const isDir = d.isDirectory();
       if (stack.ignores(childRel, isDir)) continue;
