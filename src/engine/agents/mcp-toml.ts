@@ -132,10 +132,11 @@ export function tomlMcpConfig(spec: { file(scope: McpScope, ctx: { env: NodeJS.P
     },
     remove(text, name, keepEmpty) {
       if (!Object.hasOwn(servers(parsed(text)), name)) return text;
-      const next = cut(text, name);
+      // The line ends left at the end (a CRLF file's lone \r included) become the file's own one, as it had.
+      const next = cut(text, name).replace(/[\r\n]*$/, text.endsWith('\n') ? tomlEol(text) : '');
       if (Object.hasOwn(servers(parsed(next)), name)) throw new RewindError('UNSUPPORTED', `[${table}.${name}] is defined inline or with dotted keys: edit it by hand, nothing was changed`);
       if (!next.trim() && !keepEmpty) return null;
-      return next.replace(/(\r?\n)*$/, text.endsWith('\n') ? tomlEol(text) : '');
+      return next;
     },
   };
 }

@@ -163,3 +163,17 @@ describe("JSON as each agent reads it (its own parser's rules, measured with eac
     expect(await readFile(copilot, 'utf8')).toContain('// mine');
   });
 });
+
+describe("Codex's config.toml in CRLF, uninstalled after an edit elsewhere", () => {
+  it('our table goes, the rest stays byte for byte, still CRLF and valid', async () => {
+    const h = await home('cfg-toml-crlf-un-');
+    const file = join(h.dir, '.codex', 'config.toml');
+    await mkdir(join(file, '..'), { recursive: true });
+    await writeFile(file, 'model = "o3"\r\n\r\n[a]\r\nb = 1\r\n');
+    const req = { agent: 'codex', scope: 'user' as const, project: h.project, env: h.env, name: 'rewind' };
+    await installMcp(req, MCP);
+    await writeFile(file, (await readFile(file, 'utf8')).replace('b = 1', 'b = 2'));
+    await uninstallMcp(req);
+    expect(await readFile(file, 'utf8')).toBe('model = "o3"\r\n\r\n[a]\r\nb = 2\r\n');
+  });
+});
