@@ -1,4 +1,5 @@
 import { readFileSync, realpathSync } from 'node:fs';
+import { readStdinBounded } from './read-stdin.js';
 
 /** Where a command writes: injectable so tests and the app's forwarder can capture output. */
 export interface CliIO {
@@ -6,7 +7,8 @@ export interface CliIO {
   err(text: string): void;
   env: NodeJS.ProcessEnv;
   cwd: string;
-  stdin?: () => Promise<string>;
+  /** All of standard input; `bounds`: given up (an error) past that many bytes or that long without its end. */
+  stdin?: (bounds?: { waitMs: number; maxBytes: number }) => Promise<string>;
   /** How to run this CLI again from anywhere (for the hooks we install): absolute paths. */
   self?: { node: string; script: string };
   /** Set when the app itself runs a forwarded command: never forward again. */
@@ -49,7 +51,8 @@ export function processIO(): CliIO {
     cwd: process.cwd(),
     tty: process.stdout.isTTY === true,
     self: { node: process.execPath, script: realScript() },
-    stdin: async () => {
+    stdin: async (bounds) => {
+      if (bounds) return readStdinBounded(bounds);
       // A plain read is faster to start than process.stdin (no stream machinery), and hooks run on
       // every tool call; a non-blocking pipe (EAGAIN) falls back to the stream.
       try {

@@ -1,7 +1,10 @@
+import { isAbsolute } from 'node:path';
 import { handleAgentHook, logHookError, type HookPayload } from '../../engine/hooks/handle-hook.js';
 import type { CliIO } from '../io.js';
 
 const MAX_INPUT = 16 * 1024 * 1024;
+/** An agent writes its payload at once and closes the pipe; one that never closes it is given up on, the agent never left waiting. */
+const INPUT_WAIT_MS = 10_000;
 
 /**
  * `rewind-app hook [--agent <id>]`: run by an agent's hooks with one JSON object on stdin (no
@@ -22,7 +25,7 @@ export async function hookCommand(io: CliIO, agent?: string): Promise<number> {
     return 0;
   }
   try {
-    const raw = (await io.stdin?.()) ?? '';
+    const raw = (await io.stdin?.({ waitMs: INPUT_WAIT_MS, maxBytes: MAX_INPUT })) ?? '';
     if (raw.length > MAX_INPUT) throw new Error('hook input too large');
     payload = JSON.parse(raw) as HookPayload;
     if (!payload || typeof payload !== 'object') throw new Error('hook input is not a JSON object');
@@ -33,7 +36,8 @@ export async function hookCommand(io: CliIO, agent?: string): Promise<number> {
     const what = await handleAgentHook(agent, payload, io.env, ours ? [...process.execArgv, script, 'hook'] : null);
     if (io.env.REWIND_HOOK_DEBUG) io.err(`rewind hook: ${what}`);
   } catch (e) {
-    const root = io.env.REWIND_PROJECT_ROOT || io.env.CLAUDE_PROJECT_DIR || (typeof payload?.cwd === 'string' ? payload.cwd : undefined);
+    // Only an absolute folder: a relative cwd would make a store wherever this process runs.
+    const root = io.env.REWIND_PROJECT_ROOT || io.env.CLAUDE_PROJECT_DIR || (typeof payload?.cwd === 'string' && isAbsolute(payload.cwd) ? payload.cwd : undefined);
     await logHookError(root, `${agent ?? 'hook'} ${payload?.hook_event_name ?? 'hook'} failed: ${e instanceof Error ? e.message : String(e)}`);
   }
   return 0;

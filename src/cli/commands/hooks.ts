@@ -44,14 +44,16 @@ export async function hooksCommand(args: HooksArgs, io: CliIO): Promise<number> 
     return 0;
   }
   if (action === 'install' && !io.self) throw new RewindError('INTERNAL', 'cannot tell where rewind-app is installed');
-  const results = [];
-  for (const id of agents) {
-    if (action === 'install') results.push(await installAgentHooks(id, { ...where, scope: args.scope ?? null, command: hookCommand(io.self!.node, io.self!.script), dryRun: args.dryRun, trust: args.trust }));
-    else results.push(await uninstallAgentHooks(id, { ...where, scope: args.scope ?? null, dryRun: args.dryRun }));
-  }
+  const { forEachAgent, reportFailed } = await import('./each-agent.js');
+  const { done: results, failed } = await forEachAgent(agents, (id) =>
+    action === 'install'
+      ? installAgentHooks(id, { ...where, scope: args.scope ?? null, command: hookCommand(io.self!.node, io.self!.script), dryRun: args.dryRun, trust: args.trust })
+      : uninstallAgentHooks(id, { ...where, scope: args.scope ?? null, dryRun: args.dryRun }),
+  );
+  const nameOf = (id: string) => ADAPTERS[id as keyof typeof ADAPTERS].displayName;
   if (args.json) {
-    io.out(JSON.stringify(results.length === 1 ? { ...results[0], dryRun: args.dryRun } : { agents: results, dryRun: args.dryRun }));
-    return 0;
+    io.out(JSON.stringify(agents.length === 1 ? { ...results[0], dryRun: args.dryRun } : { agents: results, dryRun: args.dryRun, ...(failed.length ? { failed } : {}) }));
+    return reportFailed(failed, nameOf, io, true);
   }
   for (const r of results) {
     io.out(`${args.dryRun ? 'Dry run: ' : ''}${r.displayName}: ${r.file}`);
@@ -59,7 +61,7 @@ export async function hooksCommand(args: HooksArgs, io: CliIO): Promise<number> 
     if (r.backup) io.out(`  backup: ${r.backup}`);
     if (r.nextStep) io.err(r.nextStep);
   }
-  return 0;
+  return reportFailed(failed, nameOf, io, false);
 }
 
 function printStatus(all: AgentHooksStatus[], scope: string | undefined, io: CliIO): void {

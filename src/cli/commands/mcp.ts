@@ -60,19 +60,20 @@ async function register(action: 'install' | 'uninstall', args: McpArgs, io: CliI
   if (action === 'install' && !self) throw new RewindError('INTERNAL', 'this build does not know where its CLI is');
   const { installMcp, uninstallMcp } = await import('../../engine/mcp/install.js');
   const env = args.claudeDir ? { ...io.env, CLAUDE_CONFIG_DIR: args.claudeDir } : io.env;
-  const results = [];
-  for (const agent of agents) {
+  const { forEachAgent, reportFailed } = await import('./each-agent.js');
+  const { done: results, failed } = await forEachAgent(agents, (agent) => {
     const req = { agent, scope: scope as 'user' | 'project', project: resolve(io.cwd, args.project ?? '.'), env, name: MCP_NAME, dryRun: args.dryRun };
     // Absolute paths: the agent starts the server from any folder, with any PATH.
     const entry = { command: self!.node, args: [self!.script, 'mcp', ...(args.allowWrites ? ['--allow-writes'] : []), ...(args.claudeDir && agent === AGENT_PRIMARY ? ['--claude-dir', args.claudeDir] : [])] };
-    results.push(action === 'install' ? await installMcp(req, entry) : await uninstallMcp(req));
-  }
-  if (args.json) io.out(JSON.stringify(results, null, 2));
+    return action === 'install' ? installMcp(req, entry) : uninstallMcp(req);
+  });
+  const nameOf = (id: string) => adapterFor(id).displayName;
+  if (args.json) io.out(JSON.stringify(failed.length ? [...results, ...failed.map((f) => ({ agent: f.agent, error: { code: f.code, message: f.message } }))] : results, null, 2));
   else
     for (const r of results) {
       const name = adapterFor(r.agent).displayName;
       const verb = { added: 'registered in', updated: 'updated in', unchanged: 'already registered in', removed: 'removed from', absent: 'not registered in' }[r.action];
       io.out(`${name}: rewind ${verb} ${r.file}${r.dryRun && r.action !== 'unchanged' && r.action !== 'absent' ? ' (dry run: nothing written)' : ''}${r.backup ? ` (previous file kept as ${r.backup})` : ''}`);
     }
-  return 0;
+  return reportFailed(failed, nameOf, io, args.json);
 }

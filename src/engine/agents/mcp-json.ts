@@ -1,5 +1,6 @@
 import { applyEdits, format, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { RewindError } from '../errors.js';
+import type { JsonDialect } from '../hooks/agent-hooks.js';
 import type { McpConfig, McpScope, McpServerEntry } from './adapter.js';
 
 /**
@@ -14,13 +15,16 @@ export function jsonMcpConfig(spec: {
   /** The agent's shape read back (absent: `{command, args, env}` as Claude's). */
   entry?(e: Record<string, unknown>): McpServerEntry;
   key?: string;
+  /** How the agent parses the file (default JSONC); Rewind refuses what the agent would (hooks' `JsonDialect`). */
+  jsonc?: JsonDialect;
 }): McpConfig {
   const key = spec.key ?? 'mcpServers';
+  const jsonc = spec.jsonc ?? true;
   const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } };
   const doc = (text: string): Record<string, unknown> => {
     if (!text.trim()) return {};
     const errors: ParseError[] = [];
-    const v: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+    const v: unknown = parse(text, errors, { allowTrailingComma: jsonc === true, disallowComments: jsonc === false });
     if (errors.length) throw new RewindError('IO', `not valid JSON (${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset}): fix it first, nothing was changed`);
     if (!v || typeof v !== 'object' || Array.isArray(v)) throw new RewindError('IO', 'not a JSON object: nothing was changed');
     const servers = (v as Record<string, unknown>)[key];

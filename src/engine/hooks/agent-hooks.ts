@@ -46,6 +46,13 @@ export interface HookPayload {
   [k: string]: unknown;
 }
 
+/**
+ * How the agent parses a JSON config, matched by Rewind so it refuses only what the agent refuses:
+ * `true` JSONC (comments and trailing commas), `'comments'` comments but no trailing comma (Droid),
+ * false strict JSON (Claude Code, Codex).
+ */
+export type JsonDialect = boolean | 'comments';
+
 /** One event Rewind adds to the agent's config. */
 export interface HookEventSpec {
   event: string;
@@ -62,7 +69,7 @@ export interface AgentHooks {
   /** The events sit under a top-level `"hooks"` key (Claude, Codex, Qwen, Gemini) or at the top (Droid's hooks.json). */
   readonly wrapped: boolean;
   /** The agent reads its hook config as JSONC (comments, trailing commas): so does Rewind. */
-  readonly jsonc?: boolean;
+  readonly jsonc?: JsonDialect;
   /** Its hook command is plain `rewind-app hook` (the first agent's, installed before `--agent` existed). */
   readonly bareCommand?: boolean;
   /** One hook entry as the agent takes it (its timeout unit, a name...). */
@@ -93,10 +100,17 @@ export interface AgentHooks {
 export interface HookTrust {
   /** The one step the user takes, in the agent's own terms. */
   readonly howTo: string;
-  /** Is each of Rewind's installed hooks trusted? null when it cannot tell (the CLI is not found). */
-  status(place: HookPlace, env: NodeJS.ProcessEnv, configFile: string): Promise<{ trusted: boolean; detail: string } | null>;
-  /** Records trust for Rewind's hooks the way the agent stores it; returns what it wrote. */
-  record(place: HookPlace, env: NodeJS.ProcessEnv, configFile: string): Promise<string[]>;
+  /**
+   * Is each of Rewind's installed hooks trusted? null when it cannot tell (the CLI is not found).
+   * `command`: the exact command Rewind installed (read from the config), the only one that is Rewind's.
+   */
+  status(place: HookPlace, env: NodeJS.ProcessEnv, configFile: string, command: string | null): Promise<{ trusted: boolean; detail: string } | null>;
+  /**
+   * Records trust for Rewind's hooks the way the agent stores it; returns what it wrote. Only hooks
+   * whose command is exactly `command` (the one just installed): a project's own hook that merely
+   * ends like Rewind's (`curl … | sh; rewind-app hook --agent codex`) is never trusted by Rewind.
+   */
+  record(place: HookPlace, env: NodeJS.ProcessEnv, configFile: string, command: string): Promise<string[]>;
 }
 
 export interface HookPlugin {

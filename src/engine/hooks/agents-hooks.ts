@@ -51,7 +51,9 @@ export async function agentStatus(id: string, w: Where, opts: { checkTrust?: boo
   let nextStep: string | null = null;
   for (const scope of a.hooks.scopes) {
     const file = a.hooks.configPath(scope, a.place);
-    const s = a.hooks.plugin ? await (await import('./hook-plugin.js')).pluginStatus(file, { ...a.hooks, plugin: a.hooks.plugin }, whereOf(scope, a.place)) : await configStatus(file, a.hooks, a.id, whereOf(scope, a.place));
+    const s: { events: string[]; raw: string | null; error: string | null; command?: string | null } = a.hooks.plugin
+      ? await (await import('./hook-plugin.js')).pluginStatus(file, { ...a.hooks, plugin: a.hooks.plugin }, whereOf(scope, a.place))
+      : await configStatus(file, a.hooks, a.id, whereOf(scope, a.place));
     let willRun: boolean | null = s.error ? false : true;
     let why = s.error;
     const off = s.events.length ? (a.hooks.disabledReason?.(s.raw, scope) ?? null) : null;
@@ -59,7 +61,7 @@ export async function agentStatus(id: string, w: Where, opts: { checkTrust?: boo
       willRun = false;
       why = off;
     } else if (s.events.length && a.hooks.trust && opts.checkTrust !== false) {
-      const t = await a.hooks.trust.status(a.place, w.env, file).catch(() => null);
+      const t = await a.hooks.trust.status(a.place, w.env, file, s.command ?? null).catch(() => null);
       willRun = t ? t.trusted : null;
       why = t ? (t.trusted ? null : `not trusted by Codex (${t.detail})`) : 'trust unknown (codex not found)';
       if (!t?.trusted) nextStep = a.hooks.trust.howTo;
@@ -96,7 +98,7 @@ export async function installAgentHooks(id: string, o: Where & { scope: string |
   let nextStep: string | null = null;
   const lines = [...c.lines];
   if (a.hooks.trust) {
-    if (o.trust && !o.dryRun) lines.push(...(await a.hooks.trust.record(a.place, o.env, file)));
+    if (o.trust && !o.dryRun) lines.push(...(await a.hooks.trust.record(a.place, o.env, file, command)));
     else nextStep = a.hooks.trust.howTo;
   }
   return { agent: a.id, displayName: a.displayName, file, changed: c.changed, backup: c.backup, lines, nextStep, before: c.before, after: c.after };

@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { lstat, mkdir, open, stat } from 'node:fs/promises';
+import { lstat, mkdir, open, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 import { writeCacheFileAtomic } from '../io/atomic-write.js';
@@ -110,19 +110,30 @@ export interface HookContext {
  */
 export async function handleHook(ctx: HookContext, p: HookPayload, env: NodeJS.ProcessEnv): Promise<string> {
   p = ctx.hooks.payload?.(p, env) ?? p;
-  const root = env.REWIND_PROJECT_ROOT || ctx.hooks.projectDir?.(env) || p.cwd;
+  // An agent names its folder as an absolute path: anything else (a relative `../..`, not a string)
+  // would be taken against wherever this process runs, and a store made there.
+  const root = env.REWIND_PROJECT_ROOT || ctx.hooks.projectDir?.(env) || (typeof p.cwd === 'string' && isAbsolute(p.cwd) ? p.cwd : undefined);
   if (!root) return 'no project dir';
-  // Hooks installed for the user run wherever the agent does: a home folder or a drive's root is
-  // no project to checkpoint (a walk of it would stall the agent).
+  // Hooks installed for the user run wherever the agent does: a home folder (or a folder holding
+  // it) or a drive's root is no project to checkpoint (a walk of it would stall the agent, and copy
+  // ~/.ssh into the store). Compared as real paths: an agent names its cwd as getcwd() gives it, a
+  // real path, while $HOME can lead through a link (or the reverse).
   const abs = resolve(root);
-  if (abs === parse(abs).root || abs === resolve(env.HOME || homedir())) return `not a project folder: ${abs}`;
-  const cwd = p.cwd ?? root;
+  if (await notAProject(abs, resolve(env.HOME || homedir()))) return `not a project folder: ${abs}`;
+  const cwd = typeof p.cwd === 'string' && isAbsolute(p.cwd) ? p.cwd : root;
   const ev = ctx.hooks.read(p);
   if (ev.kind === 'other') return 'nothing to do';
   if (ev.kind === 'tool' && ev.readOnly && !ctx.hooks.promptAfter) return 'read-only tool';
   await ensureStore(root);
   if (ev.kind === 'session' || ev.kind === 'prompt') await writePointer(root, ctx.agent, p, cwd);
   return withLock(join(storeDir(root), 'touched.lock'), () => step(ctx, root, cwd, p, ev));
+}
+
+/** A drive's root, the home folder or a folder above it, as written or as its real path. */
+async function notAProject(abs: string, home: string): Promise<boolean> {
+  const [realAbs, realHome] = await Promise.all([realpath(abs).catch(() => abs), realpath(home).catch(() => home)]);
+  const above = (dir: string, inner: string) => inner === dir || inner.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+  return abs === parse(abs).root || realAbs === parse(realAbs).root || above(abs, home) || above(realAbs, realHome);
 }
 
 /** The same, for an agent by id (`rewind-app hook --agent <id>`; none: plain `rewind-app hook`). */

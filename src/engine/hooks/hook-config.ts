@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { applyEdits, modify, parse, printParseErrorCode, type FormattingOptions, type JSONPath, type ParseError } from 'jsonc-parser';
 import { RewindError } from '../errors.js';
 import { editAgentConfig, readAgentConfig, resolveConfigTarget } from '../io/config-edit.js';
-import type { AgentHooks } from './agent-hooks.js';
+import type { AgentHooks, JsonDialect } from './agent-hooks.js';
 
 /**
  * Rewind's entries in an agent's JSON hook config (`{"hooks": {EVENT: [{matcher, hooks: [...]}]}}`,
@@ -17,20 +17,24 @@ type Group = { hooks?: Handler[] } & Record<string, unknown>;
 type Doc = Record<string, unknown>;
 type Spec = Pick<AgentHooks, 'wrapped' | 'bareCommand' | 'jsonc'>;
 
-/** `rewind-app ... hook --agent <id>` (any quoting, any install path); `bare`: also plain `hook`. */
+/**
+ * `rewind-app ... hook --agent <id>` (any quoting, any install path); `bare`: also plain `hook`.
+ * One command, nothing chained before it (`;`, `|`, `&`, `$(…)`, a backtick, a redirect): a
+ * project's hook that runs something else and then Rewind is not Rewind's.
+ */
 export const isRewindHook = (cmd: unknown, agent: string, bare = false): boolean =>
-  typeof cmd === 'string' && new RegExp(`rewind-app(\\.mjs)?['"]? hook${bare ? '(' : ''} --agent ${agent}${bare ? ')?' : ''}$`).test(cmd);
+  typeof cmd === 'string' && new RegExp(`^[^;|&$\`<>\\n\\r]*rewind-app(\\.mjs)?['"]? hook${bare ? '(' : ''} --agent ${agent}${bare ? ')?' : ''}$`).test(cmd);
 
 /** The command line Rewind installs for an agent: `hookCommand` plus `--agent <id>` (not for a bare one). */
 export const agentHookCommand = (base: string, agent: string, spec: Pick<AgentHooks, 'bareCommand'>): string => (spec.bareCommand ? base : `${base} --agent ${agent}`);
 
 /** The config as a value: strict JSON, or JSONC (comments, trailing commas) for an agent that reads it so. */
-export function parseConfig(raw: string | null, file: string, jsonc = false): Doc {
+export function parseConfig(raw: string | null, file: string, jsonc: JsonDialect = false): Doc {
   if (raw === null || !raw.trim()) return {};
   let v: unknown;
   if (jsonc) {
     const errors: ParseError[] = [];
-    v = parse(raw, errors, { allowTrailingComma: true, disallowComments: false });
+    v = parse(raw, errors, { allowTrailingComma: jsonc === true, disallowComments: false });
     if (errors.length) throw new RewindError('IO', `${file} is not valid JSON (${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset}): fix it first, nothing was changed`);
   } else {
     try {
@@ -179,11 +183,12 @@ export async function uninstallConfig(file: string, spec: AgentHooks, agent: str
   return { file, changed: true, backup: r.backup, lines: r.result.map((e) => `removed ${e}`), before: r.before, after: r.after };
 }
 
-export async function configStatus(file: string, spec: AgentHooks, agent: string, where: ConfigWhere = { allowedRoot: null }): Promise<{ events: string[]; raw: string | null; error: string | null }> {
+export async function configStatus(file: string, spec: AgentHooks, agent: string, where: ConfigWhere = { allowedRoot: null }): Promise<{ events: string[]; raw: string | null; error: string | null; command?: string | null }> {
   try {
     const { target } = await resolveConfigTarget(file, where.allowedRoot);
     const raw = await readAgentConfig(target);
-    return { events: rewindEvents(parseConfig(raw, file, spec.jsonc), spec, agent, file), raw, error: null };
+    const doc = parseConfig(raw, file, spec.jsonc);
+    return { events: rewindEvents(doc, spec, agent, file), raw, error: null, command: rewindCommand(doc, spec, agent, file) };
   } catch (e) {
     return { events: [], raw: null, error: e instanceof Error ? e.message : String(e) };
   }

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { readAgentConfig } from '../io/config-edit.js';
-import { eventsOf, parseConfig } from './hook-config.js';
+import { eventsOf, isRewindHook, parseConfig } from './hook-config.js';
 
 export type Scope = 'user' | 'project' | 'local';
 export const HOOK_EVENTS = ['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'] as const;
@@ -16,7 +16,8 @@ export function hookCommand(nodePath: string, cliPath: string): string {
   return `${q(nodePath)} ${q(cliPath)} hook`;
 }
 
-const isOurs = (cmd: unknown) => typeof cmd === 'string' && /rewind-app(\.mjs)?['"]? hook$/.test(cmd);
+// Claude's hook: plain `rewind-app hook` (or with `--agent claude`), nothing chained before it.
+const isOurs = (cmd: unknown) => isRewindHook(cmd, 'claude', true);
 
 type HookEntry = { matcher?: string; hooks?: { type?: string; command?: string; timeout?: number }[] } & Record<string, unknown>;
 type Settings = Record<string, unknown> & { hooks?: Record<string, HookEntry[]> };

@@ -1,4 +1,5 @@
-import { lstat, mkdir, realpath, stat, unlink } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, lstat, mkdir, realpath, stat, unlink } from 'node:fs/promises';
 import { dirname, isAbsolute, relative } from 'node:path';
 import { RewindError } from '../errors.js';
 import { writeBufferAtomic } from './atomic-write.js';
@@ -18,11 +19,18 @@ import { assertOwnFileSlot, ensureOwnDir } from './own-file.js';
 /** Agents' configs can be big (Claude's ~/.claude.json keeps every project's history), never this big. */
 export const MAX_AGENT_CONFIG_BYTES = 64 * 1024 * 1024;
 
-/** The text of an agent's config (null: no file); anything but a regular file of a sane size is refused. */
+/**
+ * The text of an agent's config (null: no file); anything but a regular file of a sane size is
+ * refused, and so is one that is not UTF-8: its text read as UTF-8 and written back would have
+ * every byte that is not (a Latin-1 `é`) replaced, a change to the user's file beyond Rewind's entries.
+ */
 export async function readAgentConfig(path: string, max = MAX_AGENT_CONFIG_BYTES): Promise<string | null> {
   const r = await readConfigFile(path, max);
   if (r.kind === 'missing') return null;
   if (r.kind === 'refused') throw new RewindError(r.regular ? 'IO' : 'UNSAFE_PATH', `cannot read ${path}: ${r.why}; nothing was changed`);
+  if (!r.utf8) {
+    throw new RewindError('IO', `${path} is not UTF-8 text: Rewind would change its bytes, so nothing was changed (save it as UTF-8 first)`);
+  }
   return r.text;
 }
 
@@ -90,6 +98,10 @@ export async function editAgentConfig<R>(file: string, opts: { allowedRoot: stri
     const changed = next !== undefined && next !== first;
     // A dry run, or nothing to do on a missing file (uninstall): no folder made, no lock taken.
     if (opts.dryRun || !changed) return { result, changed: opts.dryRun ? changed : false, backup: null, before: first, after: next === undefined ? first : next };
+  }
+  // A config the user made read-only is one they keep from changes: a rename would replace it anyway.
+  if (first !== null && !(await access(target, constants.W_OK).then(() => true, () => false))) {
+    throw new RewindError('IO', `${target} is read-only: nothing was changed (make it writable to let Rewind edit it)`);
   }
   if (!linked) {
     if (opts.allowedRoot) await ensureOwnDir(opts.allowedRoot, relative(opts.allowedRoot, dirname(file)), { mode: 0o755 });

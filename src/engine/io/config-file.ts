@@ -1,10 +1,11 @@
+import { isUtf8 } from 'node:buffer';
 import { constants } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 
 /** Rewind's own config files (prices, prefs) are small: anything bigger is not one of them. */
 export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
 
-export type ConfigRead = { kind: 'missing' } | { kind: 'text'; text: string } | { kind: 'refused'; why: string; regular: boolean };
+export type ConfigRead = { kind: 'missing' } | { kind: 'text'; text: string; utf8: boolean } | { kind: 'refused'; why: string; regular: boolean };
 
 /**
  * A config file's text, read only when it is a regular file (a link to one is fine) of at most
@@ -33,7 +34,9 @@ export async function readConfigFile(path: string, max = MAX_CONFIG_BYTES): Prom
     const buf = Buffer.alloc(Math.min(now.size, max) + 1);
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
     if (bytesRead > max) return { kind: 'refused', why: `it is larger than ${max} bytes`, regular: true };
-    return { kind: 'text', text: buf.toString('utf8', 0, bytesRead) };
+    const text = buf.toString('utf8', 0, bytesRead);
+    // A byte that is not UTF-8 decodes as U+FFFD: only then is the file checked (writing the text back would change those bytes).
+    return { kind: 'text', text, utf8: !text.includes('\uFFFD') || isUtf8(buf.subarray(0, bytesRead)) };
   } finally {
     await fh.close();
   }

@@ -1,4 +1,5 @@
 import { link, lstat, open, unlink, writeFile } from 'node:fs/promises';
+import { RewindError } from '../errors.js';
 import { tempPathFor } from './atomic-write.js';
 import { readConfigFile } from './config-file.js';
 import { processAlive } from './process-alive.js';
@@ -28,9 +29,14 @@ export async function readLockOwner(path: string): Promise<LockOwner | null> {
   return null;
 }
 
+/** How far ahead of this clock a lock's time may be (another machine's clock on a shared disk). */
+const CLOCK_SLACK_MS = 2 * 60_000;
+
 /**
  * Stale: its process is gone (on this machine), or it is older than `maxAgeMs` (a reused pid, a
- * lock from another machine on a shared disk), or it is unreadable and older than a few seconds.
+ * lock from another machine on a shared disk), or its time is ahead of the clock (no Rewind wrote
+ * it then: a lock file a project shipped, naming a live pid such as 1, would otherwise hold every
+ * hook for ever), or it is unreadable and older than a few seconds.
  */
 export async function isStale(path: string, maxAgeMs: number, now = Date.now()): Promise<boolean> {
   const owner = await readLockOwner(path);
@@ -38,7 +44,12 @@ export async function isStale(path: string, maxAgeMs: number, now = Date.now()):
     const st = await lstat(path).catch(() => null);
     return !!st && now - st.mtimeMs > 5_000;
   }
-  return !processAlive(owner.pid) || now - owner.time > maxAgeMs;
+  return owner.time > now + CLOCK_SLACK_MS || !processAlive(owner.pid) || now - owner.time > maxAgeMs;
+}
+
+/** A folder where a lock goes is none Rewind made (nor one it may remove): refused at once, never waited on. */
+async function assertLockSlot(path: string): Promise<void> {
+  if ((await lstat(path).catch(() => null))?.isDirectory()) throw new RewindError('UNSAFE_PATH', `${path} is not a lock file Rewind made (a folder): move it away; nothing was written`);
 }
 
 /**
@@ -48,7 +59,15 @@ export async function isStale(path: string, maxAgeMs: number, now = Date.now()):
  */
 async function createWithContent(path: string, content: string): Promise<void> {
   const tmp = tempPathFor(path);
-  await writeFile(tmp, content, { mode: 0o600, flag: 'wx' });
+  try {
+    await writeFile(tmp, content, { mode: 0o600, flag: 'wx' });
+  } catch (e) {
+    // A full disk fails the write after the create: no empty temp is left beside the user's config.
+    await unlink(tmp).catch(() => undefined);
+    const err = e as NodeJS.ErrnoException;
+    if (err && typeof err.code === 'string' && (!err.path || err.path === tmp)) err.path = path;
+    throw e;
+  }
   try {
     await link(tmp, path);
   } catch (e) {
@@ -81,8 +100,12 @@ export async function acquireLock(path: string, opts: { waitMs: number; maxAgeMs
       return { release: () => unlink(path).catch(() => undefined) };
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      await assertLockSlot(path);
       if (await isStale(path, opts.maxAgeMs)) {
-        await unlink(path).catch(() => undefined);
+        // Removed, or gone meanwhile; one that cannot be removed is refused (never a busy loop on it).
+        await unlink(path).catch((u: NodeJS.ErrnoException) => {
+          if (u.code !== 'ENOENT') throw new RewindError('UNSAFE_PATH', `${path} is a stale lock Rewind cannot remove (${u.code ?? u.message}): move it away; nothing was written`);
+        });
         continue;
       }
       if (Date.now() - start >= opts.waitMs) throw opts.busy(await readLockOwner(path));

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readOwnText } from '../io/own-file.js';
 import { z } from 'zod';
 import { journalPath } from './append.js';
 import { activeUndos } from './undos.js';
@@ -105,7 +105,8 @@ export { appendJournal, journalPath } from './append.js';
 export async function readJournal(projectRoot: string): Promise<JournalRecord[]> {
   let text: string;
   try {
-    text = await readFile(journalPath(projectRoot), 'utf8');
+    // Never a blocking read of a FIFO, nor through a link, a cloned project ships as its journal.
+    text = (await readOwnText(journalPath(projectRoot))) ?? '';
   } catch {
     return [];
   }

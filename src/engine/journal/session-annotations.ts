@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import type { SessionSummary } from '../../shared/session-schema.js';
 import type { JournalRecord } from './record.js';
 import { journalPath } from './append.js';
@@ -48,7 +47,9 @@ export function annotateSessions<T extends Annotated>(sessions: T[], records: Jo
 async function journalsOf(cwds: string[]): Promise<JournalRecord[]> {
   // A stat per project first (a failed open through the promise API costs far more, per folder).
   const paths = [...new Set(cwds)].map(journalPath).filter((p) => existsSync(p));
-  const texts = (await Promise.all(paths.map((p) => readFile(p, 'utf8').catch(() => '')))).filter(Boolean);
+  // Without blocking on a FIFO (or following a link) a project ships as its journal: the session list never hangs on one.
+  const { readOwnText } = await import('../io/own-file.js');
+  const texts = (await Promise.all(paths.map((p) => readOwnText(p).then((t) => t ?? '', () => '')))).filter(Boolean);
   // Most projects have no journal: the schemas (zod, a large module to load) only when one has.
   if (texts.length === 0) return [];
   const { parseJournal } = await import('./record.js');

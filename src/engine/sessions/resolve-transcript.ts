@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { RewindError } from '../errors.js';
 import { findProjectRoot, storeDir } from '../project.js';
@@ -45,7 +44,9 @@ export async function resolveTranscript(input: ResolveInput): Promise<ResolvedTr
   if (input.env.REWIND_TRANSCRIPT_PATH) return check(input.env.REWIND_TRANSCRIPT_PATH, 'REWIND_TRANSCRIPT_PATH');
   if (projectRoot) {
     const pointer = join(storeDir(projectRoot), 'session.json');
-    const raw = await readFile(pointer, 'utf8').catch(() => null);
+    // Non-blocking, no link: a project can ship its own `.agent/rewind/session.json`.
+    const { readOwnText } = await import('../io/own-file.js');
+    const raw = await readOwnText(pointer).catch(() => null);
     if (raw !== null) {
       const { SessionPointerSchema } = await import('../../shared/session-pointer-schema.js');
       let parsed: { transcript_path: string };
@@ -54,6 +55,12 @@ export async function resolveTranscript(input: ResolveInput): Promise<ResolvedTr
       } catch {
         throw new RewindError('NO_TRANSCRIPT', `${pointer} is not valid (needs "transcript_path")`);
       }
+      // What a shipped pointer names is not the user's choice (--transcript is): only a session in
+      // the agents' own folders, or `back --in-place` would rewrite any file it names.
+      const { AGENT_PRIMARY, rootsFor } = await import('../agents/registry.js');
+      const { requireInside } = await import('../guard.js');
+      const roots = rootsFor(input.env, { [AGENT_PRIMARY]: input.claudeRoot }).map((r) => r.root);
+      await requireInside(roots, resolve(input.cwd, parsed.transcript_path), `the session ${pointer} names`, 'pass --transcript PATH to pick a session yourself');
       return check(parsed.transcript_path, 'session.json');
     }
   }

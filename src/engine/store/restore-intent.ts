@@ -1,4 +1,4 @@
-import { readdir, readFile, unlink } from 'node:fs/promises';
+import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeBufferAtomic } from '../io/atomic-write.js';
 import { processAlive } from '../io/process-alive.js';
@@ -111,7 +111,9 @@ export async function recoverPending(root: string): Promise<string[]> {
     const file = join(pendingDir(root), name);
     let pending: Pending;
     try {
-      pending = JSON.parse(await readFile(file, 'utf8')) as Pending;
+      // Non-blocking, no link: a FIFO shipped as an intent hung every restore, undo and checkpoint.
+      const { readOwnText } = await import('../io/own-file.js');
+      pending = JSON.parse((await readOwnText(file)) ?? '') as Pending;
     } catch {
       continue;
     }

@@ -51,8 +51,14 @@ export function planRestore(input: PlanInput): RestorePlan {
   for (const p of target.keys()) for (let d = p; d.includes('/'); ) targetDirs.add((d = d.slice(0, d.lastIndexOf('/'))));
   const changes: FileChange[] = [];
   let unchanged = 0;
+  // A path under one left alone (a folder the checkpoint could not read) is left alone with it.
+  const leftAlone = (path: string) => {
+    if (leave.has(path)) return true;
+    for (let i = path.indexOf('/'); i !== -1; i = path.indexOf('/', i + 1)) if (leave.has(path.slice(0, i))) return true;
+    return false;
+  };
   for (const path of [...paths].sort()) {
-    if (leave.has(path)) {
+    if (leave.size && leftAlone(path)) {
       untouched.push(path);
       continue;
     }

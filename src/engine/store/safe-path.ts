@@ -1,6 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { RewindError } from '../errors.js';
+import { ALWAYS_EXCLUDED } from './ignore-rules.js';
 
 /** A manifest path we are willing to write: relative, no `..`, no empty or odd segments. */
 export function checkRelPath(rel: string): void {
@@ -11,6 +12,10 @@ export function checkRelPath(rel: string): void {
   for (const seg of rel.split('/')) {
     if (seg === '' || seg === '.' || seg === '..') throw bad('".." or empty segment');
   }
+  // Git's data and Rewind's store are never in a checkpoint (the walk leaves them out): a manifest
+  // naming one was written by someone else, to plant `.git/hooks/pre-commit` or rewrite the journal.
+  const folded = process.platform === 'darwin' || process.platform === 'win32' ? rel.toLowerCase().replace(/[. ]+(?=\/|$)/g, '') : rel;
+  if (ALWAYS_EXCLUDED.some((x) => folded === x || folded.startsWith(`${x}/`))) throw bad('inside .git or .agent/rewind, which checkpoints never hold');
 }
 
 /**

@@ -1,4 +1,4 @@
-import { lstatSync, readFileSync, readdirSync, readlinkSync, type Dirent, type Stats } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readdirSync, readlinkSync, type Dirent, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { IgnoreStack } from './ignore-rules.js';
 
@@ -56,8 +56,10 @@ export function walkTreeSync(root: string): WalkEntry[] {
     let names: Dirent[];
     try {
       names = readdirSync(abs, { withFileTypes: true });
-    } catch {
-      return 0;
+    } catch (e) {
+      // A folder that cannot be listed is not an empty one: recorded as unreadable (named, left alone on restore).
+      const code = (e as NodeJS.ErrnoException).code;
+      return code === 'EACCES' || code === 'EPERM' ? -1 : 0;
     }
     const gi = names.some((d) => d.name === '.gitignore' && d.isFile());
     if (gi) {
@@ -71,12 +73,25 @@ export function walkTreeSync(root: string): WalkEntry[] {
     }
     for (const d of names) {
       const childRel = rel ? `${rel}/${d.name}` : d.name;
+      // A name that is not UTF-8 comes back with U+FFFD for its bytes: no file has that name, so it
+      // cannot be read or put back. Named (skipped), never silently left out.
+      if (d.name.includes('\uFFFD') && !existsSync(join(root, childRel))) {
+        out.push({ path: childRel, kind: 'special', size: 0, mode: 0, mtimeMs: 0, ino: 0, what: 'a name that is not UTF-8, which Rewind cannot copy' });
+        continue;
+      }
       // Dirent types come from readdir and are never a link's target: a symlinked directory is a link here.
       const isDir = d.isDirectory();
       if (stack.ignores(childRel, isDir)) continue;
       if (isDir) {
         const n = visit(childRel);
-        if (n === 0) {
+        if (n === -1) {
+          try {
+            const st = lstatSync(join(root, childRel));
+            out.push({ path: childRel, kind: 'special', size: 0, mode: st.mode & 0o777, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, what: 'a folder that cannot be read' });
+          } catch {
+            // gone meanwhile
+          }
+        } else if (n === 0) {
           try {
             const st = lstatSync(join(root, childRel));
             if (st.isDirectory()) out.push({ path: childRel, kind: 'dir', size: 0, mode: st.mode & 0o777, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino });

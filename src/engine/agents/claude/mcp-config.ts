@@ -10,4 +10,6 @@ import { jsonMcpConfig } from '../mcp-json.js';
 export const claudeMcpConfig = jsonMcpConfig({
   file: (scope, { env, project }) => (scope === 'project' ? join(project, '.mcp.json') : join(env.CLAUDE_CONFIG_DIR || env.HOME || homedir(), '.claude.json')),
   shape: (e) => ({ type: 'stdio', command: e.command, args: e.args, env: e.env ?? {} }),
+  // Claude Code reads both as strict JSON (`claude mcp list`: "MCP config is not a valid JSON" for a comment).
+  jsonc: false,
 });

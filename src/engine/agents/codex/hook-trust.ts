@@ -4,6 +4,7 @@ import { delimiter, join } from 'node:path';
 import { RewindError } from '../../errors.js';
 import type { HookPlace } from '../../hooks/agent-hooks.js';
 import { isRewindHook } from '../../hooks/hook-config.js';
+import { tomlEol, tomlHeaders } from '../mcp-toml.js';
 
 /**
  * Codex keeps a hook's trust as `[hooks.state."<key>"] trusted_hash = "<hash>"` in
@@ -82,36 +83,49 @@ async function listHooks(place: HookPlace, env: NodeJS.ProcessEnv, timeoutMs = 2
   });
 }
 
-const ours = (hooks: ListedHook[]) => hooks.filter((h) => isRewindHook(h.command, 'codex') && h.key);
+/**
+ * Rewind's own hooks among those Codex lists: exactly the command Rewind installed. Codex asks for
+ * trust so that a cloned project's hooks never run unasked; matching Rewind's by their look
+ * (`… rewind-app hook --agent codex` at the end) trusted a project's `.codex/hooks.json` entry that
+ * ran anything before it.
+ */
+const ours = (hooks: ListedHook[], command: string | null) => hooks.filter((h) => !!h.key && (command !== null ? h.command === command : isRewindHook(h.command, 'codex')));
 
-export async function codexTrustStatus(place: HookPlace, env: NodeJS.ProcessEnv): Promise<{ trusted: boolean; detail: string } | null> {
+export async function codexTrustStatus(place: HookPlace, env: NodeJS.ProcessEnv, command: string | null = null): Promise<{ trusted: boolean; detail: string } | null> {
   const hooks = await listHooks(place, env).catch(() => null);
   if (!hooks) return null;
-  const mine = ours(hooks);
+  const mine = ours(hooks, command);
   if (!mine.length) return { trusted: false, detail: 'Codex does not list Rewind hooks' };
   const untrusted = mine.filter((h) => h.trustStatus !== 'trusted' && h.trustStatus !== 'managed');
   return untrusted.length ? { trusted: false, detail: `${untrusted.length} of ${mine.length} not trusted` } : { trusted: true, detail: `all ${mine.length} trusted` };
 }
 
-/** Sets `trusted_hash` under `[hooks.state."<key>"]`, leaving the rest of the file as it was. Pure. */
+/**
+ * Sets `trusted_hash` under `[hooks.state."<key>"]`, leaving the rest of the file as it was (its
+ * line ends too; a header-like line inside a multi-line string is not a table). Pure.
+ */
 export function withTrust(toml: string, key: string, hash: string): string {
   const header = `[hooks.state.${JSON.stringify(key)}]`;
+  const eol = tomlEol(toml);
+  const cr = eol === '\r\n' ? '\r' : '';
   const lines = toml.split('\n');
-  const at = lines.findIndex((l) => l.trim() === header || l.trim() === `[hooks.state.'${key}']`);
+  const headers = tomlHeaders(lines);
+  // The header as written (the key holds dots: a path), on a line that is a header, not text in a string.
+  const at = lines.findIndex((l, n) => !!headers[n] && (l.trim() === header || l.trim() === `[hooks.state.'${key}']`));
   const value = `trusted_hash = ${JSON.stringify(hash)}`;
-  if (at === -1) return `${toml}${toml && !toml.endsWith('\n') ? '\n' : ''}\n${header}\n${value}\n`;
+  if (at === -1) return `${toml}${toml && !toml.endsWith('\n') ? eol : ''}${eol}${header}${eol}${value}${eol}`;
   let end = at + 1;
-  while (end < lines.length && !lines[end]!.trim().startsWith('[')) end++;
+  while (end < lines.length && !headers[end]) end++;
   const i = lines.slice(at + 1, end).findIndex((l) => /^\s*trusted_hash\s*=/.test(l));
-  if (i === -1) lines.splice(at + 1, 0, value);
-  else lines[at + 1 + i] = value;
+  if (i === -1) lines.splice(at + 1, 0, value + cr);
+  else lines[at + 1 + i] = value + cr;
   return lines.join('\n');
 }
 
-export async function codexTrustRecord(place: HookPlace, env: NodeJS.ProcessEnv): Promise<string[]> {
+export async function codexTrustRecord(place: HookPlace, env: NodeJS.ProcessEnv, command: string): Promise<string[]> {
   const hooks = await listHooks(place, env);
   if (!hooks) throw new RewindError('NOT_FOUND', 'codex is not on PATH (set REWIND_CODEX_BIN to its path): trust the hooks in Codex with /hooks instead');
-  const mine = ours(hooks).filter((h) => h.currentHash);
+  const mine = ours(hooks, command).filter((h) => h.currentHash);
   if (!mine.length) throw new RewindError('NOT_FOUND', 'Codex does not list the Rewind hooks: install them first');
   const file = join(place.agentHome, 'config.toml');
   // The same locked, no-link edit as `mcp install` of config.toml: neither loses the other's change.

@@ -33,13 +33,13 @@ export const codexHooks: AgentHooks = {
     }),
   trust: {
     howTo: 'Codex runs a hook only once you trust it: start `codex`, type /hooks and trust the Rewind entries (or run `rewind-app hooks install --agent codex --trust` to record that trust in config.toml).',
-    async status(place, env) {
+    async status(place, env, _file, command) {
       const { codexTrustStatus } = await import('./hook-trust.js');
-      return codexTrustStatus(place, env);
+      return codexTrustStatus(place, env, command);
     },
-    async record(place, env) {
+    async record(place, env, _file, command) {
       const { codexTrustRecord } = await import('./hook-trust.js');
-      return codexTrustRecord(place, env);
+      return codexTrustRecord(place, env, command);
     },
   },
 };

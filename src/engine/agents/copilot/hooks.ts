@@ -21,6 +21,8 @@ export const copilotHooks: AgentHooks = {
   configPath: (scope, place) => (scope === 'user' ? join(place.agentHome, 'settings.json') : join(place.projectRoot, '.github', 'hooks', 'rewind.json')),
   events: [{ event: 'UserPromptSubmit' }, { event: 'PreToolUse', matcher: '*' }, { event: 'PostToolUse', matcher: '*' }, { event: 'Stop' }],
   wrapped: true,
+  // Copilot 1.0 reads its JSON configs as JSONC (comments, trailing commas: measured with `copilot mcp list`).
+  jsonc: true,
   entry: (command) => ({ type: 'command', command, timeout: 30 }),
   projectDir: (env) => env.COPILOT_PROJECT_DIR || null,
   payload(p: HookPayload, env: NodeJS.ProcessEnv): HookPayload {

@@ -14,6 +14,8 @@ export const droidHooks: AgentHooks = {
   configPath: (scope, place) => configIn(scope, place, '.factory', 'hooks.json'),
   events: [{ event: 'SessionStart' }, { event: 'UserPromptSubmit' }, { event: 'PreToolUse', matcher: '*' }, { event: 'PostToolUse', matcher: '*' }, { event: 'Stop' }],
   wrapped: false,
+  // Droid 0.225 reads its JSON configs with comments, not trailing commas (measured with `droid mcp list`).
+  jsonc: 'comments',
   entry: (command) => ({ type: 'command', command, timeout: 30 }),
   read: (p: HookPayload) => claudeStyleEvent(p, { names: { files: FILES, readOnly: READ_ONLY }, sessionTurn: true, prompt: () => ({ kind: 'prompt', promptUuid: null, promptId: null }) }),
   async promptAfter(path, offset) {

@@ -10,4 +10,6 @@ import { jsonMcpConfig } from '../mcp-json.js';
 export const droidMcpConfig = jsonMcpConfig({
   file: (scope, { env, project }) => join(scope === 'project' ? project : env.FACTORY_HOME_OVERRIDE || env.HOME || homedir(), '.factory', 'mcp.json'),
   shape: (e) => ({ type: 'stdio', command: e.command, args: e.args, ...(e.env && Object.keys(e.env).length ? { env: e.env } : {}), disabled: false }),
+  // `droid mcp list` reads a comment, and no server at all from a file with a trailing comma.
+  jsonc: 'comments',
 });
