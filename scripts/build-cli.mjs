@@ -70,6 +70,37 @@ const STANDALONE = { 'cli-commands-search': 'src/cli/commands/search.ts', 'cli-c
 await build({ ...common, entryPoints: STANDALONE, outdir: 'out/cli/lazy', plugins: [lazyFromLazy] });
 for (const rel of Object.values(STANDALONE)) cold.delete(rel);
 
+// `hook`, run by the agents at every prompt and tool call: two files. The command's own (the
+// handler, the io and lock helpers, inlined) and the store's half (src/engine/hooks/hook-store.ts:
+// the checkpoint and everything it needs, node:crypto included), loaded only by a prompt's
+// checkpoint and a tool's write record. Each agent's hook module stays a lazy entry of its own.
+const HOOK_STORE = 'src/engine/hooks/hook-store.ts';
+const isAgentHooks = (rel) => /^src\/engine\/agents\/[^/]+\/hooks\.ts$/.test(rel);
+const hookSplit = (outside) => ({
+  name: 'hook-split',
+  setup(b) {
+    b.onResolve({ filter: /^\./ }, async (args) => {
+      if (args.kind !== 'dynamic-import' || args.pluginData === 'inner') return undefined;
+      const r = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'inner' });
+      if (r.errors.length) return { errors: r.errors };
+      const rel = relative(ROOT, r.path).replaceAll('\\', '/');
+      if (!outside(rel)) return { path: r.path };
+      if (rel !== HOOK_STORE) cold.set(rel, entryName(rel));
+      return { path: `./${entryName(rel)}.mjs`, external: true };
+    });
+  },
+});
+// Neither needs `require` (loading node:module for it costs a few milliseconds at every tool call).
+const hookCommon = { ...common, banner: { js: '' }, outdir: 'out/cli/lazy' };
+await build({ ...hookCommon, entryPoints: { 'cli-commands-hook': 'src/cli/commands/hook.ts' }, plugins: [hookSplit((rel) => rel === HOOK_STORE || isAgentHooks(rel))] });
+await build({ ...hookCommon, entryPoints: { [entryName(HOOK_STORE)]: HOOK_STORE }, plugins: [hookSplit(() => false)] });
+cold.delete('src/cli/commands/hook.ts');
+for (const f of ['cli-commands-hook', entryName(HOOK_STORE)]) {
+  const text = readFileSync(`out/cli/lazy/${f}.mjs`, 'utf8');
+  if (/typeof require/.test(text)) throw new Error(`${f}.mjs now needs require(): give it back the banner`);
+  if (f === 'cli-commands-hook' && /from ["']node:crypto["']/.test(text)) throw new Error('the hook command file now loads node:crypto: move that import to the store half');
+}
+
 await build({
   ...common,
   // The engine worker is its own entry: `serve` runs long work on it, off the main thread.

@@ -14,7 +14,7 @@ export async function hookCommand(io: CliIO, agent?: string): Promise<number> {
   const bg = io.env.REWIND_BG_CHECKPOINT;
   if (bg) {
     try {
-      const { runBackground } = await import('../../engine/store/background-checkpoint.js');
+      const { runBackground } = await import('../../engine/hooks/hook-store.js');
       await runBackground(bg);
     } catch (e) {
       await logHookError(bg, `background checkpoint failed: ${e instanceof Error ? e.message : String(e)}`);

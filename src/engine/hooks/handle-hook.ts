@@ -1,15 +1,15 @@
-import { constants } from 'node:fs';
-import { lstat, mkdir, open, stat } from 'node:fs/promises';
+import { lstat, mkdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 import { writeCacheFileAtomic } from '../io/atomic-write.js';
-import { FINGERPRINT_WINDOW, hashRange } from '../io/fingerprint.js';
 import { ensureStore, STORE_DIR, storeDir } from '../project.js';
 import { withLock } from '../store/lock.js';
-import type { TranscriptCursor } from '../store/manifest.js';
 import type { AgentHooks, HookEvent, HookPayload } from './agent-hooks.js';
 
 export type { HookPayload };
+
+/** The store's half of the hook (one file of its own in the built CLI): loaded only by the events that need it. */
+const storeHalf = () => import('./hook-store.js');
 
 /**
  * `rewind-app hook --agent <id>`: one handler for every agent's hooks. The agent's `hooks` says
@@ -74,29 +74,6 @@ const sizeOf = async (path: string | undefined) => {
   return st?.isFile() ? st.size : 0;
 };
 
-async function transcriptCursor(p: HookPayload, agent: string, ids: { promptUuid?: string | null; promptId?: string | null }): Promise<TranscriptCursor | null> {
-  if (!p.transcript_path) return null;
-  const st = await stat(p.transcript_path).catch(() => null);
-  let size = 0;
-  let prefix = '';
-  // Only a regular file is opened, and without blocking: the payload can name a FIFO, which a
-  // blocking open would wait on until the agent's hook timeout. Anything else counts as no file.
-  if (st?.isFile()) {
-    const fh = await open(p.transcript_path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)).catch(() => null);
-    try {
-      const now = await fh?.stat();
-      if (fh && now?.isFile()) {
-        size = now.size;
-        // The same window as a fingerprint's tail: tells a rewritten transcript apart.
-        prefix = await hashRange(fh, Math.max(0, size - FINGERPRINT_WINDOW), Math.min(size, FINGERPRINT_WINDOW));
-      }
-    } finally {
-      await fh?.close();
-    }
-  }
-  return { transcript_path: p.transcript_path, session_id: p.session_id ?? null, agent, prompt_uuid: ids.promptUuid ?? null, prompt_id: ids.promptId ?? null, byte_offset_end: size, prefix_sha256: prefix };
-}
-
 export interface HookContext {
   agent: string;
   hooks: AgentHooks;
@@ -146,10 +123,15 @@ async function step(ctx: HookContext, root: string, cwd: string, p: HookPayload,
   const fresh: TurnState = { session_id: p.session_id ?? null, transcript_path: p.transcript_path ?? null, pending: null, tiedOffset: null, lastPrompt: null };
   let state = await readJson<TurnState>(stateFile, (v) => 'pending' in v, fresh);
   if (p.session_id && state.session_id !== p.session_id) state = fresh;
+  // Most tool events change nothing here: no write for them (a tool hook should cost next to nothing).
+  const asRead = JSON.stringify(state);
   // A resume can name a new file for the same session at its start (Gemini): follow the later one.
   if (p.transcript_path && ev.kind !== 'session') state.transcript_path = p.transcript_path;
   const said: string[] = [];
-  const save = () => writeCacheFileAtomic(stateFile, Buffer.from(JSON.stringify(state)));
+  const save = async () => {
+    const now = JSON.stringify(state);
+    if (now !== asRead || ev.kind !== 'tool') await writeCacheFileAtomic(stateFile, Buffer.from(now));
+  };
 
   /** The checkpoint of a turn whose prompt is not in the file yet, to tie once it is. */
   const openTurn = async () => {
@@ -168,9 +150,9 @@ async function step(ctx: HookContext, root: string, cwd: string, p: HookPayload,
       if (ev.kind === 'prompt' || ev.kind === 'session') state.pending = null;
       return;
     }
-    const { tieToPrompt } = await import('../store/prompt-tie.js');
+    const { tieToPrompt, tieQueued } = await storeHalf();
     // One still queued in the background is tied where it waits.
-    if (!(await tieToPrompt(root, state.pending.checkpoint, id))) await (await import('../store/background-checkpoint.js')).tieQueued(root, state.pending.checkpoint, id);
+    if (!(await tieToPrompt(root, state.pending.checkpoint, id))) await tieQueued(root, state.pending.checkpoint, id);
     said.push(`tied ${state.pending.checkpoint} to ${id}`);
     state.pending = null;
     state.lastPrompt = id;
@@ -227,17 +209,15 @@ async function step(ctx: HookContext, root: string, cwd: string, p: HookPayload,
  */
 async function checkpoint(ctx: HookContext, root: string, p: HookPayload, ids: { promptUuid?: string | null; promptId?: string | null }, trigger: 'prompt' | 'turn-end' = 'prompt'): Promise<string> {
   const touched = await readTouched(root);
+  const { transcriptCursor, queueIfBackground, takeCheckpoint } = await storeHalf();
   const transcript = await transcriptCursor(p, ctx.agent, ids);
   if (ctx.cliArgs) {
-    const { queueIfBackground } = await import('../store/background-checkpoint.js');
     const queued = await queueIfBackground(root, { time: Date.now(), trigger, transcript, touched: touched.paths }, ctx.cliArgs);
     if (queued) {
       await writeTouched(root, { complete: true, paths: [] });
       return queued;
     }
   }
-  // Loaded here only: the tool-call hooks, which run far more often, never need the store's code.
-  const { takeCheckpoint } = await import('../store/checkpoint.js');
   const r = await takeCheckpoint({ projectRoot: root, trigger, transcript, touched: touched.paths });
   await writeTouched(root, { complete: true, paths: [] });
   return r.manifest.id;
@@ -252,17 +232,17 @@ async function noteTool(root: string, cwd: string, ev: Extract<HookEvent, { kind
     await writeTouched(root, t);
     // A first checkpoint still being read in the background keeps what these files hold before the tool.
     if (await stat(join(storeDir(root), 'background.json')).catch(() => null)) {
-      const { keepPreImages } = await import('../store/background-checkpoint.js');
+      const { keepPreImages } = await storeHalf();
       await keepPreImages(root, rels === null ? null : rels.filter((r): r is string => !!r));
     }
     return rels ? `touched ${rels.filter(Boolean).join(', ') || 'nothing in the project'}` : `${ev.tool}: touched set unknown`;
   }
   if (!rels) return `${ev.tool} done`;
-  const [{ hashFile }, { recordAgentWrite }] = await Promise.all([import('../store/objects.js'), import('../store/agent-writes.js')]);
+  const { hashFile, recordAgentWrite, linkOnTheWay } = await storeHalf();
   for (const rel of rels) {
     if (!rel) continue;
     // Never through a link (a linked folder on the way included), never a FIFO, socket or device: only a regular file is read.
-    if (await (await import('../store/safe-path.js')).linkOnTheWay(root, rel)) continue;
+    if (await linkOnTheWay(root, rel)) continue;
     const st = await lstat(join(root, rel)).catch(() => null);
     if (st && !st.isFile()) continue;
     const ref = st ? await hashFile(join(root, rel)).catch(() => null) : null;

@@ -180,10 +180,10 @@ export async function takeCheckpoint(opts: CheckpointOptions): Promise<Checkpoin
     });
     const summary: CheckpointSummary = { ...summarize({ ...withoutEntries(manifest), entries: [] }, null, d.changed), files: d.files, bytes: d.bytes };
     await writeManifest(opts.projectRoot, manifest, summary);
-    // Nothing changed and nothing was read: the cache stays as it is, named for this checkpoint too.
-    const same = parentFromCache && read.hashed === 0 && d.set.length === 0 && d.removed.length === 0 && !opts.preImages && !opts.fromState;
+    // Nothing changed, nothing was read, no folder listed anew: the cache stays as it is, named for this checkpoint too.
+    const same = parentFromCache && read.hashed === 0 && d.set.length === 0 && d.removed.length === 0 && scan.listed === 0 && !opts.preImages && !opts.fromState;
     if (same) await writeStatCacheHead(opts.projectRoot, cache!.file ?? null, manifest.id, depth);
-    else await writeStatCache(opts.projectRoot, { checkpoint: manifest.id, depth, written: walkStart, rows });
+    else await writeStatCache(opts.projectRoot, { checkpoint: manifest.id, depth, written: walkStart, rows }, scan.listings);
     return { manifest, hashed: read.hashed, newObjects: d.newObjects, ms: performance.now() - t0 };
   });
 }
@@ -201,7 +201,7 @@ async function scanFromState(state: TreeState, parent: TreeRows | null, objects:
     if (inParent.has(n.ref) || (await objects.has(n.ref))) knownRefs.set(p, n.ref);
     toRead.push(i);
   }
-  return { rows: b, from: new Array<number>(sorted.length).fill(-1), toRead, skipped: [], walkStart: Date.now() };
+  return { rows: b, from: new Array<number>(sorted.length).fill(-1), toRead, skipped: [], walkStart: Date.now(), listings: null, listed: 0, reused: 0 };
 }
 
 interface RowsDiff {

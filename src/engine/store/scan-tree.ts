@@ -1,7 +1,7 @@
 import { RACY_MS, statFreshAt, type StatCache } from './stat-cache.js';
 import { RowsBuilder } from './tree-rows.js';
 import type { Skipped } from './tree-state.js';
-import { readLinkTarget, specialKind, walkInto } from './walk-tree.js';
+import { readLinkTarget, specialKind, walkInto, type DirListing } from './walk-tree.js';
 
 /**
  * The tree as a walk just saw it, compared with the stat cache as it went: one row per file, link
@@ -18,6 +18,11 @@ export interface Scan {
   skipped: Skipped[];
   /** When the walk started: entries changed around then are racy for the next one. */
   walkStart: number;
+  /** The directories as listed (or kept from the cache's listings): for the next cache. */
+  listings: Map<string, DirListing> | null;
+  /** Directories listed anew, and kept as the cache listed them. */
+  listed: number;
+  reused: number;
 }
 
 export interface ScanOptions {
@@ -41,7 +46,7 @@ export function scanTree(root: string, cache: StatCache | null, o: ScanOptions =
   const written = cache?.written ?? 0;
   const touched = o.touched && o.touched.size ? o.touched : null;
   const max = o.maxFileBytes;
-  walkInto(root, {
+  const walk = walkInto(root, {
     entry(rel, abs, st) {
       const ci = crows ? crows.find(rel) : -1;
       if (st.isFile()) {
@@ -69,9 +74,9 @@ export function scanTree(root: string, cache: StatCache | null, o: ScanOptions =
       rows.push(rel, 2, st.mode & 0o777, 0, st.mtimeMs, st.ctimeMs, st.ino, '');
       from.push(-1);
     },
-  });
+  }, cache?.dirs ?? null);
   if (!strictlySorted(rows.paths)) sortScan(rows, from, toRead);
-  return { rows, from, toRead, skipped, walkStart };
+  return { rows, from, toRead, skipped, walkStart, listings: walk.listings, listed: walk.listed, reused: walk.reused };
 }
 
 function strictlySorted(paths: readonly string[]): boolean {

@@ -6,6 +6,7 @@ import { readOwnBytes, readOwnText } from '../io/own-file.js';
 import { storeDir } from '../project.js';
 import type { Manifest } from './manifest.js';
 import { kindCode, TreeRows, type CacheEntry } from './tree-rows.js';
+import type { DirListing, Listings } from './walk-tree.js';
 
 export type { CacheEntry };
 
@@ -23,6 +24,8 @@ export interface StatCache {
   /** Wall time when the walk that filled it started: entries changed around then are racy. */
   written: number;
   rows: TreeRows;
+  /** The directory listings of the walk that wrote it (none: every directory is listed). */
+  dirs?: Listings | null;
 }
 
 /**
@@ -34,19 +37,22 @@ export const RACY_MS = 2_000;
 
 /**
  * The cache on disk, in columns (see TreeRows) rather than JSON: 20,000 rows parse in a few ms
- * instead of 40 and make no object per row.
+ * instead of 40 and make no object per row. With the rows, each directory's listing (DirListing:
+ * the walk then lists only the directories that changed).
  *
- *   "RWSC" | u32 version (2) | u32 header length | header JSON | zero padding to 8 bytes | body
- *   body: f64 sizes[n] | f64 mtimes[n] | f64 ctimes[n] (NaN: unknown) | f64 inos[n] | u16 modes[n]
- *         | u8 kinds[n] | paths, NUL-separated UTF-8 | refs, NUL-separated UTF-8
+ *   "RWSC" | u32 version | u32 header length | header JSON | zero padding to 8 bytes | body
+ *   body: f64 row sizes, mtimes, ctimes (NaN: unknown), inodes [n each]
+ *         | f64 dir mtimes, ctimes, inodes, .gitignore mtimes, ctimes, sizes, inodes (NaN: none) [dn each]
+ *         | u32 dir name counts, dir key counts [dn each] | u16 row modes [n] | u8 row kinds [n]
+ *         | row paths, row refs, dir paths, dir keys: each NUL-separated UTF-8
  *
- * The header names the checkpoint, the row count, the two text lengths, the byte order and the
- * body's sha256. The file is scratch state written without fsync: a torn, short, foreign-endian
- * or otherwise damaged one fails these checks and the newest manifest is read instead (a full,
+ * The header names the checkpoint, the counts, the text lengths, the byte order and the body's
+ * sha256. The file is scratch state written without fsync: a torn, short, foreign-endian or
+ * otherwise damaged one fails these checks and the newest manifest is read instead (a full,
  * correct read, only slower).
  */
 const MAGIC = 'RWSC';
-const VERSION = 2;
+const VERSION = 3;
 const file = (root: string) => join(storeDir(root), 'stat-cache.bin');
 /** The JSON cache of earlier versions: removed when the first binary one is written. */
 const oldFile = (root: string) => join(storeDir(root), 'stat-cache.json');
@@ -62,22 +68,60 @@ interface Header {
   depth: number;
   written: number;
   n: number;
-  pathBytes: number;
-  refBytes: number;
+  dn: number;
+  /** Byte lengths of the four texts: row paths, row refs, dir paths, dir keys. */
+  texts: [number, number, number, number];
   le: boolean;
   sha256: string;
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const pad8 = (n: number) => (8 - (n % 8)) % 8;
+const bodyBytes = (n: number, dn: number) => n * 32 + dn * 56 + dn * 8 + n * 3;
 
 /** A typed array over part of `buf`, copied when the part is not aligned for it. */
-function view<T extends Float64Array | Uint16Array>(Ctor: { new (b: ArrayBuffer, o: number, n: number): T; BYTES_PER_ELEMENT: number }, buf: Buffer, at: number, n: number): T {
+function view<T extends Float64Array | Uint32Array | Uint16Array>(Ctor: { new (b: ArrayBuffer, o: number, n: number): T; BYTES_PER_ELEMENT: number }, buf: Buffer, at: number, n: number): T {
   const offset = buf.byteOffset + at;
   if (offset % Ctor.BYTES_PER_ELEMENT === 0) return new Ctor(buf.buffer as ArrayBuffer, offset, n);
   const copy = new Uint8Array(n * Ctor.BYTES_PER_ELEMENT);
   copy.set(buf.subarray(at, at + copy.length));
   return new Ctor(copy.buffer, 0, n);
+}
+
+const splitNul = (t: string, n: number) => (n ? t.split('\0') : []);
+
+/** The directory listings of a cache file, each made into an object only when the walk asks for it. */
+class StoredListings implements Listings {
+  private index: Map<string, number> | null = null;
+  private keys: string[] | null = null;
+  private starts: number[] | null = null;
+  constructor(
+    readonly written: number,
+    private readonly paths: string[],
+    private readonly f: Float64Array,
+    private readonly names: Uint32Array,
+    private readonly counts: Uint32Array,
+    private readonly keyText: () => string,
+  ) {}
+
+  get(rel: string): DirListing | undefined {
+    if (!this.index) {
+      this.index = new Map();
+      for (let i = 0; i < this.paths.length; i++) this.index.set(this.paths[i]!, i);
+      let total = 0;
+      this.starts = Array.from(this.counts, (c) => ((total += c), total - c));
+      this.keys = splitNul(this.keyText(), total);
+      if (this.keys.length !== total) this.keys = null;
+    }
+    const i = this.index.get(rel);
+    // Keys that do not add up (a writer's bug: the checksum matched) list nothing as kept.
+    if (i === undefined || !this.keys) return undefined;
+    const dn = this.paths.length;
+    const f = this.f;
+    const g = Number.isNaN(f[3 * dn + i]!) ? null : [f[3 * dn + i]!, f[4 * dn + i]!, f[5 * dn + i]!, f[6 * dn + i]!];
+    const at = this.starts![i]!;
+    return { mtime: f[i]!, ctime: f[dn + i]!, ino: f[2 * dn + i]!, names: this.names[i]!, gi: g, keys: this.keys.slice(at, at + this.counts[i]!) };
+  }
 }
 
 /** Decodes a cache file; null when it is anything but whole and ours. */
@@ -91,67 +135,95 @@ export function decodeStatCache(buf: Buffer): Omit<StatCache, 'file'> | null {
   } catch {
     return null;
   }
-  const { n, pathBytes, refBytes } = h;
-  if (!Number.isSafeInteger(n) || n < 0 || !Number.isSafeInteger(pathBytes) || !Number.isSafeInteger(refBytes) || typeof h.written !== 'number') return null;
+  const { n, dn, texts } = h;
+  const count = (x: unknown) => Number.isSafeInteger(x) && (x as number) >= 0;
+  if (!count(n) || !count(dn) || !Array.isArray(texts) || texts.length !== 4 || !texts.every(count) || typeof h.written !== 'number') return null;
   if (h.le !== LITTLE_ENDIAN || (h.checkpoint !== null && typeof h.checkpoint !== 'string') || typeof h.sha256 !== 'string') return null;
   const body = 12 + hlen + pad8(12 + hlen);
-  if (buf.length !== body + n * 35 + pathBytes + refBytes) return null;
+  if (buf.length !== body + bodyBytes(n, dn) + texts[0] + texts[1] + texts[2] + texts[3]) return null;
   if (createHash('sha256').update(buf.subarray(body)).digest('hex') !== h.sha256) return null;
-  let at = body;
-  const f64 = () => {
-    const v = view(Float64Array, buf, at, n);
-    at += n * 8;
-    return v;
-  };
-  const sizes = f64();
-  const mtimes = f64();
-  const ctimes = f64();
-  const inos = f64();
+  const rowF = view(Float64Array, buf, body, 4 * n);
+  let at = body + n * 32;
+  const dirF = view(Float64Array, buf, at, 7 * dn);
+  at += dn * 56;
+  const names = view(Uint32Array, buf, at, dn);
+  at += dn * 4;
+  const counts = view(Uint32Array, buf, at, dn);
+  at += dn * 4;
   const modes = view(Uint16Array, buf, at, n);
   at += n * 2;
   const kinds = buf.subarray(at, at + n);
   at += n;
-  const paths = n ? buf.toString('utf8', at, at + pathBytes).split('\0') : [];
-  at += pathBytes;
-  const refsAt = at;
-  if (paths.length !== n) return null;
   for (let i = 0; i < n; i++) if (kinds[i]! > 2) return null;
+  const text = (k: number) => {
+    const from = at + texts.slice(0, k).reduce((x, y) => x + y, 0);
+    return () => buf.toString('utf8', from, from + texts[k]!);
+  };
+  const paths = splitNul(text(0)(), n);
+  const dirPaths = splitNul(text(2)(), dn);
+  if (paths.length !== n || dirPaths.length !== dn) return null;
+  const refText = text(1);
   const refs = () => {
-    const r = n ? buf.toString('utf8', refsAt, refsAt + refBytes).split('\0') : [];
+    const r = splitNul(refText(), n);
     // The checksum matched, so a count off here is a writer's bug: empty refs never match a file.
     return r.length === n ? r : new Array<string>(n).fill('');
   };
-  return { checkpoint: h.checkpoint, depth: typeof h.depth === 'number' ? h.depth : 0, written: h.written, rows: new TreeRows(paths, kinds, modes, sizes, mtimes, ctimes, inos, refs) };
+  const sub = (k: number) => rowF.subarray(k * n, (k + 1) * n);
+  return {
+    checkpoint: h.checkpoint,
+    depth: typeof h.depth === 'number' ? h.depth : 0,
+    written: h.written,
+    rows: new TreeRows(paths, kinds, modes, sub(0), sub(1), sub(2), sub(3), refs),
+    dirs: new StoredListings(h.written, dirPaths, dirF, names, counts, text(3)),
+  };
 }
 
-/** Encodes rows (in path order) as a cache file. */
-export function encodeStatCache(c: Omit<StatCache, 'file'>): Buffer[] {
+/** Encodes rows (in path order) and listings as a cache file. */
+export function encodeStatCache(c: Omit<StatCache, 'file'>, listings: ReadonlyMap<string, DirListing> | null): Buffer[] {
   const r = c.rows;
   const n = r.length;
-  const nums = Buffer.alloc(n * 35);
-  const f = new Float64Array(nums.buffer, nums.byteOffset, n * 4);
-  const modes = new Uint16Array(nums.buffer, nums.byteOffset + n * 32, n);
+  const dirs = [...(listings ?? [])].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const dn = dirs.length;
+  const nums = Buffer.alloc(bodyBytes(n, dn));
+  const f = new Float64Array(nums.buffer, nums.byteOffset, 4 * n + 7 * dn);
   for (let i = 0; i < n; i++) {
     f[i] = r.sizes[i]!;
     f[n + i] = r.mtimes[i]!;
     f[2 * n + i] = r.ctimes[i]!;
     f[3 * n + i] = r.inos[i]!;
+  }
+  const d0 = 4 * n;
+  const names = new Uint32Array(nums.buffer, nums.byteOffset + n * 32 + dn * 56, dn);
+  const counts = new Uint32Array(nums.buffer, nums.byteOffset + n * 32 + dn * 60, dn);
+  const keys: string[] = [];
+  dirs.forEach(([, l], i) => {
+    f[d0 + i] = l.mtime;
+    f[d0 + dn + i] = l.ctime;
+    f[d0 + 2 * dn + i] = l.ino;
+    for (let k = 0; k < 4; k++) f[d0 + (3 + k) * dn + i] = l.gi && !l.gi.some(Number.isNaN) ? l.gi[k]! : Number.NaN;
+    names[i] = l.names;
+    counts[i] = l.keys.length;
+    for (const k of l.keys) keys.push(k);
+  });
+  const modes = new Uint16Array(nums.buffer, nums.byteOffset + n * 32 + dn * 64, n);
+  const kindsAt = n * 32 + dn * 64 + n * 2;
+  for (let i = 0; i < n; i++) {
     modes[i] = r.modes[i]!;
-    nums[n * 34 + i] = r.kinds[i]!;
+    nums[kindsAt + i] = r.kinds[i]!;
   }
   const refs: string[] = new Array(n);
   for (let i = 0; i < n; i++) refs[i] = r.ref(i);
-  const paths = Buffer.from(r.paths.join('\0'), 'utf8');
-  const refText = Buffer.from(refs.join('\0'), 'utf8');
-  const sha256 = createHash('sha256').update(nums).update(paths).update(refText).digest('hex');
-  const header: Header = { checkpoint: c.checkpoint, depth: c.depth, written: c.written, n, pathBytes: paths.length, refBytes: refText.length, le: LITTLE_ENDIAN, sha256 };
+  const textParts = [r.paths.join('\0'), refs.join('\0'), dirs.map(([p]) => p).join('\0'), keys.join('\0')].map((t) => Buffer.from(t, 'utf8'));
+  const hash = createHash('sha256').update(nums);
+  for (const t of textParts) hash.update(t);
+  const header: Header = { checkpoint: c.checkpoint, depth: c.depth, written: c.written, n, dn, texts: textParts.map((t) => t.length) as Header['texts'], le: LITTLE_ENDIAN, sha256: hash.digest('hex') };
   const h = Buffer.from(JSON.stringify(header), 'utf8');
   const lead = Buffer.alloc(12 + h.length + pad8(12 + h.length));
   lead.write(MAGIC, 0, 'latin1');
   lead.writeUInt32LE(VERSION, 4);
   lead.writeUInt32LE(h.length, 8);
   h.copy(lead, 12);
-  return [lead, nums, paths, refText];
+  return [lead, nums, ...textParts];
 }
 
 export async function readStatCache(root: string): Promise<StatCache | null> {
@@ -176,8 +248,8 @@ export async function writeStatCacheHead(root: string, base: string | null, chec
 }
 
 /** Scratch state: no fsync (a torn or stale cache is noticed and the manifest read instead). */
-export async function writeStatCache(root: string, c: Omit<StatCache, 'file'>): Promise<void> {
-  await writeCacheFileAtomic(file(root), encodeStatCache(c));
+export async function writeStatCache(root: string, c: Omit<StatCache, 'file'>, listings: ReadonlyMap<string, DirListing> | null): Promise<void> {
+  await writeCacheFileAtomic(file(root), encodeStatCache(c, listings));
   await unlink(oldFile(root)).catch(() => undefined);
 }
 
