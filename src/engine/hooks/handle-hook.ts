@@ -77,6 +77,8 @@ const sizeOf = async (path: string | undefined) => {
 export interface HookContext {
   agent: string;
   hooks: AgentHooks;
+  /** Where each checkpoint's time went, for `REWIND_HOOK_DEBUG` (the bench reads it). */
+  onPhases?: (phases: Record<string, number>) => void;
   /** How to start this CLI again (node's arguments) for a background checkpoint; none: taken inline. */
   cliArgs?: string[] | null;
 }
@@ -108,7 +110,9 @@ export async function handleAgentHook(agent: string | undefined, p: HookPayload,
   const id = agent || BARE_HOOK_AGENT;
   const hooks = await hooksOfAgent(id);
   if (!hooks) throw new Error(`unknown agent "${id}" (or one without hooks)`);
-  return handleHook({ agent: id, hooks, cliArgs }, p, env);
+  const said: string[] = [];
+  const r = await handleHook({ agent: id, hooks, cliArgs, ...(env.REWIND_HOOK_DEBUG ? { onPhases: (ph) => said.push(JSON.stringify(ph)) } : {}) }, p, env);
+  return said.length ? `${r} (ms: ${said.join(', ')})` : r;
 }
 
 async function writePointer(root: string, agent: string, p: HookPayload, cwd: string): Promise<void> {
@@ -220,6 +224,7 @@ async function checkpoint(ctx: HookContext, root: string, p: HookPayload, ids: {
   }
   const r = await takeCheckpoint({ projectRoot: root, trigger, transcript, touched: touched.paths });
   await writeTouched(root, { complete: true, paths: [] });
+  ctx.onPhases?.(r.phases);
   return r.manifest.id;
 }
 

@@ -54,6 +54,8 @@ export interface CheckpointResult {
   hashed: number;
   newObjects: number;
   ms: number;
+  /** Where the time went, by phase (ms): what `REWIND_HOOK_DEBUG` prints and the bench reads. */
+  phases: Record<string, number>;
 }
 
 export function objectStore(projectRoot: string): ObjectStore {
@@ -97,6 +99,13 @@ export async function takeCheckpoint(opts: CheckpointOptions): Promise<Checkpoin
   await refuseLinkedStore(opts.projectRoot);
   return withLock(join(store, 'checkpoint.lock'), async () => {
     const t0 = performance.now();
+    const phases: Record<string, number> = {};
+    let lap = t0;
+    const mark = (name: string) => {
+      const now = performance.now();
+      phases[name] = Math.round((now - lap) * 10) / 10;
+      lap = now;
+    };
     await cleanStoreTemps(opts.projectRoot);
     const now = opts.now ?? Date.now;
     const config = await readStoreConfig(opts.projectRoot);
@@ -124,6 +133,7 @@ export async function takeCheckpoint(opts: CheckpointOptions): Promise<Checkpoin
         if (!cache) cache = fromManifest;
       }
     }
+    mark('cache');
     const touched = new Set((opts.touched ?? []).map((raw) => raw.split('\\').join('/').replace(/^\.\//, '')));
     let scan: Scan;
     const knownRefs = new Map<string, string>();
@@ -132,7 +142,9 @@ export async function takeCheckpoint(opts: CheckpointOptions): Promise<Checkpoin
       cache = null;
     } else scan = scanTree(opts.projectRoot, cache, { touched, maxFileBytes: config.maxFileBytes });
     const walkStart = scan.walkStart;
+    mark('walk');
     const read = await readScan(opts.projectRoot, scan, cache, { store: objects, knownRefs });
+    mark('read');
     let rows = read.rows;
     let from = read.from;
     let note: string | undefined;
@@ -179,12 +191,15 @@ export async function takeCheckpoint(opts: CheckpointOptions): Promise<Checkpoin
       set: (v: Entry[]) => (entries = v),
     });
     const summary: CheckpointSummary = { ...summarize({ ...withoutEntries(manifest), entries: [] }, null, d.changed), files: d.files, bytes: d.bytes };
+    mark('diff');
     await writeManifest(opts.projectRoot, manifest, summary);
+    mark('manifest');
     // Nothing changed, nothing was read, no folder listed anew: the cache stays as it is, named for this checkpoint too.
     const same = parentFromCache && read.hashed === 0 && d.set.length === 0 && d.removed.length === 0 && scan.listed === 0 && !opts.preImages && !opts.fromState;
     if (same) await writeStatCacheHead(opts.projectRoot, cache!.file ?? null, manifest.id, depth);
     else await writeStatCache(opts.projectRoot, { checkpoint: manifest.id, depth, written: walkStart, rows }, scan.listings);
-    return { manifest, hashed: read.hashed, newObjects: d.newObjects, ms: performance.now() - t0 };
+    mark(same ? 'head' : 'statCache');
+    return { manifest, hashed: read.hashed, newObjects: d.newObjects, ms: performance.now() - t0, phases: { ...phases, foldersListed: scan.listed, filesRead: read.hashed } };
   });
 }
 

@@ -44,7 +44,11 @@ export const RACY_MS = 2_000;
  *   body: f64 row sizes, mtimes, ctimes (NaN: unknown), inodes [n each]
  *         | f64 dir mtimes, ctimes, inodes, .gitignore mtimes, ctimes, sizes, inodes (NaN: none) [dn each]
  *         | u32 dir name counts, dir key counts [dn each] | u16 row modes [n] | u8 row kinds [n]
- *         | row paths, row refs, dir paths, dir keys: each NUL-separated UTF-8
+ *         | row sha256s, 32 bytes each (zeros for links and directories) [n]
+ *         | row paths, link targets (link rows only), dir paths, dir keys: each NUL-separated UTF-8
+ *
+ * Hashes as bytes: a checkpoint that read 100 files writes the other hashes as they were read,
+ * with no 20,000 strings made and joined.
  *
  * The header names the checkpoint, the counts, the text lengths, the byte order and the body's
  * sha256. The file is scratch state written without fsync: a torn, short, foreign-endian or
@@ -52,7 +56,7 @@ export const RACY_MS = 2_000;
  * correct read, only slower).
  */
 const MAGIC = 'RWSC';
-const VERSION = 3;
+const VERSION = 4;
 const file = (root: string) => join(storeDir(root), 'stat-cache.bin');
 /** The JSON cache of earlier versions: removed when the first binary one is written. */
 const oldFile = (root: string) => join(storeDir(root), 'stat-cache.json');
@@ -69,7 +73,7 @@ interface Header {
   written: number;
   n: number;
   dn: number;
-  /** Byte lengths of the four texts: row paths, row refs, dir paths, dir keys. */
+  /** Byte lengths of the four texts: row paths, link targets, dir paths, dir keys. */
   texts: [number, number, number, number];
   le: boolean;
   sha256: string;
@@ -77,7 +81,7 @@ interface Header {
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const pad8 = (n: number) => (8 - (n % 8)) % 8;
-const bodyBytes = (n: number, dn: number) => n * 32 + dn * 56 + dn * 8 + n * 3;
+const bodyBytes = (n: number, dn: number) => n * 32 + dn * 56 + dn * 8 + n * 3 + n * 32;
 
 /** A typed array over part of `buf`, copied when the part is not aligned for it. */
 function view<T extends Float64Array | Uint32Array | Uint16Array>(Ctor: { new (b: ArrayBuffer, o: number, n: number): T; BYTES_PER_ELEMENT: number }, buf: Buffer, at: number, n: number): T {
@@ -154,6 +158,8 @@ export function decodeStatCache(buf: Buffer): Omit<StatCache, 'file'> | null {
   at += n * 2;
   const kinds = buf.subarray(at, at + n);
   at += n;
+  const bin = buf.subarray(at, at + 32 * n);
+  at += 32 * n;
   for (let i = 0; i < n; i++) if (kinds[i]! > 2) return null;
   const text = (k: number) => {
     const from = at + texts.slice(0, k).reduce((x, y) => x + y, 0);
@@ -162,18 +168,14 @@ export function decodeStatCache(buf: Buffer): Omit<StatCache, 'file'> | null {
   const paths = splitNul(text(0)(), n);
   const dirPaths = splitNul(text(2)(), dn);
   if (paths.length !== n || dirPaths.length !== dn) return null;
-  const refText = text(1);
-  const refs = () => {
-    const r = splitNul(refText(), n);
-    // The checksum matched, so a count off here is a writer's bug: empty refs never match a file.
-    return r.length === n ? r : new Array<string>(n).fill('');
-  };
+  const linkText = text(1);
+  const links = () => (texts[1] ? linkText().split('\0') : []);
   const sub = (k: number) => rowF.subarray(k * n, (k + 1) * n);
   return {
     checkpoint: h.checkpoint,
     depth: typeof h.depth === 'number' ? h.depth : 0,
     written: h.written,
-    rows: new TreeRows(paths, kinds, modes, sub(0), sub(1), sub(2), sub(3), refs),
+    rows: new TreeRows(paths, kinds, modes, sub(0), sub(1), sub(2), sub(3), null, { bin, links }),
     dirs: new StoredListings(h.written, dirPaths, dirF, names, counts, text(3)),
   };
 }
@@ -182,7 +184,8 @@ export function decodeStatCache(buf: Buffer): Omit<StatCache, 'file'> | null {
 export function encodeStatCache(c: Omit<StatCache, 'file'>, listings: ReadonlyMap<string, DirListing> | null): Buffer[] {
   const r = c.rows;
   const n = r.length;
-  const dirs = [...(listings ?? [])].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  // Any order: they are looked up by path.
+  const dirs = [...(listings ?? [])];
   const dn = dirs.length;
   const nums = Buffer.alloc(bodyBytes(n, dn));
   const f = new Float64Array(nums.buffer, nums.byteOffset, 4 * n + 7 * dn);
@@ -207,13 +210,20 @@ export function encodeStatCache(c: Omit<StatCache, 'file'>, listings: ReadonlyMa
   });
   const modes = new Uint16Array(nums.buffer, nums.byteOffset + n * 32 + dn * 64, n);
   const kindsAt = n * 32 + dn * 64 + n * 2;
+  const binAt = kindsAt + n;
+  const links: string[] = [];
+  let anyLink = false;
   for (let i = 0; i < n; i++) {
     modes[i] = r.modes[i]!;
-    nums[kindsAt + i] = r.kinds[i]!;
+    const k = r.kinds[i]!;
+    nums[kindsAt + i] = k;
+    if (k === 0) r.fileRefInto(i, nums, binAt + 32 * i);
+    else if (k === 1) {
+      links.push(r.ref(i));
+      anyLink = true;
+    }
   }
-  const refs: string[] = new Array(n);
-  for (let i = 0; i < n; i++) refs[i] = r.ref(i);
-  const textParts = [r.paths.join('\0'), refs.join('\0'), dirs.map(([p]) => p).join('\0'), keys.join('\0')].map((t) => Buffer.from(t, 'utf8'));
+  const textParts = [r.paths.join('\0'), anyLink ? links.join('\0') : '', dirs.map(([p]) => p).join('\0'), keys.join('\0')].map((t) => Buffer.from(t, 'utf8'));
   const hash = createHash('sha256').update(nums);
   for (const t of textParts) hash.update(t);
   const header: Header = { checkpoint: c.checkpoint, depth: c.depth, written: c.written, n, dn, texts: textParts.map((t) => t.length) as Header['texts'], le: LITTLE_ENDIAN, sha256: hash.digest('hex') };

@@ -17,16 +17,27 @@ export interface CacheEntry {
   ino: number;
 }
 
+/** Where a row's ref comes from when the rows did not make it themselves. */
+export type RefSource =
+  /** Another set of rows: row i has the ref of `rows` row `from[i]` (-1: its own). */
+  | { rows: TreeRows; from: ArrayLike<number> }
+  /** A cache file: files' sha256 as 32 bytes each, links' targets in one text made on first use. */
+  | { bin: Uint8Array; links: () => string[] };
+
+const HEX = /^[0-9a-f]{64}$/;
+
 /**
  * A tree in columns, one row per path in strict string order: what the stat cache holds and a
  * checkpoint's walk gives. No object per file: 20,000 rows are a handful of arrays, compared and
- * written without making 20,000 of anything. Refs (blob hash, link target, '' for a directory) may
- * come as one list made on first use (a cache read from disk splits them only when they are asked for).
+ * written without making 20,000 of anything. A row's ref (blob hash, link target, '' for a
+ * directory) is its own (`own`), or taken from where it came from (`source`) only when asked for:
+ * a checkpoint that read 100 files copies the other 19,900 hashes as bytes, never as strings.
  */
 export class TreeRows {
-  private refList: (string | null)[] | null;
   private index: Map<string, number> | null = null;
   private cursor = 0;
+  private linkAt: Int32Array | null = null;
+  private linkList: string[] | null = null;
 
   constructor(
     readonly paths: readonly string[],
@@ -37,21 +48,57 @@ export class TreeRows {
     /** NaN: not known. */
     readonly ctimes: ArrayLike<number>,
     readonly inos: ArrayLike<number>,
-    refs: (string | null)[] | (() => string[]),
-  ) {
-    this.refList = typeof refs === 'function' ? null : refs;
-    this.makeRefs = typeof refs === 'function' ? refs : null;
-  }
-
-  private makeRefs: (() => string[]) | null;
+    private readonly own: readonly (string | null)[] | null,
+    private readonly source: RefSource | null = null,
+  ) {}
 
   get length(): number {
     return this.paths.length;
   }
 
   ref(i: number): string {
-    if (!this.refList) this.refList = this.makeRefs!();
-    return this.refList[i] ?? '';
+    const o = this.own?.[i];
+    if (o !== null && o !== undefined) return o;
+    const src = this.source;
+    if (!src) return '';
+    if ('rows' in src) {
+      const f = src.from[i]!;
+      return f >= 0 ? src.rows.ref(f) : '';
+    }
+    const k = this.kinds[i];
+    if (k === 0) return Buffer.from(src.bin.buffer, src.bin.byteOffset + 32 * i, 32).toString('hex');
+    if (k === 1) return this.linkTarget(i, src);
+    return '';
+  }
+
+  /** A file row's sha256 as 32 bytes into `dst` at `at` (from the cache file's bytes when it came from there). */
+  fileRefInto(i: number, dst: Uint8Array, at: number): void {
+    const o = this.own?.[i];
+    if (o !== null && o !== undefined) {
+      if (!HEX.test(o)) throw new Error(`not a sha256: ${o.slice(0, 80)}`);
+      Buffer.from(dst.buffer, dst.byteOffset, dst.length).write(o, at, 32, 'hex');
+      return;
+    }
+    const src = this.source;
+    if (src && 'rows' in src && src.from[i]! >= 0) return src.rows.fileRefInto(src.from[i]!, dst, at);
+    if (src && 'bin' in src) {
+      const b = src.bin;
+      for (let k = 0, from = 32 * i; k < 32; k++) dst[at + k] = b[from + k]!;
+      return;
+    }
+    throw new Error(`no hash for ${this.paths[i]}`);
+  }
+
+  private linkTarget(i: number, src: { links: () => string[] }): string {
+    if (!this.linkAt) {
+      this.linkAt = new Int32Array(this.length);
+      let n = 0;
+      for (let r = 0; r < this.length; r++) this.linkAt[r] = this.kinds[r] === 1 ? n++ : -1;
+      const list = src.links();
+      // The checksum matched, so a count off here is a writer's bug: an empty target never matches a link.
+      this.linkList = list.length === n ? list : new Array<string>(n).fill('');
+    }
+    return this.linkList![this.linkAt[i]!] ?? '';
   }
 
   kind(i: number): KindChar {

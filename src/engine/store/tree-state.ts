@@ -102,8 +102,7 @@ export async function readScan(root: string, scan: Scan, cache: StatCache | null
     b.push(rows.paths[i]!, rows.kinds[i]!, rows.modes[i]!, rows.sizes[i]!, rows.mtimes[i]!, rows.ctimes[i]!, rows.inos[i]!, f >= 0 ? null : (rows.refs[i] ?? ''));
     keptFrom.push(f);
   }
-  const refs = b.refs;
-  const out = new TreeRows(b.paths, b.kinds, b.modes, b.sizes, b.mtimes, b.ctimes, b.inos, () => refs.map((r, i) => r ?? crows!.ref(keptFrom[i]!)));
+  const out = new TreeRows(b.paths, b.kinds, b.modes, b.sizes, b.mtimes, b.ctimes, b.inos, b.refs, crows ? { rows: crows, from: keptFrom } : null);
   return { rows: out, from: keptFrom, skipped, hashed };
 }
 
