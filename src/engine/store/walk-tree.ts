@@ -120,7 +120,7 @@ export function walkInto(root: string, sink: WalkSink, prev: Listings | null = n
   let reused = 0;
 
   /** The listing of `rel` from the earlier walk, with its names' lstats, if it still stands. */
-  const stillListed = (rel: string, abs: string, st: Stats): { l: DirListing; stats: (Stats | undefined)[]; giSt: Stats | null } | null => {
+  const stillListed = (rel: string, abs: string, st: Stats): { l: DirListing; stats: (Stats | undefined)[]; paths: string[]; giSt: Stats | null } | null => {
     const l = prev?.get(rel);
     if (!l || l.ino !== st.ino || l.mtime !== st.mtimeMs || l.ctime !== st.ctimeMs || !(st.mtimeMs < racyBefore)) return null;
     let giSt: Stats | null = null;
@@ -131,14 +131,16 @@ export function walkInto(root: string, sink: WalkSink, prev: Listings | null = n
     // Every name is lstat-ed anyway (for its content): one whose kind is not what the list says
     // means the directory changed under an unchanged stat; it is listed again.
     const stats: (Stats | undefined)[] = new Array(l.keys.length);
+    const paths: string[] = new Array(l.keys.length);
     for (let i = 0; i < l.keys.length; i++) {
       const k = l.keys[i]!;
-      const dir = k.endsWith('/');
-      const c = lstatSync(`${abs}/${dir ? k.slice(0, -1) : k}`, NO_THROW);
+      const dir = k.charCodeAt(k.length - 1) === 47;
+      const p = (paths[i] = `${abs}/${dir ? k.slice(0, -1) : k}`);
+      const c = lstatSync(p, NO_THROW);
       if (!c || c.isDirectory() !== dir) return null;
       stats[i] = c;
     }
-    return { l, stats, giSt };
+    return { l, stats, paths, giSt };
   };
 
   // Returns how many entries the directory holds on disk: only a really empty one is recorded.
@@ -146,6 +148,7 @@ export function walkInto(root: string, sink: WalkSink, prev: Listings | null = n
     const kept = rulesSame ? stillListed(rel, abs, st) : null;
     let keys: readonly string[];
     let stats: (Stats | undefined)[] | null = null;
+    let absOf: string[] | null = null;
     let names: number;
     let gi: number[] | null = null;
     let childRulesSame = rulesSame;
@@ -153,6 +156,7 @@ export function walkInto(root: string, sink: WalkSink, prev: Listings | null = n
       reused++;
       keys = kept.l.keys;
       stats = kept.stats;
+      absOf = kept.paths;
       names = kept.l.names;
       gi = kept.giSt ? giStat(kept.giSt) : null;
       if (gi) stack.push(rel, readRules(`${abs}/.gitignore`));
@@ -193,10 +197,10 @@ export function walkInto(root: string, sink: WalkSink, prev: Listings | null = n
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
       // Dirent types come from readdir and are never a link's target: a symlinked directory is a link here.
-      const isDir = key.endsWith('/');
+      const isDir = key.charCodeAt(key.length - 1) === 47;
       const name = isDir ? key.slice(0, -1) : key;
       const childRel = rel ? `${rel}/${name}` : name;
-      const childAbs = rel ? `${abs}/${name}` : `${base}${name}`;
+      const childAbs = absOf ? absOf[i]! : rel ? `${abs}/${name}` : `${base}${name}`;
       const cst = stats ? stats[i] : lstatSync(childAbs, NO_THROW);
       // Gone meanwhile: passed over.
       if (!cst) continue;
