@@ -30,8 +30,10 @@ export async function hookCommand(io: CliIO, agent?: string): Promise<number> {
     // by a test or the app) the checkpoint is taken inline.
     const script = process.argv[1];
     const ours = !!script && /rewind-app(\.[cm]?js)?$/.test(script);
+    const began = performance.now();
     const what = await handleAgentHook(agent, payload, io.env, ours ? [...process.execArgv, script, 'hook'] : null);
-    if (io.env.REWIND_HOOK_DEBUG) io.err(`rewind hook: ${what}`);
+    // With the time since the process started: node's start and the loading of the CLI, then the hook's work.
+    if (io.env.REWIND_HOOK_DEBUG) io.err(`rewind hook: ${what} [started at ${began.toFixed(0)} ms, done at ${performance.now().toFixed(0)} ms]`);
   } catch (e) {
     const root = io.env.REWIND_PROJECT_ROOT || io.env.CLAUDE_PROJECT_DIR || (typeof payload?.cwd === 'string' ? payload.cwd : undefined);
     await logHookError(root, `${agent ?? 'hook'} ${payload?.hook_event_name ?? 'hook'} failed: ${e instanceof Error ? e.message : String(e)}`);

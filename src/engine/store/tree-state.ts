@@ -93,6 +93,9 @@ export async function readScan(root: string, scan: Scan, cache: StatCache | null
   await Promise.all(Array.from({ length: Math.min(8, toRead.length) }, worker));
   skipped.sort((a, b) => (a.path < b.path ? -1 : 1));
   const crows = cache?.rows ?? null;
+  const source = crows ? { rows: crows, from } : null;
+  // Nothing left out (nearly always): the scan's own columns are the tree, no copy of 20,000 rows.
+  if (!dropped.size) return { rows: new TreeRows(rows.paths, rows.kinds, rows.modes, rows.sizes, rows.mtimes, rows.ctimes, rows.inos, rows.refs, source), from, skipped, hashed };
   const b = new RowsBuilder();
   const keptFrom: number[] = [];
   for (let i = 0; i < rows.paths.length; i++) {
