@@ -1,4 +1,4 @@
-import { lstat, mkdir, stat } from 'node:fs/promises';
+import { lstat, mkdir, rename, stat, unlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 import { writeCacheFileAtomic } from '../io/atomic-write.js';
@@ -24,13 +24,6 @@ const storeHalf = () => import('./hook-store.js');
  * Where no turn-start event fires at all, the first tool event of a new prompt stands in for it.
  */
 
-/** Since the last checkpoint: the paths the agent said it touched; `complete` is false once a
- * tool ran whose effects we cannot name (a shell, a subagent...). */
-interface Touched {
-  complete: boolean;
-  paths: string[];
-}
-
 /** One agent's turn in this project, between hook runs. */
 interface TurnState {
   session_id: string | null;
@@ -42,6 +35,14 @@ interface TurnState {
   lastPrompt: string | null;
 }
 
+/**
+ * Since the last checkpoint: the paths the tools said they touch, one line per tool call appended
+ * (`{"paths":[...]}`, or `{"unknown":true}` for a tool whose effects cannot be named). An append
+ * needs no lock and no read: a tool hook records its paths and returns. A checkpoint takes the file
+ * by renaming it (a tool after that appends to a new one) and reads it once.
+ */
+const touchedLog = (root: string) => join(storeDir(root), 'touched.jsonl');
+/** The read-modify-write file of earlier versions: still read once, then removed. */
 const touchedFile = (root: string) => join(storeDir(root), 'touched.json');
 /** Also what tells the window's watcher that this agent's hooks checkpoint the project. */
 export const hookStateFile = (root: string, agent: string) => join(storeDir(root), `hook-${agent}.json`);
@@ -58,9 +59,35 @@ async function readJson<T>(file: string, valid: (v: T) => boolean, fallback: T):
   return fallback;
 }
 
-const readTouched = (root: string) => readJson<Touched>(touchedFile(root), (v) => typeof v.complete === 'boolean' && Array.isArray(v.paths), { complete: false, paths: [] });
-// Scratch state between hook runs: no fsync (a torn or lost file means a full scan next time, or a checkpoint left untied).
-const writeTouched = (root: string, t: Touched) => writeCacheFileAtomic(touchedFile(root), Buffer.from(JSON.stringify(t)));
+/** The paths recorded since the last checkpoint; `done` removes what was taken (once the checkpoint is written). */
+async function takeTouched(root: string): Promise<{ paths: string[]; done: () => Promise<void> }> {
+  const { readOwnText } = await import('../io/own-file.js');
+  const taking = `${touchedLog(root)}.${process.pid}.taking`;
+  const had = await rename(touchedLog(root), taking).then(
+    () => true,
+    () => false,
+  );
+  const paths = new Set<string>();
+  const legacy = await readJson<{ paths?: unknown }>(touchedFile(root), (v) => Array.isArray(v.paths), {});
+  for (const x of (legacy.paths as unknown[] | undefined) ?? []) if (typeof x === 'string') paths.add(x);
+  // A link or FIFO renamed into place is read as nothing (never followed, never blocked on).
+  const raw = had ? ((await readOwnText(taking).catch(() => null)) ?? '') : '';
+  for (const line of raw.split('\n')) {
+    try {
+      const v = JSON.parse(line) as { paths?: unknown };
+      if (Array.isArray(v.paths)) for (const x of v.paths) if (typeof x === 'string') paths.add(x);
+    } catch {
+      // an empty or torn line
+    }
+  }
+  return {
+    paths: [...paths],
+    done: async () => {
+      if (had) await unlink(taking).catch(() => undefined);
+      if (legacy.paths) await unlink(touchedFile(root)).catch(() => undefined);
+    },
+  };
+}
 
 function relInProject(root: string, cwd: string, p: string): string | null {
   const abs = isAbsolute(p) ? p : resolve(cwd, p);
@@ -99,6 +126,12 @@ export async function handleHook(ctx: HookContext, p: HookPayload, env: NodeJS.P
   const ev = ctx.hooks.read(p);
   if (ev.kind === 'other') return 'nothing to do';
   if (ev.kind === 'tool' && ev.readOnly && !ctx.hooks.promptAfter) return 'read-only tool';
+  // A tool call of an agent that names its prompts (no turn to tie): nothing to read or keep between
+  // hook runs, so no lock: record what the tool touches and return. While a first checkpoint is
+  // read in the background, the pre-hook keeps what the files held, under the lock (below).
+  if (ev.kind === 'tool' && !ctx.hooks.promptAfter && (await storeReady(root)) && !(await stat(join(storeDir(root), 'background.json')).catch(() => null))) {
+    return noteTool(root, cwd, ev);
+  }
   await ensureStore(root);
   if (ev.kind === 'session' || ev.kind === 'prompt') await writePointer(root, ctx.agent, p, cwd);
   return withLock(join(storeDir(root), 'touched.lock'), () => step(ctx, root, cwd, p, ev));
@@ -113,6 +146,18 @@ export async function handleAgentHook(agent: string | undefined, p: HookPayload,
   const said: string[] = [];
   const r = await handleHook({ agent: id, hooks, cliArgs, ...(env.REWIND_HOOK_DEBUG ? { onPhases: (ph) => said.push(JSON.stringify(ph)) } : {}) }, p, env);
   return said.length ? `${r} (ms: ${said.join(', ')})` : r;
+}
+
+/**
+ * The store is there as Rewind made it, in two lstats (`.agent`, `.agent/rewind`: real folders, no
+ * link): the tool hooks' check. Anything else (missing, a link) goes through ensureStore, which
+ * makes it or refuses it in one line. Its own folders are checked by whoever writes into them.
+ */
+async function storeReady(root: string): Promise<boolean> {
+  const a = await lstat(join(root, '.agent')).catch(() => null);
+  const b = a?.isDirectory() ? await lstat(storeDir(root)).catch(() => null) : null;
+  if (!b?.isDirectory()) await ensureStore(root);
+  return true;
 }
 
 async function writePointer(root: string, agent: string, p: HookPayload, cwd: string): Promise<void> {
@@ -212,18 +257,18 @@ async function step(ctx: HookContext, root: string, cwd: string, p: HookPayload,
  * queued for a detached child: the hook returns at once with its id.
  */
 async function checkpoint(ctx: HookContext, root: string, p: HookPayload, ids: { promptUuid?: string | null; promptId?: string | null }, trigger: 'prompt' | 'turn-end' = 'prompt'): Promise<string> {
-  const touched = await readTouched(root);
+  const touched = await takeTouched(root);
   const { transcriptCursor, queueIfBackground, takeCheckpoint } = await storeHalf();
   const transcript = await transcriptCursor(p, ctx.agent, ids);
   if (ctx.cliArgs) {
     const queued = await queueIfBackground(root, { time: Date.now(), trigger, transcript, touched: touched.paths }, ctx.cliArgs);
     if (queued) {
-      await writeTouched(root, { complete: true, paths: [] });
+      await touched.done();
       return queued;
     }
   }
   const r = await takeCheckpoint({ projectRoot: root, trigger, transcript, touched: touched.paths });
-  await writeTouched(root, { complete: true, paths: [] });
+  await touched.done();
   ctx.onPhases?.(r.phases);
   return r.manifest.id;
 }
@@ -231,10 +276,10 @@ async function checkpoint(ctx: HookContext, root: string, p: HookPayload, ids: {
 async function noteTool(root: string, cwd: string, ev: Extract<HookEvent, { kind: 'tool' }>): Promise<string> {
   const rels = ev.files?.map((f) => relInProject(root, cwd, f)) ?? null;
   if (ev.phase === 'pre') {
-    const t = await readTouched(root);
-    if (rels === null) t.complete = false;
-    else for (const rel of rels) if (rel && !t.paths.includes(rel)) t.paths.push(rel);
-    await writeTouched(root, t);
+    // An accelerator only (every checkpoint walks the whole tree): a line that cannot be written is no harm.
+    const { appendOwnFile } = await import('../io/own-file.js');
+    const line = rels === null ? { unknown: true } : { paths: rels.filter((r): r is string => !!r) };
+    await appendOwnFile(touchedLog(root), `${JSON.stringify(line)}\n`).catch(() => undefined);
     // A first checkpoint still being read in the background keeps what these files hold before the tool.
     if (await stat(join(storeDir(root), 'background.json')).catch(() => null)) {
       const { keepPreImages } = await storeHalf();
