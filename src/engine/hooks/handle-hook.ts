@@ -37,9 +37,10 @@ interface TurnState {
 
 /**
  * Since the last checkpoint: the paths the tools said they touch, one line per tool call appended
- * (`{"paths":[...]}`, or `{"unknown":true}` for a tool whose effects cannot be named). An append
- * needs no lock and no read: a tool hook records its paths and returns. A checkpoint takes the file
- * by renaming it (a tool after that appends to a new one) and reads it once.
+ * (`{"paths":[...]}`). An append needs no lock and no read: a tool hook records its paths and
+ * returns. A checkpoint (under the hooks' lock: one at a time) takes the file by renaming it (a tool
+ * after that appends to a new one) and reads it once. An accelerator only: every checkpoint walks
+ * the whole tree, so a lost line costs a file read by its stat instead, never a change missed.
  */
 const touchedLog = (root: string) => join(storeDir(root), 'touched.jsonl');
 /** The read-modify-write file of earlier versions: still read once, then removed. */
@@ -62,7 +63,8 @@ async function readJson<T>(file: string, valid: (v: T) => boolean, fallback: T):
 /** The paths recorded since the last checkpoint; `done` removes what was taken (once the checkpoint is written). */
 async function takeTouched(root: string): Promise<{ paths: string[]; done: () => Promise<void> }> {
   const { readOwnText } = await import('../io/own-file.js');
-  const taking = `${touchedLog(root)}.${process.pid}.taking`;
+  // One name: a leftover of a killed checkpoint is replaced by this rename (its paths are walked anyway).
+  const taking = `${touchedLog(root)}.taking`;
   const had = await rename(touchedLog(root), taking).then(
     () => true,
     () => false,
@@ -276,10 +278,12 @@ async function checkpoint(ctx: HookContext, root: string, p: HookPayload, ids: {
 async function noteTool(root: string, cwd: string, ev: Extract<HookEvent, { kind: 'tool' }>): Promise<string> {
   const rels = ev.files?.map((f) => relInProject(root, cwd, f)) ?? null;
   if (ev.phase === 'pre') {
-    // An accelerator only (every checkpoint walks the whole tree): a line that cannot be written is no harm.
-    const { appendOwnFile } = await import('../io/own-file.js');
-    const line = rels === null ? { unknown: true } : { paths: rels.filter((r): r is string => !!r) };
-    await appendOwnFile(touchedLog(root), `${JSON.stringify(line)}\n`).catch(() => undefined);
+    // An accelerator only (see touchedLog): a line that cannot be written is no harm.
+    const named = rels?.filter((r): r is string => !!r) ?? [];
+    if (named.length) {
+      const { appendOwnFile } = await import('../io/own-file.js');
+      await appendOwnFile(touchedLog(root), `${JSON.stringify({ paths: named })}\n`).catch(() => undefined);
+    }
     // A first checkpoint still being read in the background keeps what these files hold before the tool.
     if (await stat(join(storeDir(root), 'background.json')).catch(() => null)) {
       const { keepPreImages } = await storeHalf();
