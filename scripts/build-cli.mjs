@@ -75,6 +75,8 @@ for (const rel of Object.values(STANDALONE)) cold.delete(rel);
 // the checkpoint and everything it needs, node:crypto included), loaded only by a prompt's
 // checkpoint and a tool's write record. Each agent's hook module stays a lazy entry of its own.
 const HOOK_STORE = 'src/engine/hooks/hook-store.ts';
+// A tool's post-hook: the hash and the record of the agent's write, a file of its own too.
+const HOOK_WRITE = 'src/engine/hooks/hook-write.ts';
 const isAgentHooks = (rel) => /^src\/engine\/agents\/[^/]+\/hooks\.ts$/.test(rel);
 const hookSplit = (outside) => ({
   name: 'hook-split',
@@ -85,17 +87,17 @@ const hookSplit = (outside) => ({
       if (r.errors.length) return { errors: r.errors };
       const rel = relative(ROOT, r.path).replaceAll('\\', '/');
       if (!outside(rel)) return { path: r.path };
-      if (rel !== HOOK_STORE) cold.set(rel, entryName(rel));
+      if (rel !== HOOK_STORE && rel !== HOOK_WRITE) cold.set(rel, entryName(rel));
       return { path: `./${entryName(rel)}.mjs`, external: true };
     });
   },
 });
 // Neither needs `require` (loading node:module for it costs a few milliseconds at every tool call).
 const hookCommon = { ...common, banner: { js: '' }, outdir: 'out/cli/lazy' };
-await build({ ...hookCommon, entryPoints: { 'cli-commands-hook': 'src/cli/commands/hook.ts' }, plugins: [hookSplit((rel) => rel === HOOK_STORE || isAgentHooks(rel))] });
-await build({ ...hookCommon, entryPoints: { [entryName(HOOK_STORE)]: HOOK_STORE }, plugins: [hookSplit(() => false)] });
+await build({ ...hookCommon, entryPoints: { 'cli-commands-hook': 'src/cli/commands/hook.ts' }, plugins: [hookSplit((rel) => rel === HOOK_STORE || rel === HOOK_WRITE || isAgentHooks(rel))] });
+await build({ ...hookCommon, entryPoints: { [entryName(HOOK_STORE)]: HOOK_STORE, [entryName(HOOK_WRITE)]: HOOK_WRITE }, plugins: [hookSplit(() => false)] });
 cold.delete('src/cli/commands/hook.ts');
-for (const f of ['cli-commands-hook', entryName(HOOK_STORE)]) {
+for (const f of ['cli-commands-hook', entryName(HOOK_STORE), entryName(HOOK_WRITE)]) {
   const text = readFileSync(`out/cli/lazy/${f}.mjs`, 'utf8');
   if (/typeof require/.test(text)) throw new Error(`${f}.mjs now needs require(): give it back the banner`);
   if (f === 'cli-commands-hook' && /from ["']node:crypto["']/.test(text)) throw new Error('the hook command file now loads node:crypto: move that import to the store half');

@@ -292,7 +292,7 @@ async function noteTool(root: string, cwd: string, ev: Extract<HookEvent, { kind
     return rels ? `touched ${rels.filter(Boolean).join(', ') || 'nothing in the project'}` : `${ev.tool}: touched set unknown`;
   }
   if (!rels) return `${ev.tool} done`;
-  const { hashFile, recordAgentWrite, linkOnTheWay } = await storeHalf();
+  const { hashFile, recordAgentWrite, linkOnTheWay } = await import('./hook-write.js');
   for (const rel of rels) {
     if (!rel) continue;
     // Never through a link (a linked folder on the way included), never a FIFO, socket or device: only a regular file is read.
