@@ -5,7 +5,7 @@
 // - cold: every other command and every lazy import of the hot file, as split entries under
 //   `lazy/`, loaded only by the command that needs them.
 import { build } from 'esbuild';
-import { chmodSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -87,7 +87,7 @@ const hookSplit = (outside) => ({
       if (r.errors.length) return { errors: r.errors };
       const rel = relative(ROOT, r.path).replaceAll('\\', '/');
       if (!outside(rel)) return { path: r.path };
-      if (rel !== HOOK_STORE && rel !== HOOK_WRITE) cold.set(rel, entryName(rel));
+      if (rel !== HOOK_STORE && rel !== HOOK_WRITE && !isAgentHooks(rel)) cold.set(rel, entryName(rel));
       return { path: `./${entryName(rel)}.mjs`, external: true };
     });
   },
@@ -95,9 +95,16 @@ const hookSplit = (outside) => ({
 // Neither needs `require` (loading node:module for it costs a few milliseconds at every tool call).
 const hookCommon = { ...common, banner: { js: '' }, outdir: 'out/cli/lazy' };
 await build({ ...hookCommon, entryPoints: { 'cli-commands-hook': 'src/cli/commands/hook.ts' }, plugins: [hookSplit((rel) => rel === HOOK_STORE || rel === HOOK_WRITE || isAgentHooks(rel))] });
-await build({ ...hookCommon, entryPoints: { [entryName(HOOK_STORE)]: HOOK_STORE, [entryName(HOOK_WRITE)]: HOOK_WRITE }, plugins: [hookSplit(() => false)] });
+// Each agent's hook module too (read at every tool call): the split build's would bring the
+// `require` banner (node:module, ~10-30 ms at load) and two shared chunks.
+const agentHooks = readdirSync('src/engine/agents', { withFileTypes: true })
+  .filter((d) => d.isDirectory() && existsSync(`src/engine/agents/${d.name}/hooks.ts`))
+  .map((d) => `src/engine/agents/${d.name}/hooks.ts`);
+const hookFiles = { [entryName(HOOK_STORE)]: HOOK_STORE, [entryName(HOOK_WRITE)]: HOOK_WRITE, ...Object.fromEntries(agentHooks.map((rel) => [entryName(rel), rel])) };
+await build({ ...hookCommon, entryPoints: hookFiles, plugins: [hookSplit(() => false)] });
 cold.delete('src/cli/commands/hook.ts');
-for (const f of ['cli-commands-hook', entryName(HOOK_STORE), entryName(HOOK_WRITE)]) {
+for (const rel of agentHooks) cold.delete(rel);
+for (const f of ['cli-commands-hook', ...Object.keys(hookFiles)]) {
   const text = readFileSync(`out/cli/lazy/${f}.mjs`, 'utf8');
   if (/typeof require/.test(text)) throw new Error(`${f}.mjs now needs require(): give it back the banner`);
   if (f === 'cli-commands-hook' && /from ["']node:crypto["']/.test(text)) throw new Error('the hook command file now loads node:crypto: move that import to the store half');
