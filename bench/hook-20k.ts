@@ -24,12 +24,17 @@ export async function benchHook20k({ dir }: BenchContext, runs = Number(process.
   const transcript = join(dir, 'hook-20k.jsonl');
   await writeFile(transcript, '{}\n');
   const cli = join(ROOT, 'out', 'cli', 'rewind-app.mjs');
-  const env = { PATH: process.env.PATH, HOME: dir };
-  const once = (args: string[], input: string) => {
+  // REWIND_HOOK_DEBUG: each checkpoint says where its time went (one line on stderr, read below).
+  const env = { PATH: process.env.PATH, HOME: dir, REWIND_HOOK_DEBUG: '1' };
+  let lastPhases: Record<string, number> | null = null;
+  const once = (args: string[], input: string, cmd = process.execPath) => {
     const t0 = performance.now();
-    const r = spawnSync(process.execPath, args, { input, env, stdio: ['pipe', 'ignore', 'pipe'] });
+    const r = spawnSync(cmd, args, { input, env, stdio: ['pipe', 'ignore', 'pipe'], cwd: project });
+    const ms = performance.now() - t0;
     if (r.status !== 0) throw new Error(`${args.join(' ')}: ${r.stderr}`);
-    return performance.now() - t0;
+    const m = /\(ms: (\{[^}]*\})\)/.exec(String(r.stderr));
+    lastPhases = m ? (JSON.parse(m[1]!) as Record<string, number>) : null;
+    return ms;
   };
   let n = 0;
   const hook = (payload: object) => once([cli, 'hook'], JSON.stringify({ cwd: project, session_id: 'bench', transcript_path: transcript, ...payload }));
@@ -46,16 +51,19 @@ export async function benchHook20k({ dir }: BenchContext, runs = Number(process.
   prompt();
   prompt();
 
-  const rows: Record<string, { hook: number; node: number; over: number }> = {};
+  const rows: Record<string, { hook: number; node: number; over: number; phases?: Record<string, number> }> = {};
   const measure = (name: string, before: (i: number) => Promise<void> | void, run: () => number) => async () => {
     const h: number[] = [];
     const nd: number[] = [];
+    const phases: Record<string, number[]> = {};
     for (let i = 0; i < runs; i++) {
       await before(i);
       nd.push(node());
       h.push(run());
+      for (const [k, v] of Object.entries(lastPhases ?? {})) (phases[k] ??= []).push(v);
     }
-    rows[name] = { hook: median(h), node: median(nd), over: median(h) - median(nd) };
+    const ph = Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, median(v)]));
+    rows[name] = { hook: median(h), node: median(nd), over: median(h) - median(nd), ...(Object.keys(ph).length ? { phases: ph } : {}) };
   };
   await measure('prompt, nothing changed', () => undefined, prompt)();
   let edit = 0;
@@ -70,8 +78,16 @@ export async function benchHook20k({ dir }: BenchContext, runs = Number(process.
   const target = join(project, files[0]!);
   await measure('tool (PreToolUse Write)', () => undefined, () => hook({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: target } }))();
   await measure('tool (PostToolUse Write)', () => undefined, () => hook({ hook_event_name: 'PostToolUse', tool_name: 'Write', tool_input: { file_path: target } }))();
+  // The reference the issue names: `git status` on the same tree (committed once, nothing changed).
+  const git = (args: string[]) => spawnSync('git', args, { cwd: project, stdio: 'ignore', env: { ...env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' } }).status === 0;
+  if (git(['init', '-q']) && git(['add', '-A']) && git(['commit', '-qm', 'bench']) && git(['status', '--porcelain'])) {
+    await measure('reference: git status --porcelain', () => undefined, () => once(['status', '--porcelain'], '', 'git'))();
+  }
   console.log(`hook on 20,000 files: first prompt ${first.toFixed(0)} ms (node -e '' ${nodeFirst.toFixed(0)} ms), its checkpoint done in the background after ${background.toFixed(0)} ms`);
-  for (const [name, r] of Object.entries(rows)) console.log(`hook on 20,000 files: ${name.padEnd(34)} ${r.hook.toFixed(0)} ms, node -e '' ${r.node.toFixed(0)} ms: +${r.over.toFixed(0)} ms (medians of ${runs})`);
+  for (const [name, r] of Object.entries(rows)) {
+    const ph = r.phases ? `; checkpoint phases (ms, medians): ${Object.entries(r.phases).map(([k, v]) => `${k} ${v}`).join(', ')}` : '';
+    console.log(`hook on 20,000 files: ${name.padEnd(34)} ${r.hook.toFixed(0)} ms, node -e '' ${r.node.toFixed(0)} ms: +${r.over.toFixed(0)} ms (medians of ${runs})${ph}`);
+  }
   await rm(project, { recursive: true, force: true });
   return { firstPromptMs: first, nodeMs: nodeFirst, backgroundMs: background, rows };
 }

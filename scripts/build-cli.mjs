@@ -5,7 +5,7 @@
 // - cold: every other command and every lazy import of the hot file, as split entries under
 //   `lazy/`, loaded only by the command that needs them.
 import { build } from 'esbuild';
-import { chmodSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -70,6 +70,46 @@ chmodSync('out/cli/rewind-app.mjs', 0o755);
 const STANDALONE = { 'cli-commands-search': 'src/cli/commands/search.ts', 'cli-commands-sessions': 'src/cli/commands/sessions.ts', 'search-index-worker': 'src/engine/search-index/index-worker.ts' };
 await build({ ...common, entryPoints: STANDALONE, outdir: 'out/cli/lazy', plugins: [lazyFromLazy] });
 for (const rel of Object.values(STANDALONE)) cold.delete(rel);
+
+// `hook`, run by the agents at every prompt and tool call: two files. The command's own (the
+// handler, the io and lock helpers, inlined) and the store's half (src/engine/hooks/hook-store.ts:
+// the checkpoint and everything it needs, node:crypto included), loaded only by a prompt's
+// checkpoint and a tool's write record. Each agent's hook module stays a lazy entry of its own.
+const HOOK_STORE = 'src/engine/hooks/hook-store.ts';
+// A tool's post-hook: the hash and the record of the agent's write, a file of its own too.
+const HOOK_WRITE = 'src/engine/hooks/hook-write.ts';
+const isAgentHooks = (rel) => /^src\/engine\/agents\/[^/]+\/hooks\.ts$/.test(rel);
+const hookSplit = (outside) => ({
+  name: 'hook-split',
+  setup(b) {
+    b.onResolve({ filter: /^\./ }, async (args) => {
+      if (args.kind !== 'dynamic-import' || args.pluginData === 'inner') return undefined;
+      const r = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'inner' });
+      if (r.errors.length) return { errors: r.errors };
+      const rel = relative(ROOT, r.path).replaceAll('\\', '/');
+      if (!outside(rel)) return { path: r.path };
+      if (rel !== HOOK_STORE && rel !== HOOK_WRITE && !isAgentHooks(rel)) cold.set(rel, entryName(rel));
+      return { path: `./${entryName(rel)}.mjs`, external: true };
+    });
+  },
+});
+// Neither needs `require` (loading node:module for it costs a few milliseconds at every tool call).
+const hookCommon = { ...common, banner: { js: '' }, outdir: 'out/cli/lazy' };
+await build({ ...hookCommon, entryPoints: { 'cli-commands-hook': 'src/cli/commands/hook.ts' }, plugins: [hookSplit((rel) => rel === HOOK_STORE || rel === HOOK_WRITE || isAgentHooks(rel))] });
+// Each agent's hook module too (read at every tool call): the split build's would bring the
+// `require` banner (node:module, ~10-30 ms at load) and two shared chunks.
+const agentHooks = readdirSync('src/engine/agents', { withFileTypes: true })
+  .filter((d) => d.isDirectory() && existsSync(`src/engine/agents/${d.name}/hooks.ts`))
+  .map((d) => `src/engine/agents/${d.name}/hooks.ts`);
+const hookFiles = { [entryName(HOOK_STORE)]: HOOK_STORE, [entryName(HOOK_WRITE)]: HOOK_WRITE, ...Object.fromEntries(agentHooks.map((rel) => [entryName(rel), rel])) };
+await build({ ...hookCommon, entryPoints: hookFiles, plugins: [hookSplit(() => false)] });
+cold.delete('src/cli/commands/hook.ts');
+for (const rel of agentHooks) cold.delete(rel);
+for (const f of ['cli-commands-hook', ...Object.keys(hookFiles)]) {
+  const text = readFileSync(`out/cli/lazy/${f}.mjs`, 'utf8');
+  if (/typeof require/.test(text)) throw new Error(`${f}.mjs now needs require(): give it back the banner`);
+  if (f === 'cli-commands-hook' && /from ["']node:crypto["']/.test(text)) throw new Error('the hook command file now loads node:crypto: move that import to the store half');
+}
 
 await build({
   ...common,

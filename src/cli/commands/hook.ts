@@ -17,7 +17,7 @@ export async function hookCommand(io: CliIO, agent?: string): Promise<number> {
   const bg = io.env.REWIND_BG_CHECKPOINT;
   if (bg) {
     try {
-      const { runBackground } = await import('../../engine/store/background-checkpoint.js');
+      const { runBackground } = await import('../../engine/hooks/hook-store.js');
       await runBackground(bg);
     } catch (e) {
       await logHookError(bg, `background checkpoint failed: ${e instanceof Error ? e.message : String(e)}`);
@@ -33,8 +33,10 @@ export async function hookCommand(io: CliIO, agent?: string): Promise<number> {
     // by a test or the app) the checkpoint is taken inline.
     const script = process.argv[1];
     const ours = !!script && /rewind-app(\.[cm]?js)?$/.test(script);
+    const began = performance.now();
     const what = await handleAgentHook(agent, payload, io.env, ours ? [...process.execArgv, script, 'hook'] : null);
-    if (io.env.REWIND_HOOK_DEBUG) io.err(`rewind hook: ${what}`);
+    // With the time since the process started: node's start and the loading of the CLI, then the hook's work.
+    if (io.env.REWIND_HOOK_DEBUG) io.err(`rewind hook: ${what} [started at ${began.toFixed(0)} ms, done at ${performance.now().toFixed(0)} ms]`);
   } catch (e) {
     // Only an absolute folder: a relative cwd would make a store wherever this process runs.
     const root = io.env.REWIND_PROJECT_ROOT || io.env.CLAUDE_PROJECT_DIR || (typeof payload?.cwd === 'string' && isAbsolute(payload.cwd) ? payload.cwd : undefined);

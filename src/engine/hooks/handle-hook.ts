@@ -1,15 +1,15 @@
-import { constants } from 'node:fs';
-import { lstat, mkdir, open, realpath, stat } from 'node:fs/promises';
+import { lstat, mkdir, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 import { writeCacheFileAtomic } from '../io/atomic-write.js';
-import { FINGERPRINT_WINDOW, hashRange } from '../io/fingerprint.js';
 import { ensureStore, STORE_DIR, storeDir } from '../project.js';
 import { withLock } from '../store/lock.js';
-import type { TranscriptCursor } from '../store/manifest.js';
 import type { AgentHooks, HookEvent, HookPayload } from './agent-hooks.js';
 
 export type { HookPayload };
+
+/** The store's half of the hook (one file of its own in the built CLI): loaded only by the events that need it. */
+const storeHalf = () => import('./hook-store.js');
 
 /**
  * `rewind-app hook --agent <id>`: one handler for every agent's hooks. The agent's `hooks` says
@@ -24,13 +24,6 @@ export type { HookPayload };
  * Where no turn-start event fires at all, the first tool event of a new prompt stands in for it.
  */
 
-/** Since the last checkpoint: the paths the agent said it touched; `complete` is false once a
- * tool ran whose effects we cannot name (a shell, a subagent...). */
-interface Touched {
-  complete: boolean;
-  paths: string[];
-}
-
 /** One agent's turn in this project, between hook runs. */
 interface TurnState {
   session_id: string | null;
@@ -42,6 +35,15 @@ interface TurnState {
   lastPrompt: string | null;
 }
 
+/**
+ * Since the last checkpoint: the paths the tools said they touch, one line per tool call appended
+ * (`{"paths":[...]}`). An append needs no lock and no read: a tool hook records its paths and
+ * returns. A checkpoint (under the hooks' lock: one at a time) takes the file by renaming it (a tool
+ * after that appends to a new one) and reads it once. An accelerator only: every checkpoint walks
+ * the whole tree, so a lost line costs a file read by its stat instead, never a change missed.
+ */
+const touchedLog = (root: string) => join(storeDir(root), 'touched.jsonl');
+/** The read-modify-write file of earlier versions: still read once, then removed. */
 const touchedFile = (root: string) => join(storeDir(root), 'touched.json');
 /** Also what tells the window's watcher that this agent's hooks checkpoint the project. */
 export const hookStateFile = (root: string, agent: string) => join(storeDir(root), `hook-${agent}.json`);
@@ -58,9 +60,36 @@ async function readJson<T>(file: string, valid: (v: T) => boolean, fallback: T):
   return fallback;
 }
 
-const readTouched = (root: string) => readJson<Touched>(touchedFile(root), (v) => typeof v.complete === 'boolean' && Array.isArray(v.paths), { complete: false, paths: [] });
-// Scratch state between hook runs: no fsync (a torn or lost file means a full scan next time, or a checkpoint left untied).
-const writeTouched = (root: string, t: Touched) => writeCacheFileAtomic(touchedFile(root), Buffer.from(JSON.stringify(t)));
+/** The paths recorded since the last checkpoint; `done` removes what was taken (once the checkpoint is written). */
+async function takeTouched(root: string): Promise<{ paths: string[]; done: () => Promise<void> }> {
+  const { readOwnText } = await import('../io/own-file.js');
+  // One name: a leftover of a killed checkpoint is replaced by this rename (its paths are walked anyway).
+  const taking = `${touchedLog(root)}.taking`;
+  const had = await rename(touchedLog(root), taking).then(
+    () => true,
+    () => false,
+  );
+  const paths = new Set<string>();
+  const legacy = await readJson<{ paths?: unknown }>(touchedFile(root), (v) => Array.isArray(v.paths), {});
+  for (const x of (legacy.paths as unknown[] | undefined) ?? []) if (typeof x === 'string') paths.add(x);
+  // A link or FIFO renamed into place is read as nothing (never followed, never blocked on).
+  const raw = had ? ((await readOwnText(taking).catch(() => null)) ?? '') : '';
+  for (const line of raw.split('\n')) {
+    try {
+      const v = JSON.parse(line) as { paths?: unknown };
+      if (Array.isArray(v.paths)) for (const x of v.paths) if (typeof x === 'string') paths.add(x);
+    } catch {
+      // an empty or torn line
+    }
+  }
+  return {
+    paths: [...paths],
+    done: async () => {
+      if (had) await unlink(taking).catch(() => undefined);
+      if (legacy.paths) await unlink(touchedFile(root)).catch(() => undefined);
+    },
+  };
+}
 
 function relInProject(root: string, cwd: string, p: string): string | null {
   const abs = isAbsolute(p) ? p : resolve(cwd, p);
@@ -74,32 +103,11 @@ const sizeOf = async (path: string | undefined) => {
   return st?.isFile() ? st.size : 0;
 };
 
-async function transcriptCursor(p: HookPayload, agent: string, ids: { promptUuid?: string | null; promptId?: string | null }): Promise<TranscriptCursor | null> {
-  if (!p.transcript_path) return null;
-  const st = await stat(p.transcript_path).catch(() => null);
-  let size = 0;
-  let prefix = '';
-  // Only a regular file is opened, and without blocking: the payload can name a FIFO, which a
-  // blocking open would wait on until the agent's hook timeout. Anything else counts as no file.
-  if (st?.isFile()) {
-    const fh = await open(p.transcript_path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)).catch(() => null);
-    try {
-      const now = await fh?.stat();
-      if (fh && now?.isFile()) {
-        size = now.size;
-        // The same window as a fingerprint's tail: tells a rewritten transcript apart.
-        prefix = await hashRange(fh, Math.max(0, size - FINGERPRINT_WINDOW), Math.min(size, FINGERPRINT_WINDOW));
-      }
-    } finally {
-      await fh?.close();
-    }
-  }
-  return { transcript_path: p.transcript_path, session_id: p.session_id ?? null, agent, prompt_uuid: ids.promptUuid ?? null, prompt_id: ids.promptId ?? null, byte_offset_end: size, prefix_sha256: prefix };
-}
-
 export interface HookContext {
   agent: string;
   hooks: AgentHooks;
+  /** Where each checkpoint's time went, for `REWIND_HOOK_DEBUG` (the bench reads it). */
+  onPhases?: (phases: Record<string, number>) => void;
   /** How to start this CLI again (node's arguments) for a background checkpoint; none: taken inline. */
   cliArgs?: string[] | null;
 }
@@ -124,6 +132,12 @@ export async function handleHook(ctx: HookContext, p: HookPayload, env: NodeJS.P
   const ev = ctx.hooks.read(p);
   if (ev.kind === 'other') return 'nothing to do';
   if (ev.kind === 'tool' && ev.readOnly && !ctx.hooks.promptAfter) return 'read-only tool';
+  // A tool call of an agent that names its prompts (no turn to tie): nothing to read or keep between
+  // hook runs, so no lock: record what the tool touches and return. While a first checkpoint is
+  // read in the background, the pre-hook keeps what the files held, under the lock (below).
+  if (ev.kind === 'tool' && !ctx.hooks.promptAfter && (await storeReady(root)) && !(await stat(join(storeDir(root), 'background.json')).catch(() => null))) {
+    return noteTool(root, cwd, ev);
+  }
   await ensureStore(root);
   if (ev.kind === 'session' || ev.kind === 'prompt') await writePointer(root, ctx.agent, p, cwd);
   return withLock(join(storeDir(root), 'touched.lock'), () => step(ctx, root, cwd, p, ev));
@@ -142,7 +156,21 @@ export async function handleAgentHook(agent: string | undefined, p: HookPayload,
   const id = agent || BARE_HOOK_AGENT;
   const hooks = await hooksOfAgent(id);
   if (!hooks) throw new Error(`unknown agent "${id}" (or one without hooks)`);
-  return handleHook({ agent: id, hooks, cliArgs }, p, env);
+  const said: string[] = [];
+  const r = await handleHook({ agent: id, hooks, cliArgs, ...(env.REWIND_HOOK_DEBUG ? { onPhases: (ph) => said.push(JSON.stringify(ph)) } : {}) }, p, env);
+  return said.length ? `${r} (ms: ${said.join(', ')})` : r;
+}
+
+/**
+ * The store is there as Rewind made it, in two lstats (`.agent`, `.agent/rewind`: real folders, no
+ * link): the tool hooks' check. Anything else (missing, a link) goes through ensureStore, which
+ * makes it or refuses it in one line. Its own folders are checked by whoever writes into them.
+ */
+async function storeReady(root: string): Promise<boolean> {
+  const a = await lstat(join(root, '.agent')).catch(() => null);
+  const b = a?.isDirectory() ? await lstat(storeDir(root)).catch(() => null) : null;
+  if (!b?.isDirectory()) await ensureStore(root);
+  return true;
 }
 
 async function writePointer(root: string, agent: string, p: HookPayload, cwd: string): Promise<void> {
@@ -157,10 +185,15 @@ async function step(ctx: HookContext, root: string, cwd: string, p: HookPayload,
   const fresh: TurnState = { session_id: p.session_id ?? null, transcript_path: p.transcript_path ?? null, pending: null, tiedOffset: null, lastPrompt: null };
   let state = await readJson<TurnState>(stateFile, (v) => 'pending' in v, fresh);
   if (p.session_id && state.session_id !== p.session_id) state = fresh;
+  // Most tool events change nothing here: no write for them (a tool hook should cost next to nothing).
+  const asRead = JSON.stringify(state);
   // A resume can name a new file for the same session at its start (Gemini): follow the later one.
   if (p.transcript_path && ev.kind !== 'session') state.transcript_path = p.transcript_path;
   const said: string[] = [];
-  const save = () => writeCacheFileAtomic(stateFile, Buffer.from(JSON.stringify(state)));
+  const save = async () => {
+    const now = JSON.stringify(state);
+    if (now !== asRead || ev.kind !== 'tool') await writeCacheFileAtomic(stateFile, Buffer.from(now));
+  };
 
   /** The checkpoint of a turn whose prompt is not in the file yet, to tie once it is. */
   const openTurn = async () => {
@@ -179,9 +212,9 @@ async function step(ctx: HookContext, root: string, cwd: string, p: HookPayload,
       if (ev.kind === 'prompt' || ev.kind === 'session') state.pending = null;
       return;
     }
-    const { tieToPrompt } = await import('../store/prompt-tie.js');
+    const { tieToPrompt, tieQueued } = await storeHalf();
     // One still queued in the background is tied where it waits.
-    if (!(await tieToPrompt(root, state.pending.checkpoint, id))) await (await import('../store/background-checkpoint.js')).tieQueued(root, state.pending.checkpoint, id);
+    if (!(await tieToPrompt(root, state.pending.checkpoint, id))) await tieQueued(root, state.pending.checkpoint, id);
     said.push(`tied ${state.pending.checkpoint} to ${id}`);
     state.pending = null;
     state.lastPrompt = id;
@@ -237,43 +270,44 @@ async function step(ctx: HookContext, root: string, cwd: string, p: HookPayload,
  * queued for a detached child: the hook returns at once with its id.
  */
 async function checkpoint(ctx: HookContext, root: string, p: HookPayload, ids: { promptUuid?: string | null; promptId?: string | null }, trigger: 'prompt' | 'turn-end' = 'prompt'): Promise<string> {
-  const touched = await readTouched(root);
+  const touched = await takeTouched(root);
+  const { transcriptCursor, queueIfBackground, takeCheckpoint } = await storeHalf();
   const transcript = await transcriptCursor(p, ctx.agent, ids);
   if (ctx.cliArgs) {
-    const { queueIfBackground } = await import('../store/background-checkpoint.js');
     const queued = await queueIfBackground(root, { time: Date.now(), trigger, transcript, touched: touched.paths }, ctx.cliArgs);
     if (queued) {
-      await writeTouched(root, { complete: true, paths: [] });
+      await touched.done();
       return queued;
     }
   }
-  // Loaded here only: the tool-call hooks, which run far more often, never need the store's code.
-  const { takeCheckpoint } = await import('../store/checkpoint.js');
   const r = await takeCheckpoint({ projectRoot: root, trigger, transcript, touched: touched.paths });
-  await writeTouched(root, { complete: true, paths: [] });
+  await touched.done();
+  ctx.onPhases?.(r.phases);
   return r.manifest.id;
 }
 
 async function noteTool(root: string, cwd: string, ev: Extract<HookEvent, { kind: 'tool' }>): Promise<string> {
   const rels = ev.files?.map((f) => relInProject(root, cwd, f)) ?? null;
   if (ev.phase === 'pre') {
-    const t = await readTouched(root);
-    if (rels === null) t.complete = false;
-    else for (const rel of rels) if (rel && !t.paths.includes(rel)) t.paths.push(rel);
-    await writeTouched(root, t);
+    // An accelerator only (see touchedLog): a line that cannot be written is no harm.
+    const named = rels?.filter((r): r is string => !!r) ?? [];
+    if (named.length) {
+      const { appendOwnFile } = await import('../io/own-file.js');
+      await appendOwnFile(touchedLog(root), `${JSON.stringify({ paths: named })}\n`).catch(() => undefined);
+    }
     // A first checkpoint still being read in the background keeps what these files hold before the tool.
     if (await stat(join(storeDir(root), 'background.json')).catch(() => null)) {
-      const { keepPreImages } = await import('../store/background-checkpoint.js');
+      const { keepPreImages } = await storeHalf();
       await keepPreImages(root, rels === null ? null : rels.filter((r): r is string => !!r));
     }
     return rels ? `touched ${rels.filter(Boolean).join(', ') || 'nothing in the project'}` : `${ev.tool}: touched set unknown`;
   }
   if (!rels) return `${ev.tool} done`;
-  const [{ hashFile }, { recordAgentWrite }] = await Promise.all([import('../store/objects.js'), import('../store/agent-writes.js')]);
+  const { hashFile, recordAgentWrite, linkOnTheWay } = await import('./hook-write.js');
   for (const rel of rels) {
     if (!rel) continue;
     // Never through a link (a linked folder on the way included), never a FIFO, socket or device: only a regular file is read.
-    if (await (await import('../store/safe-path.js')).linkOnTheWay(root, rel)) continue;
+    if (await linkOnTheWay(root, rel)) continue;
     const st = await lstat(join(root, rel)).catch(() => null);
     if (st && !st.isFile()) continue;
     const ref = st ? await hashFile(join(root, rel)).catch(() => null) : null;

@@ -135,6 +135,11 @@ export async function ensureOwnDir(root: string, rel: string, opts: { create?: b
  * blocking, so a hook never waits on it. Other errors are thrown.
  */
 export async function readOwnText(path: string): Promise<string | null> {
+  return (await readOwnBytes(path))?.toString('utf8') ?? null;
+}
+
+/** The same, as bytes (a binary file of Rewind's own: the stat cache). */
+export async function readOwnBytes(path: string): Promise<Buffer | null> {
   let fh: FileHandle;
   try {
     fh = await open(path, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
@@ -147,7 +152,7 @@ export async function readOwnText(path: string): Promise<string | null> {
     const st = await fh.stat();
     if (!st.isFile()) return null;
     if (!NOFOLLOW && (await lstat(path).catch(() => null))?.isSymbolicLink()) return null;
-    return await fh.readFile('utf8');
+    return await fh.readFile();
   } finally {
     await fh.close();
   }

@@ -11,6 +11,7 @@ import {
   listCheckpointIds,
   newCheckpointId,
   summarize,
+  withoutEntries,
   writeManifest,
   type CheckpointSummary,
   type Entry,
@@ -19,9 +20,10 @@ import {
   type Trigger,
 } from './manifest.js';
 import { ObjectStore } from './objects.js';
-import { cacheFromManifest, readStatCache, writeStatCache, writeStatCacheHead, type CacheEntry } from './stat-cache.js';
-import { readTree, unreadableIn, type TreeState } from './tree-state.js';
-import { walkTreeSync, type WalkEntry } from './walk-tree.js';
+import { scanTree, type Scan } from './scan-tree.js';
+import { cacheFromManifest, readStatCache, writeStatCache, writeStatCacheHead } from './stat-cache.js';
+import { kindCode, RowsBuilder, TreeRows, type CacheEntry } from './tree-rows.js';
+import { readScan, unreadableIn, type TreeState } from './tree-state.js';
 
 export interface CheckpointOptions {
   projectRoot: string;
@@ -52,6 +54,8 @@ export interface CheckpointResult {
   hashed: number;
   newObjects: number;
   ms: number;
+  /** Where the time went, by phase (ms): what `REWIND_HOOK_DEBUG` prints and the bench reads. */
+  phases: Record<string, number>;
 }
 
 export function objectStore(projectRoot: string): ObjectStore {
@@ -83,8 +87,6 @@ async function refuseLinkedStore(projectRoot: string): Promise<void> {
   }
 }
 
-const toEntry = (p: string, e: CacheEntry): Entry => [p, e.kind, e.ref, e.mode, e.size, e.mtimeMs, e.ino];
-
 /**
  * Takes a checkpoint of the whole project tree as it is now: the user's own edits since the last
  * one included, whoever made them. An lstat walk compared with the stat cache (git's index, in
@@ -97,33 +99,27 @@ export async function takeCheckpoint(opts: CheckpointOptions): Promise<Checkpoin
   await refuseLinkedStore(opts.projectRoot);
   return withLock(join(store, 'checkpoint.lock'), async () => {
     const t0 = performance.now();
+    const phases: Record<string, number> = {};
+    let lap = t0;
+    const mark = (name: string) => {
+      const now = performance.now();
+      phases[name] = Math.round((now - lap) * 10) / 10;
+      lap = now;
+    };
     await cleanStoreTemps(opts.projectRoot);
     const now = opts.now ?? Date.now;
     const config = await readStoreConfig(opts.projectRoot);
     const objects = objectStore(opts.projectRoot);
     const ids = await listCheckpointIds(opts.projectRoot);
     const newestId = ids[ids.length - 1] ?? null;
-    const walkStart = Date.now();
-    const walked: WalkEntry[] = opts.fromState
-      ? [...opts.fromState].map(([path, n]) => ({
-          path,
-          kind: n.kind === 'f' ? 'file' : n.kind === 'l' ? 'symlink' : 'dir',
-          size: n.size,
-          mode: n.mode,
-          mtimeMs: n.mtimeMs ?? 0,
-          ...(n.ctimeMs !== undefined ? { ctimeMs: n.ctimeMs } : {}),
-          ino: n.ino ?? 0,
-          ...(n.kind === 'l' ? { target: n.ref } : {}),
-        }))
-      : walkTreeSync(opts.projectRoot);
     // The parent: the cache when it is the newest checkpoint's tree, else that checkpoint read whole.
     let cache = await readStatCache(opts.projectRoot);
-    let parent: Map<string, CacheEntry> | null = null;
+    let parent: TreeRows | null = null;
     let parentDepth = 0;
     let parentFromCache = false;
     if (newestId && cache?.checkpoint === newestId) {
       parentFromCache = true;
-      parent = cache.entries;
+      parent = cache.rows;
       parentDepth = cache.depth;
     } else if (newestId) {
       const m = await latestManifest(opts.projectRoot);
@@ -131,62 +127,48 @@ export async function takeCheckpoint(opts: CheckpointOptions): Promise<Checkpoin
         const fromManifest = cacheFromManifest(m);
         // The newest readable one is the parent only when it is the newest of all (a torn one breaks the chain).
         if (m.id === newestId) {
-          parent = fromManifest.entries;
+          parent = fromManifest.rows;
           parentDepth = m.depth ?? 0;
         }
         if (!cache) cache = fromManifest;
       }
     }
-    // A state read from disk already knows each file's hash: not read again when that object is stored.
+    mark('cache');
+    const touched = new Set((opts.touched ?? []).map((raw) => raw.split('\\').join('/').replace(/^\.\//, '')));
+    let scan: Scan;
     const knownRefs = new Map<string, string>();
     if (opts.fromState) {
-      const inParent = new Set([...(parent?.values() ?? [])].map((e) => e.ref));
-      for (const [p, n] of opts.fromState) {
-        if (n.kind === 'f' && (inParent.has(n.ref) || (await objects.has(n.ref)))) knownRefs.set(p, n.ref);
-      }
-    }
-    const touched = new Set((opts.touched ?? []).map((raw) => raw.split('\\').join('/').replace(/^\.\//, '')));
-    const read = await readTree(opts.projectRoot, walked, cache, { store: objects, touched, maxFileBytes: config.maxFileBytes, knownRefs });
+      scan = await scanFromState(opts.fromState, parent, objects, knownRefs);
+      cache = null;
+    } else scan = scanTree(opts.projectRoot, cache, { touched, maxFileBytes: config.maxFileBytes });
+    const walkStart = scan.walkStart;
+    mark('walk');
+    const read = await readScan(opts.projectRoot, scan, cache, { store: objects, knownRefs });
+    mark('read');
+    let rows = read.rows;
+    let from = read.from;
     let note: string | undefined;
     if (opts.preImages) {
       const got = await opts.preImages();
-      for (const [p, [ref, mode, size]] of Object.entries(got?.pre ?? {})) {
+      const pre = Object.entries(got?.pre ?? {});
+      if (pre.length) {
+        const map = new Map<string, CacheEntry>();
+        for (let i = 0; i < rows.length; i++) map.set(rows.paths[i]!, rows.entry(i));
         // The content before the tool ran; the stat is unknown, so the next checkpoint reads the file again.
-        if (ref === null) read.entries.delete(p);
-        else read.entries.set(p, { kind: 'f', ref, mode, size, mtimeMs: -1, ino: -1 });
+        for (const [p, [ref, mode, size]] of pre) {
+          if (ref === null) map.delete(p);
+          else map.set(p, { kind: 'f', ref, mode, size, mtimeMs: -1, ino: -1 });
+        }
+        rows = TreeRows.fromEntries(map);
+        from = new Array<number>(rows.length).fill(-1);
       }
       if (got?.uncovered) note = opts.uncoveredNote;
     }
     const skipped = [...read.skipped, ...(opts.fromState ? (unreadableIn.get(opts.fromState) ?? []) : [])];
-    const entries: Entry[] = [...read.entries].map(([p, e]) => toEntry(p, e)).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    let newObjects = 0;
-    const changed: CheckpointSummary['changed'] = { added: [], modified: [], deleted: [] };
-    const set: Entry[] = [];
-    const removed: string[] = [];
-    for (const e of entries) {
-      const o = parent?.get(e[0]);
-      if (!o) {
-        changed.added.push(e[0]);
-        set.push(e);
-        if (e[1] === 'f') newObjects++;
-      } else if (o.kind !== e[1] || o.ref !== e[2] || o.mode !== e[3]) {
-        changed.modified.push(e[0]);
-        set.push(e);
-        if (e[1] === 'f' && o.ref !== e[2]) newObjects++;
-      }
-    }
-    for (const p of parent?.keys() ?? []) {
-      if (!read.entries.has(p)) {
-        changed.deleted.push(p);
-        removed.push(p);
-      }
-    }
-    // Directory entries are bookkeeping (only empty ones are recorded): not what the user calls a change.
-    const isDir = (p: string) => (read.entries.get(p) ?? parent?.get(p))?.kind === 'd';
-    for (const k of ['added', 'modified', 'deleted'] as const) changed[k] = changed[k].filter((p) => !isDir(p));
+    const d = diffRows(rows, from, parent, parentFromCache);
     const asDelta = !!parent && parentDepth < MAX_DELTA_DEPTH;
     const depth = asDelta ? parentDepth + 1 : 0;
-    const manifest: Manifest = {
+    const manifest = {
       version: 1,
       id: opts.id ?? newCheckpointId(now()),
       time: new Date(opts.time ?? now()).toISOString(),
@@ -195,18 +177,101 @@ export async function takeCheckpoint(opts: CheckpointOptions): Promise<Checkpoin
       scan: 'full',
       parent: newestId,
       transcript: opts.transcript ?? null,
-      entries,
       skipped,
-      ...(asDelta ? { delta: { set, removed } } : {}),
+      ...(asDelta ? { delta: { set: d.set, removed: d.removed } } : {}),
       depth,
       ...(opts.background ? { background: { ...opts.background, finished: new Date().toISOString(), ...(note ? { note } : {}) } } : {}),
-    };
-    const summary = summarize(manifest, null, changed);
+    } as Omit<Manifest, 'entries'> as Manifest;
+    // The whole tree as entries is made only when asked for (a full manifest, a caller): a delta never needs it.
+    let entries: Entry[] | null = null;
+    Object.defineProperty(manifest, 'entries', {
+      enumerable: true,
+      configurable: true,
+      get: () => (entries ??= Array.from({ length: rows.length }, (_, i) => rows.toEntry(i))),
+      set: (v: Entry[]) => (entries = v),
+    });
+    const summary: CheckpointSummary = { ...summarize({ ...withoutEntries(manifest), entries: [] }, null, d.changed), files: d.files, bytes: d.bytes };
+    mark('diff');
     await writeManifest(opts.projectRoot, manifest, summary);
-    // Nothing changed and nothing was read: the cache stays as it is, named for this checkpoint too.
-    const same = parentFromCache && read.hashed === 0 && set.length === 0 && removed.length === 0 && !opts.preImages && !opts.fromState;
+    mark('manifest');
+    // Nothing changed, nothing was read, no folder listed anew: the cache stays as it is, named for this checkpoint too.
+    const same = parentFromCache && read.hashed === 0 && d.set.length === 0 && d.removed.length === 0 && scan.listed === 0 && !opts.preImages && !opts.fromState;
     if (same) await writeStatCacheHead(opts.projectRoot, cache!.file ?? null, manifest.id, depth);
-    else await writeStatCache(opts.projectRoot, { checkpoint: manifest.id, depth, written: walkStart, entries: read.entries });
-    return { manifest, hashed: read.hashed, newObjects, ms: performance.now() - t0 };
+    else await writeStatCache(opts.projectRoot, { checkpoint: manifest.id, depth, written: walkStart, rows }, scan.listings);
+    mark(same ? 'head' : 'statCache');
+    return { manifest, hashed: read.hashed, newObjects: d.newObjects, ms: performance.now() - t0, phases: { ...phases, foldersListed: scan.listed, filesRead: read.hashed } };
   });
+}
+
+/** A state a restore just read from disk as a scan: a file whose blob is stored keeps its hash unread. */
+async function scanFromState(state: TreeState, parent: TreeRows | null, objects: ObjectStore, knownRefs: Map<string, string>): Promise<Scan> {
+  const inParent = new Set<string>();
+  if (parent) for (let i = 0; i < parent.length; i++) if (parent.kinds[i] === 0) inParent.add(parent.ref(i));
+  const b = new RowsBuilder();
+  const sorted = [...state].sort((a, c) => (a[0] < c[0] ? -1 : a[0] > c[0] ? 1 : 0));
+  const toRead: number[] = [];
+  for (const [p, n] of sorted) {
+    const i = b.push(p, kindCode(n.kind), n.mode, n.size, n.mtimeMs ?? 0, n.ctimeMs ?? Number.NaN, n.ino ?? 0, n.kind === 'f' ? null : n.ref);
+    if (n.kind !== 'f') continue;
+    if (inParent.has(n.ref) || (await objects.has(n.ref))) knownRefs.set(p, n.ref);
+    toRead.push(i);
+  }
+  return { rows: b, from: new Array<number>(sorted.length).fill(-1), toRead, skipped: [], walkStart: Date.now(), listings: null, listed: 0, reused: 0 };
+}
+
+interface RowsDiff {
+  set: Entry[];
+  removed: string[];
+  changed: CheckpointSummary['changed'];
+  newObjects: number;
+  files: number;
+  bytes: number;
+}
+
+/**
+ * What changed against the parent, both in path order (one pass, no map): a row whose content
+ * came from the parent's own cache row is unchanged without comparing hashes.
+ */
+function diffRows(rows: TreeRows, from: readonly number[], parent: TreeRows | null, parentIsCache: boolean): RowsDiff {
+  const set: Entry[] = [];
+  const removed: string[] = [];
+  const changed: CheckpointSummary['changed'] = { added: [], modified: [], deleted: [] };
+  let newObjects = 0;
+  let files = 0;
+  let bytes = 0;
+  const seen = parent ? new Uint8Array(parent.length) : null;
+  parent?.rewind();
+  for (let i = 0; i < rows.length; i++) {
+    const kind = rows.kinds[i]!;
+    if (kind !== 2) {
+      files++;
+      bytes += rows.sizes[i]!;
+    }
+    const p = rows.paths[i]!;
+    const pi = parent ? parent.find(p) : -1;
+    if (pi < 0) {
+      if (kind !== 2) changed.added.push(p);
+      set.push(rows.toEntry(i));
+      if (kind === 0) newObjects++;
+      continue;
+    }
+    seen![pi] = 1;
+    const pk = parent!.kinds[pi]!;
+    const sameRef = parentIsCache && from[i] === pi ? true : rows.ref(i) === parent!.ref(pi);
+    if (pk !== kind || rows.modes[i] !== parent!.modes[pi] || !sameRef) {
+      // Directory entries are bookkeeping (only empty ones are recorded): not what the user calls a change.
+      if (kind !== 2) changed.modified.push(p);
+      set.push(rows.toEntry(i));
+      if (kind === 0 && !sameRef) newObjects++;
+    }
+  }
+  if (parent) {
+    for (let pi = 0; pi < parent.length; pi++) {
+      if (seen![pi]) continue;
+      const p = parent.paths[pi]!;
+      removed.push(p);
+      if (parent.kinds[pi] !== 2) changed.deleted.push(p);
+    }
+  }
+  return { set, removed, changed, newObjects, files, bytes };
 }

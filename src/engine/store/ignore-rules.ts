@@ -6,6 +6,8 @@ export const ALWAYS_EXCLUDED = ['.git', '.agent/rewind'];
 interface Level {
   /** Directory (relative to the root, '' for the root) whose .gitignore this is. */
   base: string;
+  /** `base/`, or '' for the root. */
+  prefix: string;
   ig: Ignore;
 }
 
@@ -18,7 +20,7 @@ export class IgnoreStack {
   private levels: Level[] = [];
 
   push(base: string, gitignoreText: string): void {
-    this.levels.push({ base, ig: ignore().add(gitignoreText) });
+    this.levels.push({ base, prefix: base ? `${base}/` : '', ig: ignore().add(gitignoreText) });
   }
 
   pop(base: string): void {
@@ -27,11 +29,12 @@ export class IgnoreStack {
 
   /** `rel` is relative to the root, with '/' separators. */
   ignores(rel: string, isDir: boolean): boolean {
-    if (ALWAYS_EXCLUDED.some((x) => rel === x || rel.startsWith(`${x}/`))) return true;
+    // Both always-excluded paths start with a dot: one compare for every other path.
+    if (rel.charCodeAt(0) === 46 && ALWAYS_EXCLUDED.some((x) => rel === x || rel.startsWith(`${x}/`))) return true;
     let ignored = false;
-    for (const { base, ig } of this.levels) {
-      if (base && !rel.startsWith(`${base}/`)) continue;
-      const sub = base ? rel.slice(base.length + 1) : rel;
+    for (const { prefix, ig } of this.levels) {
+      if (prefix && !rel.startsWith(prefix)) continue;
+      const sub = prefix ? rel.slice(prefix.length) : rel;
       const r = ig.test(isDir ? `${sub}/` : sub);
       if (r.ignored) ignored = true;
       else if (r.unignored) ignored = false;

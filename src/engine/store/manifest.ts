@@ -189,10 +189,17 @@ export async function listCheckpointIds(projectRoot: string): Promise<string[]> 
     .sort();
 }
 
+/** The manifest's other fields, without reading `entries` (a checkpoint makes them only when asked for). */
+export function withoutEntries(m: Manifest): Omit<Manifest, 'entries'> {
+  const o: Record<string, unknown> = {};
+  for (const k of Object.keys(m)) if (k !== 'entries') o[k] = (m as unknown as Record<string, unknown>)[k];
+  return o as unknown as Omit<Manifest, 'entries'>;
+}
+
 export async function writeManifest(projectRoot: string, m: Manifest, summary: CheckpointSummary): Promise<void> {
   // A real folder inside the store, never a link the project shipped.
   const dir = await ensureOwnDir(storeDir(projectRoot), 'checkpoints');
-  const stored = m.delta ? { ...m, entries: [] } : m;
+  const stored = m.delta ? { ...withoutEntries(m), entries: [] } : m;
   await writeBufferAtomic(join(dir, `${m.id}.json`), JSON.stringify(stored));
   await appendOwnFile(join(dir, 'index.jsonl'), `${JSON.stringify(summary)}\n`);
 }

@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import type { Entry, Manifest } from './manifest.js';
 import { hashFile, type ObjectStore } from './objects.js';
-import { cacheFromManifest, readStatCache, statFresh, type CacheEntry, type StatCache } from './stat-cache.js';
-import { walkTree, type WalkEntry } from './walk-tree.js';
+import { scanTree, type Scan } from './scan-tree.js';
+import { cacheFromManifest, readStatCache, type StatCache } from './stat-cache.js';
+import { RowsBuilder, TreeRows } from './tree-rows.js';
 
 export interface NodeState {
   kind: 'f' | 'l' | 'd';
@@ -42,88 +43,70 @@ export function readFailure(err: unknown): string | null {
   return null;
 }
 
-export interface ReadTreeOptions {
+export interface ReadScanOptions {
   /** Where a file read is stored (a checkpoint); none: only hashed. */
   store?: ObjectStore;
-  /** Paths read whatever their stat says (the agent named them: the stat may not show a write in the same tick). */
-  touched?: Set<string>;
-  /** Files larger than this are skipped. */
-  maxFileBytes?: number;
   /** Hashes already known for a path's current content (a preview read them). */
   knownRefs?: Map<string, string>;
 }
 
-export interface ReadTree {
-  entries: Map<string, CacheEntry>;
+/** A scan with its files read: the tree in rows, what could not be read named. */
+export interface ReadScan {
+  rows: TreeRows;
+  /** Per row, the cache row whose content it has (-1: read now, or not a file). */
+  from: number[];
   skipped: Skipped[];
   hashed: number;
 }
 
 /**
- * The walked tree with content hashes: a file whose stat matches the cache keeps its hash unread;
- * the others are read (8 at a time: reading is I/O bound). A file that cannot be read, or is gone
- * by then, is skipped and named; a FIFO, socket or device is named and never opened.
+ * Reads the files a scan could not vouch for by their stat (8 at a time: reading is I/O bound).
+ * A file that cannot be read, or is gone by then, is left out and named; the rest keep the hash
+ * their cache row has (taken from it only when asked).
  */
-export async function readTree(root: string, walked: WalkEntry[], cache: StatCache | null, o: ReadTreeOptions = {}): Promise<ReadTree> {
-  const out: (CacheEntry | null)[] = new Array(walked.length);
-  const skipped: Skipped[] = [];
+export async function readScan(root: string, scan: Scan, cache: StatCache | null, o: ReadScanOptions = {}): Promise<ReadScan> {
+  const { rows, from, toRead } = scan;
+  const skipped = [...scan.skipped];
+  const dropped = new Set<number>();
   let hashed = 0;
-  const written = cache?.written ?? 0;
-  const one = async (w: WalkEntry): Promise<CacheEntry | null> => {
-    const at = { mtimeMs: w.mtimeMs, ...(w.ctimeMs !== undefined ? { ctimeMs: w.ctimeMs } : {}), ino: w.ino };
-    if (w.kind === 'dir') return { kind: 'd', ref: '', mode: w.mode, size: 0, ...at };
-    if (w.kind === 'symlink') return { kind: 'l', ref: w.target ?? '', mode: 0o777, size: 0, ...at };
-    if (w.kind === 'special') {
-      skipped.push({ path: w.path, size: 0, reason: `${w.what ?? 'not a regular file'}: recorded, never opened` });
-      return null;
-    }
-    if (o.maxFileBytes !== undefined && w.size > o.maxFileBytes) {
-      skipped.push({ path: w.path, size: w.size, reason: `larger than ${o.maxFileBytes} bytes` });
-      return null;
-    }
-    const c = cache?.entries.get(w.path);
-    if (!o.touched?.has(w.path) && statFresh(c, w, written)) return { kind: 'f', ref: c.ref, mode: w.mode, size: w.size, ...at };
-    const known = o.knownRefs?.get(w.path);
-    if (known) return { kind: 'f', ref: known, mode: w.mode, size: w.size, ...at };
-    try {
-      const ref = o.store ? await o.store.putFile(join(root, w.path), w.size) : await hashFile(join(root, w.path));
-      hashed++;
-      return { kind: 'f', ref, mode: w.mode, size: w.size, ...at };
-    } catch (err) {
-      const reason = readFailure(err);
-      if (!reason) throw err;
-      skipped.push({ path: w.path, size: w.size, reason });
-      return null;
-    }
-  };
-  // Most files are unchanged: their entries are made here, synchronously (20,000 promises cost more
-  // than the stat compare itself); only the others are read, 8 at a time.
-  const toRead: number[] = [];
-  walked.forEach((w, i) => {
-    if (w.kind === 'file' && (o.maxFileBytes === undefined || w.size <= o.maxFileBytes) && !o.touched?.has(w.path)) {
-      const c = cache?.entries.get(w.path);
-      if (statFresh(c, w, written)) {
-        out[i] = { kind: 'f', ref: c.ref, mode: w.mode, size: w.size, mtimeMs: w.mtimeMs, ...(w.ctimeMs !== undefined ? { ctimeMs: w.ctimeMs } : {}), ino: w.ino };
-        return;
-      }
-    }
-    toRead.push(i);
-  });
   let next = 0;
   const worker = async () => {
     while (next < toRead.length) {
       const i = toRead[next++]!;
-      out[i] = await one(walked[i]!);
+      const p = rows.paths[i]!;
+      const known = o.knownRefs?.get(p);
+      if (known) {
+        rows.refs[i] = known;
+        continue;
+      }
+      try {
+        rows.refs[i] = o.store ? await o.store.putFile(join(root, p), rows.sizes[i]!) : await hashFile(join(root, p));
+        hashed++;
+      } catch (err) {
+        const reason = readFailure(err);
+        if (!reason) throw err;
+        skipped.push({ path: p, size: rows.sizes[i]!, reason });
+        dropped.add(i);
+      }
     }
   };
-  await Promise.all(Array.from({ length: 8 }, worker));
-  const entries = new Map<string, CacheEntry>();
-  walked.forEach((w, i) => {
-    const e = out[i];
-    if (e) entries.set(w.path, e);
-  });
+  await Promise.all(Array.from({ length: Math.min(8, toRead.length) }, worker));
   skipped.sort((a, b) => (a.path < b.path ? -1 : 1));
-  return { entries, skipped, hashed };
+  const crows = cache?.rows ?? null;
+  const source = crows ? { rows: crows, from } : null;
+  // Nothing left out (nearly always): the scan's own columns are the tree, no copy of 20,000 rows.
+  if (!dropped.size) return { rows: new TreeRows(rows.paths, rows.kinds, rows.modes, rows.sizes, rows.mtimes, rows.ctimes, rows.inos, rows.refs, source), from, skipped, hashed };
+  const b = new RowsBuilder();
+  const keptFrom: number[] = [];
+  for (let i = 0; i < rows.paths.length; i++) {
+    if (dropped.size && dropped.has(i)) continue;
+    const f = from[i]!;
+    // A fresh row's ref stays in the cache until asked for (a check that changed nothing never splits 20,000 refs).
+    b.push(rows.paths[i]!, rows.kinds[i]!, rows.modes[i]!, rows.sizes[i]!, rows.mtimes[i]!, rows.ctimes[i]!, rows.inos[i]!, f >= 0 ? null : (rows.refs[i] ?? ''));
+    keptFrom.push(f);
+  }
+  const out = new TreeRows(b.paths, b.kinds, b.modes, b.sizes, b.mtimes, b.ctimes, b.inos, b.refs, crows ? { rows: crows, from: keptFrom } : null);
+  return { rows: out, from: keptFrom, skipped, hashed };
 }
 
 /** The best stat cache there is: the cache file when it is the newest checkpoint's, else that manifest. */
@@ -139,9 +122,10 @@ export async function bestCache(root: string, newest: Manifest | null): Promise<
  * `unreadableIn`.
  */
 export async function currentTree(root: string, newest: Manifest | null): Promise<TreeState> {
-  const r = await readTree(root, await walkTree(root), await bestCache(root, newest));
+  const cache = await bestCache(root, newest);
+  const r = await readScan(root, scanTree(root, cache), cache);
   const out: TreeState = new Map();
-  for (const [p, e] of r.entries) out.set(p, { ...e });
+  for (let i = 0; i < r.rows.length; i++) out.set(r.rows.paths[i]!, r.rows.entry(i));
   unreadableIn.set(out, r.skipped);
   return out;
 }
