@@ -50,7 +50,8 @@ describe('lock files a project ships', () => {
     await mkdir(join(project, '.agent', 'rewind', 'touched.lock'), { recursive: true });
     await writeFile(join(project, 'a.txt'), 'a\n');
     const t = Date.now();
-    const payload = { hook_event_name: 'PreToolUse', session_id: 's', cwd: project, tool_name: 'Write', tool_input: { file_path: join(project, 'a.txt') } };
+    // A prompt takes the lock (a tool hook takes none: it only appends its paths).
+    const payload = { hook_event_name: 'UserPromptSubmit', session_id: 's', cwd: project, prompt_id: 'p1' };
     await expect(handleAgentHook('claude', payload, { HOME: base })).rejects.toMatchObject({ code: 'UNSAFE_PATH' });
     expect(Date.now() - t).toBeLessThan(3_000);
   }, 20_000);
