@@ -4,6 +4,7 @@ import { chmod, chown, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUILT_CLI } from '../../../test/fixtures.js';
+import { CANNOT_DROP_ROOT, NOBODY, reachableByNobody } from '../../../test/nobody.js';
 import { tempDir } from '../../../test/temp.js';
 
 /**
@@ -12,10 +13,9 @@ import { tempDir } from '../../../test/temp.js';
  * them as "created after the checkpoint". Probed as a non-root user for issue #34 (as root, which
  * reads anything, the CLI runs as `nobody`).
  */
-const root = process.getuid?.() === 0;
-const setpriv = root && existsSync('/usr/bin/setpriv') ? ['/usr/bin/setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : null;
+const setpriv = NOBODY;
 
-describe.skipIf(process.platform === 'win32' || (root && !setpriv))('a folder that cannot be read', () => {
+describe.skipIf(process.platform === 'win32' || CANNOT_DROP_ROOT)('a folder that cannot be read', () => {
   it('is named as skipped, and restore leaves what it holds', async () => {
     if (!existsSync(BUILT_CLI)) throw new Error('build the CLI first (npm run build)');
     const base = await tempDir('unreadable-dir-');
@@ -24,6 +24,8 @@ describe.skipIf(process.platform === 'win32' || (root && !setpriv))('a folder th
     await writeFile(join(project, 'a.txt'), 'v1\n');
     await writeFile(join(project, 'locked', 'x.txt'), 'keep\n');
     if (setpriv) for (const p of [base, project, join(project, 'a.txt'), join(project, 'locked'), join(project, 'locked', 'x.txt')]) await chown(p, 65534, 65534);
+    const reopen = setpriv ? await reachableByNobody(base) : async () => undefined;
+    try {
     const cli = (...args: string[]) => {
       const argv = [...(setpriv ?? []), process.execPath, BUILT_CLI, ...args, '--project', project];
       return spawnSync(argv[0]!, argv.slice(1), { env: { HOME: base, PATH: process.env.PATH ?? '', TMPDIR: base }, encoding: 'utf8' });
@@ -39,6 +41,9 @@ describe.skipIf(process.platform === 'win32' || (root && !setpriv))('a folder th
     expect(r.status, r.stderr).toBe(0);
     expect(await readFile(join(project, 'a.txt'), 'utf8')).toBe('v1\n');
     expect(await readFile(join(project, 'locked', 'x.txt'), 'utf8')).toBe('keep\n');
+    } finally {
+      await reopen();
+    }
   }, 30_000);
 });
 
