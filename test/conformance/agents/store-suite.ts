@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentAdapter } from '../../../src/engine/agents/adapter.js';
 import { ensureCliBuilt, rewindApp } from '../harness.js';
+import { treeOf } from '../../agent-store.js';
 import { tempDir } from '../../temp.js';
 import { chatHistory, startChatApi, type ChatApi } from './chat-api.js';
 import type { Said } from './suite.js';
@@ -73,6 +74,22 @@ export function storeConformance(s: StoreCli, adapter: AgentAdapter, bin: string
       const found = rewindApp(['search', 'bashmade', '--json'], env);
       expect(found.code, found.stderr).toBe(0);
       expect(found.stdout).toContain(id);
+    });
+
+    it(`without Rewind's hooks, restore falls back to ${adapter.displayName}'s own snapshots, labelled so; undo gives the tree back`, async () => {
+      const files = async () => Object.fromEntries(Object.entries(await treeOf(project)).filter(([p]) => !p.startsWith('.git/')));
+      const final = await files();
+      expect(final).toEqual({ 'a.txt': 'version one\n', 'c.txt': 'bashmade\n' });
+      const prompt2 = (await adapter.timeline(path)).prompts[1]!.uuid;
+      const dry = rewindApp(['restore', prompt2, '--transcript', path, '--project', project, '--dry-run', '--json'], env, project);
+      expect(dry.code, dry.stderr).toBe(0);
+      expect(dry.stderr).toContain(`Source: ${adapter.displayName}'s own snapshots`);
+      const r = rewindApp(['restore', prompt2, '--transcript', path, '--project', project, '--json'], env, project);
+      expect(r.code, r.stderr).toBe(0);
+      expect(await files()).toEqual({ 'a.txt': 'version one\n' });
+      const u = rewindApp(['undo', '--project', project], env, project);
+      expect(u.code, u.stderr).toBe(0);
+      expect(await files()).toEqual(final);
     });
 
     it('back 1 (fork): the agent forks, resuming the fork sends the history sent before the last prompt; undo deletes the fork', async () => {
