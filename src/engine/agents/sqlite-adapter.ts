@@ -124,6 +124,9 @@ export function storeAgent(n: StoreAgentNames): AgentAdapter {
     },
     mcpConfig: async () => (await import('./sqlite-mcp.js')).storeMcpConfig(n.command),
     resumeCommand: (id) => `${n.command} -s ${id}`,
+    // No marker of its own: its processes holding this store open (sqlite-open.ts).
+    openSessions: async (root) => (await import('./sqlite-open.js')).storeOpenSessions(n.command, dbOf(root)),
+    sessionIdOf: async (path) => splitRef(path)?.id ?? null,
     async isLive(path, opts = {}) {
       const r = splitRef(path);
       if (!r) return false;
