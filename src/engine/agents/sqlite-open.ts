@@ -24,8 +24,11 @@ const isRewindServe = (args: string[]) => args[0] === 'serve' && args.includes('
 
 /** The CLI's own arguments (after its program, or after `node <launcher>`); null when argv is not the CLI. */
 function cliArgs(argv: string[], command: string): string[] | null {
-  const at = argv.slice(0, 3).findIndex((a) => basename(a) === command || basename(a) === `${command}.exe`);
-  return at === -1 ? null : argv.slice(at + 1);
+  const is = (a: string | undefined) => a !== undefined && (basename(a) === command || basename(a) === `${command}.exe`);
+  if (is(argv[0])) return argv.slice(1);
+  // A launcher script run by its interpreter (`node .../bin/<cli>`, a shell wrapper).
+  if (/^(node|nodejs|bun|sh|bash|dash)(\.exe)?$/.test(basename(argv[0] ?? '')) && is(argv[1])) return argv.slice(2);
+  return null;
 }
 
 /** Does the process hold the store open? Null when its open files cannot be read (not Linux, another user's). */

@@ -31,8 +31,10 @@ export const OPENCODE: StoreCli = {
 };
 
 export const KILO: StoreCli = {
-  // The platform binary is an optional dependency of `@kilocode/cli`: named so `--ignore-scripts` installs it.
-  cli: { dir: `kilo-${KILO_VERSION}`, packages: [`@kilocode/cli@${KILO_VERSION}`, `@kilocode/cli-linux-x64@${KILO_VERSION}`], bin: join('node_modules', '@kilocode', 'cli-linux-x64', 'bin', 'kilo'), version: KILO_VERSION },
+  // The platform binary (an optional dependency of `@kilocode/cli`) is the CLI: `bin` runs it, never
+  // the package's node launcher, so the binary package alone is installed. (7.7.9 was published as
+  // a binary without its launcher; 7.8.1 as a launcher without any binary: docs/agents.md.)
+  cli: { dir: `kilo-${KILO_VERSION}`, packages: [`@kilocode/cli-linux-x64@${KILO_VERSION}`], bin: join('node_modules', '@kilocode', 'cli-linux-x64', 'bin', 'kilo'), version: KILO_VERSION },
   command: 'kilo',
   envPrefix: 'KILO',
   pluginPackage: '@kilocode/plugin',
