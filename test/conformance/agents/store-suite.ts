@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -91,6 +92,33 @@ export function storeConformance(s: StoreCli, adapter: AgentAdapter, bin: string
       expect(u.code, u.stderr).toBe(0);
       expect(await files()).toEqual(final);
     });
+
+    it(`a running ${adapter.displayName} server of the user's in the project holds the session open: an in-place rewind is refused, a fork says how to go on`, async () => {
+      // `serve` of the user's own (not the one Rewind starts for a rewind): it holds the store open.
+      const served = spawn(bin, ['serve', '--hostname', '127.0.0.1', '--port', '0'], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      try {
+        await new Promise<void>((ok, fail) => {
+          const t = setTimeout(() => fail(new Error('the server did not start in 120 s')), 120_000);
+          served.stdout.on('data', (b: Buffer) => {
+            if (/listening on/.test(b.toString())) {
+              clearTimeout(t);
+              ok();
+            }
+          });
+          served.once('exit', (c) => fail(new Error(`serve exited ${c}`)));
+        });
+        const r = back(['1', '--in-place', '--force', '--transcript', path]);
+        expect(r.code).not.toBe(0);
+        expect(r.stderr).toMatch(new RegExp(`open in ${adapter.displayName} \\(pid ${served.pid}\\)`));
+        const f = back(['1', '--dry-run', '--transcript', path]);
+        expect(f.code, f.stderr).toBe(0);
+        expect((JSON.parse(f.stdout) as { open: { pid: number } | null }).open?.pid).toBe(served.pid);
+      } finally {
+        served.kill('SIGKILL');
+      }
+      await new Promise((r) => setTimeout(r, 500));
+      expect((JSON.parse(back(['1', '--dry-run', '--transcript', path]).stdout) as { open: unknown }).open ?? null).toBeNull();
+    }, 300_000);
 
     it('back 1 (fork): the agent forks, resuming the fork sends the history sent before the last prompt; undo deletes the fork', async () => {
       const r = back(['1', '--transcript', path]);
