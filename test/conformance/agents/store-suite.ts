@@ -114,9 +114,13 @@ export function storeConformance(s: StoreCli, adapter: AgentAdapter, bin: string
         expect(f.code, f.stderr).toBe(0);
         expect((JSON.parse(f.stdout) as { open: { pid: number } | null }).open?.pid).toBe(served.pid);
       } finally {
-        served.kill('SIGKILL');
+        // Stopped as a user stops it, and waited for.
+        const exited = new Promise((r) => served.once('exit', r));
+        served.kill('SIGTERM');
+        const late = setTimeout(() => served.kill('SIGKILL'), 20_000);
+        await exited;
+        clearTimeout(late);
       }
-      await new Promise((r) => setTimeout(r, 500));
       expect((JSON.parse(back(['1', '--dry-run', '--transcript', path]).stdout) as { open: unknown }).open ?? null).toBeNull();
     }, 300_000);
 
