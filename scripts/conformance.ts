@@ -34,8 +34,8 @@ const AGENTS: Agent[] = [
   { id: 'qwen', env: 'REWIND_QWEN_VERSION', pinned: '0.24.4', files: [`${C}/agents/qwen.test.ts`, `${C}/agents/qwen-branch.test.ts`, `${C}/agents/qwen-code.test.ts`, `${C}/agents/qwen-restore.test.ts`, `${C}/agents/qwen-mcp.test.ts`], fixture: join(FIX, 'qwen-real') },
   { id: 'gemini', env: 'REWIND_GEMINI_VERSION', pinned: '0.61.0', files: [`${C}/agents/gemini.test.ts`, `${C}/agents/gemini-code.test.ts`, `${C}/agents/gemini-restore.test.ts`, `${C}/agents/gemini-mcp.test.ts`], fixture: join(FIX, 'gemini-real') },
   { id: 'copilot', env: 'REWIND_COPILOT_VERSION', pinned: '1.0.102', files: [`${C}/agents/copilot.test.ts`, `${C}/agents/copilot-code.test.ts`], fixture: join(FIX, 'copilot-1.0.102') },
-  { id: 'opencode', env: 'REWIND_OPENCODE_VERSION', pinned: '1.18.33', files: [`${C}/agents/opencode.test.ts`], fixture: join(FIX, 'opencode-1.18.33') },
-  { id: 'kilo', env: 'REWIND_KILO_VERSION', pinned: '7.7.7', files: [`${C}/agents/kilo.test.ts`], fixture: join(FIX, 'kilo-7.7.7') },
+  { id: 'opencode', env: 'REWIND_OPENCODE_VERSION', pinned: '1.18.33', files: [`${C}/agents/opencode.test.ts`, `${C}/agents/opencode-code.test.ts`], fixture: join(FIX, 'opencode-1.18.33') },
+  { id: 'kilo', env: 'REWIND_KILO_VERSION', pinned: '7.7.7', files: [`${C}/agents/kilo.test.ts`, `${C}/agents/kilo-code.test.ts`], fixture: join(FIX, 'kilo-7.7.7') },
 ];
 
 function walk(dir: string): string[] {

@@ -65,6 +65,12 @@ export function storeAgent(n: StoreAgentNames): AgentAdapter {
     displayName: n.displayName,
     badge: n.badge,
     ...(n.hooks ? { hooks: n.hooks, checkpointHooks: true } : {}),
+    // The agent's shadow-git snapshots (git projects only): the fallback where Rewind has no checkpoint.
+    codeHistory: {
+      label: `${n.displayName}'s own snapshots`,
+      covers: 'the whole worktree as its snapshot at the start of the prompt\'s turn holds it',
+      before: async (req) => (await import('./sqlite-code-history.js')).storeCodeBefore(spec, req),
+    },
     root(env, override) {
       if (override) return override;
       const db = env[`${n.envPrefix}_DB`];
@@ -118,6 +124,9 @@ export function storeAgent(n: StoreAgentNames): AgentAdapter {
     },
     mcpConfig: async () => (await import('./sqlite-mcp.js')).storeMcpConfig(n.command),
     resumeCommand: (id) => `${n.command} -s ${id}`,
+    // No marker of its own: its processes holding this store open (sqlite-open.ts).
+    openSessions: async (root) => (await import('./sqlite-open.js')).storeOpenSessions(n.command, dbOf(root)),
+    sessionIdOf: async (path) => splitRef(path)?.id ?? null,
     async isLive(path, opts = {}) {
       const r = splitRef(path);
       if (!r) return false;

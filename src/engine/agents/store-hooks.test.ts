@@ -1,4 +1,4 @@
-import { readFile, symlink, writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, readdir, readFile, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -58,5 +58,56 @@ describe.each(['opencode', 'kilo'] as const)('%s hooks: Rewind’s plugin', (age
     await expect(installAgentHooks(agent, { ...w, scope: null, command: 'rewind-app hook' })).rejects.toThrow(/not Rewind's plugin/);
     expect((await uninstallAgentHooks(agent, { ...w, scope: null })).changed).toBe(false);
     expect(await readFile(own, 'utf8')).toContain('Mine');
+  });
+
+  it('through the one config editor: a link to a user file is refused (never followed), concurrent installs leave one whole plugin, an update and an uninstall leave nothing behind', async () => {
+    const dir = await tempDir(`${agent}-plugin-edit-`);
+    const project = join(dir, 'project');
+    await mkdir(project);
+    const env = { HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'data') };
+    const w = { projectRoot: project, env };
+    const plugins = join(dir, 'config', agent, 'plugins');
+    const file = join(plugins, 'rewind.js');
+    // A link to a regular file of the user's: refused, the file it points at untouched.
+    await mkdir(plugins, { recursive: true });
+    const mine = join(dir, 'mine.js');
+    await writeFile(mine, 'export const Mine = async () => ({});\n');
+    await symlink(mine, file);
+    await expect(installAgentHooks(agent, { ...w, scope: null, command: 'rewind-app hook' })).rejects.toThrow(/link/);
+    await expect(uninstallAgentHooks(agent, { ...w, scope: null })).rejects.toThrow(/link/);
+    expect(await readFile(mine, 'utf8')).toContain('Mine');
+    await unlink(file);
+    // Five installers at once: each waits its turn on the file's lock; one whole plugin is left, no temp files.
+    const commands = [1, 2, 3, 4, 5].map((i) => `rewind-app-${i} hook`);
+    const done = await Promise.all(commands.map((command) => installAgentHooks(agent, { ...w, scope: null, command })));
+    expect(done.every((r) => r.file === file)).toBe(true);
+    const { pluginCommand } = await import('./store-hooks.js');
+    expect(commands.map((c) => `${c} --agent ${agent}`)).toContain(pluginCommand(await readFile(file, 'utf8')));
+    expect(await readdir(plugins)).toEqual(['rewind.js']);
+    // An update keeps no backup of Rewind's own text; the uninstall leaves the folder empty.
+    expect((await installAgentHooks(agent, { ...w, scope: null, command: 'rewind-app hook' })).changed).toBe(true);
+    expect(await readdir(plugins)).toEqual(['rewind.js']);
+    const u = await uninstallAgentHooks(agent, { ...w, scope: null });
+    expect(u.changed).toBe(true);
+    expect(await readdir(plugins)).toEqual([]);
+  });
+
+  it('fails safe: a command that cannot run returns at once and is said once in the agent\'s log', async () => {
+    const dir = await tempDir(`${agent}-plugin-safe-`);
+    const env = { HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'data') };
+    const r = await installAgentHooks(agent, { projectRoot: dir, env, scope: null, command: join(dir, 'no-such-rewind-app') + ' hook' });
+    // A fresh copy of the module: its "said once" flag is per agent process.
+    const copy = join(dir, 'copy.mjs');
+    await writeFile(copy, await readFile(r.file, 'utf8'));
+    const mod = (await import(pathToFileURL(copy).href)) as Record<string, (ctx: unknown) => Promise<Record<string, Hook>>>;
+    const logged: unknown[] = [];
+    const client = { app: { log: async (x: unknown) => void logged.push(x) } };
+    const hooks = await mod.RewindCheckpoints!({ directory: dir, client });
+    const t = Date.now();
+    for (let i = 0; i < 3; i++) await hooks['chat.message']!({ sessionID: 'ses_abc123' }, { message: { id: 'msg_1' }, parts: [{ type: 'text', text: 'hi' }] });
+    await hooks.event!({ event: { type: 'session.idle', properties: { sessionID: 'ses_abc123' } } });
+    expect(Date.now() - t).toBeLessThan(10_000);
+    expect(logged).toHaveLength(1);
+    expect(JSON.stringify(logged[0])).toMatch(/did not run .*no-such-rewind-app/);
   });
 });

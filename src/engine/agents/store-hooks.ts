@@ -43,10 +43,24 @@ export function pluginText(n: StoreHookNames, command: string): string {
   return `${MARK} for ${n.displayName}: installed by \`rewind-app hooks install\`, removed by \`rewind-app hooks uninstall\`.
 ${COMMAND_LINE}${JSON.stringify(command)}
 // Each prompt, tool call and turn end runs the command above with a JSON payload on stdin; a
-// failing or slow command never breaks the agent (errors ignored, killed after 30 s).
+// failing or slow command never breaks the agent (errors ignored, killed after 30 s; a command
+// that cannot run is said once in the agent's log).
 import { spawn } from 'node:child_process';
 
 const COMMAND = ${JSON.stringify(command)};
+
+// A command that cannot run (rewind-app uninstalled or moved) is said once, in the agent's log.
+let warned = false;
+let log = (line) => console.error(line);
+function warnOnce(why) {
+  if (warned) return;
+  warned = true;
+  try {
+    log(\`Rewind's checkpoint hook did not run (\${COMMAND}): \${why}; the agent goes on without Rewind's checkpoints\`);
+  } catch {
+    // never the agent's problem
+  }
+}
 
 function send(payload) {
   return new Promise((resolve) => {
@@ -57,17 +71,27 @@ function send(payload) {
         clearTimeout(timer);
         resolve();
       };
-      child.on('error', done);
-      child.on('close', done);
+      child.on('error', (e) => {
+        warnOnce(e?.message ?? String(e));
+        done();
+      });
+      child.on('close', (code) => {
+        // 126/127: the shell found no such command, or could not run it.
+        if (code === 127 || code === 126) warnOnce(\`exit \${code}\`);
+        done();
+      });
       child.stdin.on('error', () => {});
       child.stdin.end(JSON.stringify(payload));
-    } catch {
+    } catch (e) {
+      warnOnce(e?.message ?? String(e));
       resolve();
     }
   });
 }
 
-export const RewindCheckpoints = async ({ directory }) => {
+export const RewindCheckpoints = async ({ directory, client }) => {
+  // The agent's own log, when its client offers one (OpenCode's and Kilo's \`app.log\`).
+  if (typeof client?.app?.log === 'function') log = (message) => client.app.log({ body: { service: 'rewind', level: 'warn', message } }).catch(() => console.error(message));
   const args = new Map();
   const base = (sessionID) => ({ session_id: sessionID, cwd: directory });
   return {

@@ -86,11 +86,17 @@ export interface ConfigEditResult<R> {
 
 export const backupPathOf = (file: string) => `${file}.rewind-backup`;
 
-export async function editAgentConfig<R>(file: string, opts: { allowedRoot: string | null; dryRun?: boolean; newMode?: number }, edit: ConfigEditFn<R>): Promise<ConfigEditResult<R>> {
+/**
+ * `own`: the file is Rewind's own, written whole (a plugin file): a link or anything but a regular
+ * file in its place is refused (never followed), and no backup is kept (there is nothing of the
+ * user's to keep), so removing it leaves the folder as it was.
+ */
+export async function editAgentConfig<R>(file: string, opts: { allowedRoot: string | null; dryRun?: boolean; newMode?: number; own?: boolean }, edit: ConfigEditFn<R>): Promise<ConfigEditResult<R>> {
+  if (opts.own) await assertOwnFileSlot(file);
   const { target, linked } = await resolveConfigTarget(file, opts.allowedRoot);
   const backup = backupPathOf(file);
   // Refused before anything is read or written: a link (or anything but a file) where the backup goes.
-  await assertOwnFileSlot(backup);
+  if (!opts.own) await assertOwnFileSlot(backup);
   const ctx: ConfigEditContext = { linked, backupText: () => readAgentConfig(backup).catch(() => null) };
   const first = await readAgentConfig(target);
   if (opts.dryRun || first === null) {
@@ -118,11 +124,14 @@ export async function editAgentConfig<R>(file: string, opts: { allowedRoot: stri
     const mode = (await stat(target).catch(() => null))?.mode;
     const { next, result } = await edit(text, ctx);
     if (next === undefined || next === text) return { result, changed: false, backup: null, before: text, after: text };
-    await assertOwnFileSlot(backup);
-    if (text !== null) await writeBufferAtomic(backup, text, { mode: 0o600 });
+    if (opts.own) await assertOwnFileSlot(target);
+    else {
+      await assertOwnFileSlot(backup);
+      if (text !== null) await writeBufferAtomic(backup, text, { mode: 0o600 });
+    }
     if (next === null && !linked) await unlink(target).catch(() => undefined);
     else await writeBufferAtomic(target, next ?? '', { mode: mode !== undefined ? mode & 0o7777 : (opts.newMode ?? 0o600) });
-    return { result, changed: true, backup: text !== null ? backup : null, before: text, after: next === null && !linked ? null : (next ?? '') };
+    return { result, changed: true, backup: text !== null && !opts.own ? backup : null, before: text, after: next === null && !linked ? null : (next ?? '') };
   } finally {
     await lock.release();
   }

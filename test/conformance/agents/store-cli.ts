@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tempEnv } from '../../temp.js';
 import { runCli, type NpmCli } from './npm-cli.js';
+import type { Driver } from './drivers.js';
 
 /**
  * How the conformance tier drives an OpenCode-family CLI (OpenCode, Kilo) offline: a custom
@@ -30,8 +31,10 @@ export const OPENCODE: StoreCli = {
 };
 
 export const KILO: StoreCli = {
-  // The platform binary is an optional dependency of `@kilocode/cli`: named so `--ignore-scripts` installs it.
-  cli: { dir: `kilo-${KILO_VERSION}`, packages: [`@kilocode/cli@${KILO_VERSION}`, `@kilocode/cli-linux-x64@${KILO_VERSION}`], bin: join('node_modules', '@kilocode', 'cli-linux-x64', 'bin', 'kilo'), version: KILO_VERSION },
+  // The platform binary (an optional dependency of `@kilocode/cli`) is the CLI: `bin` runs it, never
+  // the package's node launcher, so the binary package alone is installed. (7.7.9 was published as
+  // a binary without its launcher; 7.8.1 as a launcher without any binary: docs/agents.md.)
+  cli: { dir: `kilo-${KILO_VERSION}`, packages: [`@kilocode/cli-linux-x64@${KILO_VERSION}`], bin: join('node_modules', '@kilocode', 'cli-linux-x64', 'bin', 'kilo'), version: KILO_VERSION },
   command: 'kilo',
   envPrefix: 'KILO',
   pluginPackage: '@kilocode/plugin',
@@ -62,7 +65,7 @@ export function storeEnv(s: StoreCli, bin: string, home: string): NodeJS.Process
   };
 }
 
-export async function setupStore(s: StoreCli, home: string, project: string, apiUrl: string): Promise<void> {
+export async function setupStore(s: StoreCli, home: string, project: string, apiUrl: string, opts: { git?: boolean } = {}): Promise<void> {
   const dir = join(home, '.config', s.command);
   await mkdir(dir, { recursive: true });
   const config = {
@@ -82,8 +85,9 @@ export async function setupStore(s: StoreCli, home: string, project: string, api
   const deps = { dependencies: { [s.pluginPackage]: s.cli.version } };
   await writeFile(join(dir, 'package.json'), JSON.stringify(deps));
   await writeFile(join(dir, 'package-lock.json'), JSON.stringify({ lockfileVersion: 3, packages: { '': deps } }));
-  // A git project: the agent takes its file snapshots only in one.
   await mkdir(project, { recursive: true });
+  if (opts.git === false) return;
+  // A git project: the agent takes its file snapshots only in one.
   await writeFile(join(project, 'a.txt'), 'v0\n');
   const git = (...a: string[]) => execFileSync('git', a, { cwd: project, stdio: 'ignore', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
   git('init', '-q');
@@ -99,4 +103,17 @@ export async function runStore(bin: string, env: NodeJS.ProcessEnv, project: str
   const id = /"sessionID":"(ses_[A-Za-z0-9]+)"/.exec(r.stdout)?.[1];
   if (!id) throw new Error(`no session id in the output of ${bin} ${args.join(' ')}: ${r.stdout.slice(-1000)} ${r.stderr.slice(-1000)}`);
   return id;
+}
+
+/**
+ * The code suite's driver for an OpenCode-family CLI: the same offline home, a project that is not
+ * a git repository (the suite compares whole trees, `.git` included; Rewind's checkpoints do not
+ * need one), each prompt a `run -s ID` resuming the session.
+ */
+export function storeDriver(s: StoreCli, bin: string): Driver {
+  return {
+    env: (home) => storeEnv(s, bin, home),
+    setup: (home, project, api) => setupStore(s, home, project, api.url, { git: false }),
+    run: (home, project, _api, sessionId, prompt) => runStore(bin, storeEnv(s, bin, home), project, sessionId, prompt),
+  };
 }

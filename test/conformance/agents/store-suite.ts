@@ -1,9 +1,11 @@
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentAdapter } from '../../../src/engine/agents/adapter.js';
 import { ensureCliBuilt, rewindApp } from '../harness.js';
+import { treeOf } from '../../agent-store.js';
 import { tempDir } from '../../temp.js';
 import { chatHistory, startChatApi, type ChatApi } from './chat-api.js';
 import type { Said } from './suite.js';
@@ -74,6 +76,53 @@ export function storeConformance(s: StoreCli, adapter: AgentAdapter, bin: string
       expect(found.code, found.stderr).toBe(0);
       expect(found.stdout).toContain(id);
     });
+
+    it(`without Rewind's hooks, restore falls back to ${adapter.displayName}'s own snapshots, labelled so; undo gives the tree back`, async () => {
+      const files = async () => Object.fromEntries(Object.entries(await treeOf(project)).filter(([p]) => !p.startsWith('.git/')));
+      const final = await files();
+      expect(final).toEqual({ 'a.txt': 'version one\n', 'c.txt': 'bashmade\n' });
+      const prompt2 = (await adapter.timeline(path)).prompts[1]!.uuid;
+      const dry = rewindApp(['restore', prompt2, '--transcript', path, '--project', project, '--dry-run', '--json'], env, project);
+      expect(dry.code, dry.stderr).toBe(0);
+      expect(dry.stderr).toContain(`Source: ${adapter.displayName}'s own snapshots`);
+      const r = rewindApp(['restore', prompt2, '--transcript', path, '--project', project, '--json'], env, project);
+      expect(r.code, r.stderr).toBe(0);
+      expect(await files()).toEqual({ 'a.txt': 'version one\n' });
+      const u = rewindApp(['undo', '--project', project], env, project);
+      expect(u.code, u.stderr).toBe(0);
+      expect(await files()).toEqual(final);
+    });
+
+    it(`a running ${adapter.displayName} server of the user's in the project holds the session open: an in-place rewind is refused, a fork says how to go on`, async () => {
+      // `serve` of the user's own (not the one Rewind starts for a rewind): it holds the store open.
+      const served = spawn(bin, ['serve', '--hostname', '127.0.0.1', '--port', '0'], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      try {
+        await new Promise<void>((ok, fail) => {
+          const t = setTimeout(() => fail(new Error('the server did not start in 120 s')), 120_000);
+          served.stdout.on('data', (b: Buffer) => {
+            if (/listening on/.test(b.toString())) {
+              clearTimeout(t);
+              ok();
+            }
+          });
+          served.once('exit', (c) => fail(new Error(`serve exited ${c}`)));
+        });
+        const r = back(['1', '--in-place', '--force', '--transcript', path]);
+        expect(r.code).not.toBe(0);
+        expect(r.stderr).toMatch(new RegExp(`open in ${adapter.displayName} \\(pid ${served.pid}\\)`));
+        const f = back(['1', '--dry-run', '--transcript', path]);
+        expect(f.code, f.stderr).toBe(0);
+        expect((JSON.parse(f.stdout) as { open: { pid: number } | null }).open?.pid).toBe(served.pid);
+      } finally {
+        // Stopped as a user stops it, and waited for.
+        const exited = new Promise((r) => served.once('exit', r));
+        served.kill('SIGTERM');
+        const late = setTimeout(() => served.kill('SIGKILL'), 20_000);
+        await exited;
+        clearTimeout(late);
+      }
+      expect((JSON.parse(back(['1', '--dry-run', '--transcript', path]).stdout) as { open: unknown }).open ?? null).toBeNull();
+    }, 300_000);
 
     it('back 1 (fork): the agent forks, resuming the fork sends the history sent before the last prompt; undo deletes the fork', async () => {
       const r = back(['1', '--transcript', path]);

@@ -80,7 +80,7 @@ describe.skipIf(!HAS_GIT)("Gemini's checkpoints (its shadow git) as the code sto
     await writeFile(file, JSON.stringify({ ...v, commitHash: 'f'.repeat(40) }));
     const err = await restoreFromAgent(h.project, h.transcript, h.p1).catch((e: Error) => e);
     expect(err).toMatchObject({ code: 'NOT_FOUND' });
-    expect((err as Error).message).toMatch(/^Gemini's checkpoint commit ffffffffffff is missing from .*: nothing was changed$/);
+    expect((err as Error).message).toMatch(/^Gemini's checkpoint ffffffffffff is missing from .*: nothing was changed$/);
     expect(await treeOf(h.project)).toEqual({ 'a.txt': 'version two\n', 'new.txt': 'made in #1\n', 'src/x.js': 'x\n' });
     await writeFile(file, JSON.stringify({ ...v, commitHash: '--output=/tmp/x' }));
     await expect(restoreFromAgent(h.project, h.transcript, h.p1)).rejects.toMatchObject({ code: 'INVALID_TRANSCRIPT' });

@@ -61,9 +61,10 @@ export async function geminiCodeBefore(req: CodeBeforeRequest): Promise<CodeBefo
   if (later !== undefined && checkpoint.time > later) unknown.push(`no checkpoint in that prompt's turn: the nearest is ${checkpoint.file}, from a later prompt (changes made in between without a file tool are not known)`);
   const history = join(root, 'history', slug);
   const gitDir = existsSync(join(history, '.git')) ? join(history, '.git') : history;
-  const { readBlobs, readSnapshot } = await import('./shadow-git.js');
-  const snap = await readSnapshot(gitDir, checkpoint.commit);
-  const contents = await readBlobs(gitDir, snap.files.map((f) => f.blob));
+  const { readBlobs, readSnapshot } = await import('../shadow-git.js');
+  const who = "Gemini's checkpoint";
+  const snap = await readSnapshot(gitDir, checkpoint.commit, who);
+  const contents = await readBlobs(gitDir, snap.files.map((f) => f.blob), who);
   const cwd = timeline.session.cwd && existsSync(timeline.session.cwd) ? timeline.session.cwd : req.projectRoot;
   const files = new Map<string, StoredFile | null>();
   const byRef = new Map<string, Buffer>();
