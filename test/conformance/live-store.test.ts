@@ -1,4 +1,4 @@
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,12 +45,9 @@ describe.each(CASES)('the real $adapter.displayName TUI with Rewind\'s plugin', 
     expect(inst.code, inst.stderr).toBe(0);
     await mkdir(join(base, 'tmp'), { recursive: true });
     const e = { ...env, TERM: 'xterm-256color', CI: undefined, NO_COLOR: undefined, TMPDIR: join(base, 'tmp') };
-    const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-    const script = join(base, 'tui.sh');
-    await writeFile(script, `${Object.entries(e).filter(([, v]) => v !== undefined).map(([k, v]) => `export ${k}=${q(v!)}`).join('\n')}\nexec ${q(bin)}\n`);
-    await chmod(script, 0o755);
     tmux = new Tmux(base);
-    tmux.start(project, script);
+    // Exactly this environment (env -i): a runner's CI=true would change how the TUI draws.
+    tmux.start(project, e, [bin]);
     // Kilo's TUI takes about 40 s to draw its first screen on this machine.
     await tmux.waitFor((s) => /Ask anything/.test(s), 'its prompt box', 240_000);
     await writeFile(join(project, 'hand.txt'), 'made by hand\n');
@@ -63,7 +60,7 @@ describe.each(CASES)('the real $adapter.displayName TUI with Rewind\'s plugin', 
   }, 600_000);
 
   afterAll(async () => {
-    tmux?.kill();
+    await tmux?.kill();
     await api?.close();
   });
 

@@ -145,7 +145,7 @@ export async function rewindStore(agent: StoreAgent, req: RewindRequest & { now?
   await mkdir(dirname(backupPath), { recursive: true, mode: 0o700 });
   await writeBufferAtomic(backupPath, Buffer.from(plan.messages.map((m) => JSON.stringify(m)).join('\n') + '\n'));
   const original = sessionFingerprint(plan.session, plan.messages);
-  await withServe(agent.serve, db, plan.session.directory, (s) => s.call('POST', `/session/${id}/revert`, { messageID: plan.target.uuid }));
+  await withServe(agent.serve, db, plan.session.directory, (s) => s.call('POST', `/session/${id}/revert`, { messageID: plan.target.uuid }, { idempotent: true }));
   const after = await openSqlite(db);
   let result;
   try {
@@ -196,6 +196,6 @@ export async function undoStoreRewind(
     }
   }
   if (opts.dryRun) return { summary: 'Would put back the prompts taken back', keptAt: null };
-  await withServe(agent.serve, db, rows.session.directory, (s) => s.call('POST', `/session/${id}/unrevert`, {}));
+  await withServe(agent.serve, db, rows.session.directory, (s) => s.call('POST', `/session/${id}/unrevert`, {}, { idempotent: true }));
   return { summary: 'Put back the prompts taken back (and the files the agent had changed in them)', keptAt: null };
 }
