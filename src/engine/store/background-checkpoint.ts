@@ -75,6 +75,11 @@ export async function queueIfBackground(root: string, job: Omit<BackgroundJob, '
     await writeBackground(root, running);
     return id;
   }
+  // The job is on disk before the child starts (a child that found no job would end at once and
+  // the prompt would get no checkpoint); until the child's pid replaces it, this hook's own pid
+  // (alive: it holds the lock the child needs to finish) stands for it.
+  const started = Date.now();
+  await writeBackground(root, { pid: process.pid, started, jobs: [full] });
   const child = spawn(process.execPath, cliArgs, {
     detached: true,
     stdio: 'ignore',
@@ -82,7 +87,8 @@ export async function queueIfBackground(root: string, job: Omit<BackgroundJob, '
     windowsHide: true,
   });
   child.unref();
-  await writeBackground(root, { pid: child.pid ?? 0, started: Date.now(), jobs: [full] });
+  const now = await readBackground(root);
+  await writeBackground(root, { ...(now ?? { started, jobs: [full] }), pid: child.pid ?? 0 });
   return id;
 }
 
