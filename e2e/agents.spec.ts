@@ -204,5 +204,8 @@ test('Droid and Qwen from the window: a fork each, with the resume command, undo
     await expect(result.getByLabel('Resume command', { exact: true })).toHaveText(new RegExp(`^${command} [0-9a-f-]{36}$`));
     await page.getByRole('button', { name: 'Undo' }).click();
     await expect(result).toContainText('Removed fork');
+    // The next fork's result must not be read off this one's bar.
+    await page.getByRole('button', { name: 'Dismiss', exact: true }).click();
+    await expect(result).toHaveCount(0);
   }
 });
