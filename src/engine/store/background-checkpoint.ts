@@ -92,7 +92,10 @@ export async function queueIfBackground(root: string, job: Omit<BackgroundJob, '
     env: { ...process.env, REWIND_BG_CHECKPOINT: root },
     windowsHide: true,
   });
+  child.on('error', () => undefined);
   child.unref();
+  // Not started (no pid: pid 0 would name this process group as alive): taken inline instead.
+  if (!child.pid) return null;
   await writeBackground(root, { pid: child.pid ?? 0, started: Date.now(), jobs: [full], kind: kind ?? 'first' });
   return id;
 }
@@ -108,7 +111,7 @@ export const PROMPT_WAIT_MS = 20_000;
  */
 export async function waitForPromptCheckpoint(root: string, limitMs = PROMPT_WAIT_MS): Promise<boolean> {
   const until = Date.now() + limitMs;
-  for (let pause = 5; ; pause = Math.min(pause * 2, 40)) {
+  for (let pause = 5; ; pause = Math.min(pause * 2, 15)) {
     const s = await readBackground(root);
     if (!s || s.jobs.length === 0) return true;
     if ((s.kind ?? 'first') === 'first' || !processAlive(s.pid) || Date.now() >= until) return false;
