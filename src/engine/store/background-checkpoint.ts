@@ -78,7 +78,12 @@ export function inProgressText(s: BackgroundState): string {
 export async function queueIfBackground(root: string, job: Omit<BackgroundJob, 'id' | 'pre' | 'uncovered'>, cliArgs: string[], prompt = false): Promise<string | null> {
   const running = await backgroundRunning(root);
   const kind = running ? null : (await listCheckpointIds(root)).length === 0 ? 'first' : prompt ? 'prompt' : null;
-  if (!running && !kind) return null;
+  if (!running && !kind) {
+    // A child that died left its queue: its prompts get no checkpoint (none is made up), and the
+    // tool hooks need not go on looking at it.
+    await unlink(file(root)).catch(() => undefined);
+    return null;
+  }
   const id = newCheckpointId(job.time);
   const full: BackgroundJob = { ...job, id, pre: {}, uncovered: false };
   if (running) {
@@ -114,7 +119,9 @@ export async function waitForPromptCheckpoint(root: string, limitMs = PROMPT_WAI
   for (let pause = 5; ; pause = Math.min(pause * 2, 15)) {
     const s = await readBackground(root);
     if (!s || s.jobs.length === 0) return true;
-    if ((s.kind ?? 'first') === 'first' || !processAlive(s.pid) || Date.now() >= until) return false;
+    if ((s.kind ?? 'first') === 'first' || Date.now() >= until) return false;
+    // Gone: it may have finished (and removed its queue) since the read above.
+    if (!processAlive(s.pid)) return !(await readBackground(root))?.jobs.length;
     await new Promise((r) => setTimeout(r, pause));
   }
 }

@@ -9,6 +9,7 @@ import { handleAgentHook } from '../hooks/handle-hook.js';
 import { readBackground, waitForPromptCheckpoint } from './background-checkpoint.js';
 import { objectStore } from './checkpoint.js';
 import { listCheckpoints, readManifest } from './manifest.js';
+import { resolveRestoreTarget } from './restore.js';
 
 const BACKGROUND_TS = resolve(import.meta.dirname, 'background-checkpoint.ts');
 
@@ -61,6 +62,8 @@ describe("a prompt's checkpoint is taken in the background, and the tools wait f
     let out = '';
     await run(['checkpoints', '--project', project, '--json'], { out: (s: string) => (out += s), err: () => undefined, env: { HOME: '/nonexistent-home' }, cwd: project });
     expect((JSON.parse(out) as { inProgress: string }).inProgress).toMatch(/^checkpoint before a prompt in progress .*2 queued/);
+    // A restore to that prompt meanwhile refuses, saying why (as for a first checkpoint).
+    await expect(resolveRestoreTarget({ projectRoot: project, ref: 'p1', session: { transcriptPath: '/x', agent: 'claude', prompts: [{ uuid: 'p1', promptId: 'p1', active: true }] } })).rejects.toThrow(/may not be complete yet.*checkpoint before a prompt in progress/);
     const said = await hook({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(project, 'a.txt') } }, slow);
     expect(said).toMatch(/^waited \d+ ms for the prompt's checkpoint/);
     expect(await readBackground(project)).toBeNull();
@@ -79,6 +82,16 @@ describe("a prompt's checkpoint is taken in the background, and the tools wait f
     expect((await readManifest(project, p1)).background?.note).toBeUndefined();
   });
 
+  it("two agents in one project: another agent's tool waits for this one's prompt checkpoint", async () => {
+    const { project, side, hook, content } = await setup();
+    const slow = await childArgs(side, { delayMs: 400 });
+    const p1 = idOf(await hook({ hook_event_name: 'UserPromptSubmit', prompt_id: 'p1' }, slow));
+    const codex = { session_id: 'c1', cwd: project, transcript_path: join(side, 'c1.jsonl'), hook_event_name: 'PreToolUse', tool_name: 'apply_patch', tool_input: { command: '*** Begin Patch\n*** Update File: a.txt\n*** End Patch' } };
+    expect(await handleAgentHook('codex', codex, {}, slow)).toMatch(/^waited \d+ ms/);
+    await writeFile(join(project, 'a.txt'), 'by codex\n');
+    expect(await content(p1, 'a.txt')).toBe('a0\n');
+  });
+
   it('a child that died: the tool hook does not hang, the next prompt starts a new child', async () => {
     const { project, side, hook, content } = await setup();
     const crash = await childArgs(side, { crash: true });
@@ -88,8 +101,11 @@ describe("a prompt's checkpoint is taken in the background, and the tools wait f
     const said = await hook({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(project, 'a.txt') } }, crash);
     expect(said).toMatch(/^stopped waiting \d+ ms/);
     expect(performance.now() - began).toBeLessThan(15_000);
-    // That prompt has no checkpoint (none is made up); the next one is taken by a child that works.
+    // That prompt has no checkpoint (none is made up); the turn-end is taken in the hook and clears the dead queue.
+    expect(await hook({ hook_event_name: 'Stop' }, crash)).toMatch(/^stopped waiting .*turn-end checkpoint/);
+    expect(await readBackground(project)).toBeNull();
     expect((await listCheckpoints(project)).map((c) => c.id)).not.toContain(p1);
+    // The next one is taken by a child that works.
     await writeFile(join(project, 'a.txt'), 'later\n');
     const ok = await childArgs(side, { delayMs: 0 });
     const p2 = idOf(await hook({ hook_event_name: 'UserPromptSubmit', prompt_id: 'p2' }, ok));
