@@ -101,7 +101,7 @@ export async function queueIfBackground(root: string, job: Omit<BackgroundJob, '
   child.unref();
   // Not started (no pid: pid 0 would name this process group as alive): taken inline instead.
   if (!child.pid) return null;
-  await writeBackground(root, { pid: child.pid ?? 0, started: Date.now(), jobs: [full], kind: kind ?? 'first' });
+  await writeBackground(root, { pid: child.pid, started: Date.now(), jobs: [full], kind: kind ?? 'first' });
   return id;
 }
 
