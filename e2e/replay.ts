@@ -34,12 +34,14 @@ export async function replayLinear(s: Served, project: string): Promise<void> {
     { 'b.txt': 'bee\n' },
   ];
   for (let i = 0; i < 5; i++) {
-    // A shell tool's edits are not listed: the next checkpoint walks the whole tree.
-    hook({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'edit' } });
     hook({ hook_event_name: 'UserPromptSubmit', prompt_id: users[i]!.promptId });
     // A project's first checkpoint is taken in the background (the prompt goes on at once): the
     // edits below come after it is complete, as the agent's model takes its time before its first tool.
     if (i === 0) await expect.poll(() => (JSON.parse(execFileSync(process.execPath, [CLI, 'checkpoints', '--json'], { cwd: project, env: { ...s.env, REWIND_NO_FORWARD: '1' }, encoding: 'utf8' })) as { inProgress: string | null }).inProgress, { timeout: 60_000 }).toBeNull();
+    // The agent's shell tool, as the agent runs it: its pre-hook (which waits for a later prompt's
+    // checkpoint, taken in the background too), then its edits. A shell's edits are not listed: the
+    // next checkpoint walks the whole tree.
+    hook({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'edit' } });
     for (const [f, v] of Object.entries(edits[i]!)) await writeFile(join(project, f), v!);
   }
 }

@@ -18,7 +18,7 @@ export async function hookCommand(io: CliIO, agent?: string): Promise<number> {
   if (bg) {
     try {
       const { runBackground } = await import('../../engine/hooks/hook-store.js');
-      await runBackground(bg);
+      await runBackground(bg, process.pid);
     } catch (e) {
       await logHookError(bg, `background checkpoint failed: ${e instanceof Error ? e.message : String(e)}`);
     }

@@ -132,15 +132,23 @@ export async function handleHook(ctx: HookContext, p: HookPayload, env: NodeJS.P
   const ev = ctx.hooks.read(p);
   if (ev.kind === 'other') return 'nothing to do';
   if (ev.kind === 'tool' && ev.readOnly && !ctx.hooks.promptAfter) return 'read-only tool';
+  // A prompt's checkpoint still being taken in the background: no tool that may write runs, and no
+  // turn-end checkpoint is taken, before it is complete (bounded; see waitForPromptCheckpoint).
+  let waited = '';
+  if (((ev.kind === 'tool' && ev.phase === 'pre' && !ev.readOnly) || ev.kind === 'stop') && (await stat(join(storeDir(root), 'background.json')).catch(() => null))) {
+    const began = Date.now();
+    const done = await (await storeHalf()).waitForPromptCheckpoint(root);
+    waited = `${done ? 'waited' : 'stopped waiting'} ${Date.now() - began} ms for the prompt's checkpoint; `;
+  }
   // A tool call of an agent that names its prompts (no turn to tie): nothing to read or keep between
   // hook runs, so no lock: record what the tool touches and return. While a first checkpoint is
   // read in the background, the pre-hook keeps what the files held, under the lock (below).
   if (ev.kind === 'tool' && !ctx.hooks.promptAfter && (await storeReady(root)) && !(await stat(join(storeDir(root), 'background.json')).catch(() => null))) {
-    return noteTool(root, cwd, ev);
+    return waited + (await noteTool(root, cwd, ev));
   }
   await ensureStore(root);
   if (ev.kind === 'session' || ev.kind === 'prompt') await writePointer(root, ctx.agent, p, cwd);
-  return withLock(join(storeDir(root), 'touched.lock'), () => step(ctx, root, cwd, p, ev));
+  return waited + (await withLock(join(storeDir(root), 'touched.lock'), () => step(ctx, root, cwd, p, ev)));
 }
 
 /** A drive's root, the home folder or a folder above it, as written or as its real path. */
@@ -200,7 +208,7 @@ async function step(ctx: HookContext, root: string, cwd: string, p: HookPayload,
     const offset = await sizeOf(p.transcript_path);
     // The same turn announced twice (a repeated event, SessionStart then a prompt event): one checkpoint.
     if (state.pending && state.pending.offset === offset) return;
-    const id = await checkpoint(ctx, root, p, {});
+    const id = await checkpoint(ctx, root, p, {}, 'prompt', true);
     state.pending = { checkpoint: id, offset };
     said.push(`checkpoint ${id} (prompt not written yet)`);
   };
@@ -240,7 +248,7 @@ async function step(ctx: HookContext, root: string, cwd: string, p: HookPayload,
     case 'prompt':
       await tiePending();
       if (ev.promptId || ev.promptUuid) {
-        const id = await checkpoint(ctx, root, p, { promptId: ev.promptId, promptUuid: ev.promptUuid });
+        const id = await checkpoint(ctx, root, p, { promptId: ev.promptId, promptUuid: ev.promptUuid }, 'prompt', true);
         said.push(`checkpoint ${id}`);
         state.pending = null;
         state.lastPrompt = ev.promptUuid ?? ev.promptId;
@@ -266,15 +274,17 @@ async function step(ctx: HookContext, root: string, cwd: string, p: HookPayload,
 
 /**
  * A checkpoint of the whole tree now; the paths the tools named since the last one are read
- * whatever their stat says. The project's first one (or one while that is still being taken) is
- * queued for a detached child: the hook returns at once with its id.
+ * whatever their stat says. The project's first one, one while another is still being taken, and
+ * (`atPrompt`) a prompt event's own are queued for a detached child: the hook returns at once with
+ * its id, and the tools' pre-hooks wait for it. One a tool hook takes (a stand-in for a prompt event
+ * that never came) is taken here: that tool runs right after.
  */
-async function checkpoint(ctx: HookContext, root: string, p: HookPayload, ids: { promptUuid?: string | null; promptId?: string | null }, trigger: 'prompt' | 'turn-end' = 'prompt'): Promise<string> {
+async function checkpoint(ctx: HookContext, root: string, p: HookPayload, ids: { promptUuid?: string | null; promptId?: string | null }, trigger: 'prompt' | 'turn-end' = 'prompt', atPrompt = false): Promise<string> {
   const touched = await takeTouched(root);
   const { transcriptCursor, queueIfBackground, takeCheckpoint } = await storeHalf();
   const transcript = await transcriptCursor(p, ctx.agent, ids);
   if (ctx.cliArgs) {
-    const queued = await queueIfBackground(root, { time: Date.now(), trigger, transcript, touched: touched.paths }, ctx.cliArgs);
+    const queued = await queueIfBackground(root, { time: Date.now(), trigger, transcript, touched: touched.paths }, ctx.cliArgs, atPrompt);
     if (queued) {
       await touched.done();
       return queued;

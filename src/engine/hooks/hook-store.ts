@@ -6,5 +6,5 @@
  */
 export { transcriptCursor } from './transcript-cursor.js';
 export { takeCheckpoint } from '../store/checkpoint.js';
-export { keepPreImages, queueIfBackground, runBackground, tieQueued } from '../store/background-checkpoint.js';
+export { keepPreImages, queueIfBackground, runBackground, tieQueued, waitForPromptCheckpoint } from '../store/background-checkpoint.js';
 export { tieToPrompt } from '../store/prompt-tie.js';

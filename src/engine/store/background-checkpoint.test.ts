@@ -42,8 +42,9 @@ describe("a project's first checkpoint runs in the background", () => {
     expect((await objectStore(project).read(a[2])).toString()).toBe('as the user had it\n');
     expect(m.background?.note).toMatch(/a shell command ran while this first checkpoint was read/);
     expect((await listCheckpoints(project)).map((c) => [c.id, c.transcript?.prompt_id])).toEqual([[id, 'p1']]);
-    // The next one is a quick one in the foreground: it sees the agent's write.
-    await hook({ hook_event_name: 'UserPromptSubmit', prompt_id: 'p2' });
+    // The next one (here taken inline; a real hook gives it to a child its tools wait for, see
+    // prompt-background.test.ts) is a quick one: it sees the agent's write.
+    await handleAgentHook('claude', { session_id: 's1', cwd: project, transcript_path: transcript, hook_event_name: 'UserPromptSubmit', prompt_id: 'p2' }, { CLAUDE_PROJECT_DIR: project }, null);
     const list = await listCheckpoints(project);
     expect(list).toHaveLength(2);
     expect(list[1]!.changed.modified).toEqual(['a.txt']);

@@ -10,11 +10,17 @@ import { linkOnTheWay } from './safe-path.js';
 import { listCheckpointIds, newCheckpointId, type TranscriptCursor, type Trigger } from './manifest.js';
 
 /**
- * A project's first checkpoint reads every file (9-16 s on 20,000 files): the agent must not wait
- * for it. The hook gives the prompt a checkpoint id at once and a detached child takes it; prompts
- * sent meanwhile queue behind it. While a job runs, the tools' pre-hooks keep the content of the
- * files they are about to change ("pre-images"), so the checkpoint still holds the tree as it was
- * when the prompt was sent; what a shell changed meanwhile cannot be told and is said.
+ * A prompt's checkpoint is taken by a detached child: the hook gives the prompt a checkpoint id at
+ * once and returns, and prompts sent meanwhile queue behind it (in order). Two kinds:
+ *
+ * - `first`: a project's first checkpoint reads every file (9-16 s on 20,000 files): the agent must
+ *   not wait for it. While it runs, the tools' pre-hooks keep the content of the files they are about
+ *   to change ("pre-images"), so the checkpoint still holds the tree as it was when the prompt was
+ *   sent; what a shell changed meanwhile cannot be told and is said.
+ * - `prompt`: any later prompt's checkpoint (a walk of the tree against the stat cache, ~0.2-0.3 s on
+ *   20,000 files). Every tool pre-hook and the turn-end hook first wait for it to be complete
+ *   (`waitForPromptCheckpoint`), so no tool of the agent runs before it is taken. The wait is
+ *   bounded: past it (or if the child died) the hook goes on as for a `first` one (pre-images).
  */
 export interface BackgroundJob {
   id: string;
@@ -32,6 +38,8 @@ export interface BackgroundState {
   pid: number;
   started: number;
   jobs: BackgroundJob[];
+  /** See above; absent (written by an earlier version): `first`. */
+  kind?: 'first' | 'prompt';
 }
 
 const file = (root: string) => join(storeDir(root), 'background.json');
@@ -58,16 +66,24 @@ export async function backgroundRunning(root: string): Promise<BackgroundState |
 
 /** Words for `checkpoints` and the window while it runs. */
 export function inProgressText(s: BackgroundState): string {
+  if (s.kind === 'prompt') return `checkpoint before a prompt in progress (started ${new Date(s.started).toISOString()}, ${s.jobs.length} queued): restores to prompts before it is complete wait for it`;
   return `first checkpoint in progress (started ${new Date(s.started).toISOString()}, ${s.jobs.length} queued): restores to prompts before it is complete wait for it`;
 }
 
 /**
  * Called by the hook under its lock: whether this checkpoint goes to the background (the project
- * has none yet, or one is still being taken there), and if so its id, queued.
+ * has none yet, one is still being taken there, or `prompt`: a prompt's checkpoint the tools will
+ * wait for), and if so its id, queued.
  */
-export async function queueIfBackground(root: string, job: Omit<BackgroundJob, 'id' | 'pre' | 'uncovered'>, cliArgs: string[]): Promise<string | null> {
+export async function queueIfBackground(root: string, job: Omit<BackgroundJob, 'id' | 'pre' | 'uncovered'>, cliArgs: string[], prompt = false): Promise<string | null> {
   const running = await backgroundRunning(root);
-  if (!running && (await listCheckpointIds(root)).length > 0) return null;
+  const kind = running ? null : (await listCheckpointIds(root)).length === 0 ? 'first' : prompt ? 'prompt' : null;
+  if (!running && !kind) {
+    // A child that died left its queue: its prompts get no checkpoint (none is made up), and the
+    // tool hooks need not go on looking at it.
+    await unlink(file(root)).catch(() => undefined);
+    return null;
+  }
   const id = newCheckpointId(job.time);
   const full: BackgroundJob = { ...job, id, pre: {}, uncovered: false };
   if (running) {
@@ -75,21 +91,39 @@ export async function queueIfBackground(root: string, job: Omit<BackgroundJob, '
     await writeBackground(root, running);
     return id;
   }
-  // The job is on disk before the child starts (a child that found no job would end at once and
-  // the prompt would get no checkpoint); until the child's pid replaces it, this hook's own pid
-  // (alive: it holds the lock the child needs to finish) stands for it.
-  const started = Date.now();
-  await writeBackground(root, { pid: process.pid, started, jobs: [full] });
   const child = spawn(process.execPath, cliArgs, {
     detached: true,
     stdio: 'ignore',
     env: { ...process.env, REWIND_BG_CHECKPOINT: root },
     windowsHide: true,
   });
+  child.on('error', () => undefined);
   child.unref();
-  const now = await readBackground(root);
-  await writeBackground(root, { ...(now ?? { started, jobs: [full] }), pid: child.pid ?? 0 });
+  // Not started (no pid: pid 0 would name this process group as alive): taken inline instead.
+  if (!child.pid) return null;
+  await writeBackground(root, { pid: child.pid, started: Date.now(), jobs: [full], kind: kind ?? 'first' });
   return id;
+}
+
+/** How long a tool or turn-end hook waits for a prompt's checkpoint: well inside the agents' 30 s hook timeout. */
+export const PROMPT_WAIT_MS = 20_000;
+
+/**
+ * Before a tool that may write (or the turn's end): waits until the project's queued `prompt`
+ * checkpoints are taken. true: none is pending any more. false: go on without it (a `first` one,
+ * which is never waited for; a child that died; past `limitMs`): the caller keeps pre-images.
+ * Never under the hooks' lock (the child takes it to finish each job).
+ */
+export async function waitForPromptCheckpoint(root: string, limitMs = PROMPT_WAIT_MS): Promise<boolean> {
+  const until = Date.now() + limitMs;
+  for (let pause = 5; ; pause = Math.min(pause * 2, 15)) {
+    const s = await readBackground(root);
+    if (!s || s.jobs.length === 0) return true;
+    if ((s.kind ?? 'first') === 'first' || Date.now() >= until) return false;
+    // Gone: it may have finished (and removed its queue) since the read above.
+    if (!processAlive(s.pid)) return !(await readBackground(root))?.jobs.length;
+    await new Promise((r) => setTimeout(r, pause));
+  }
 }
 
 /**
@@ -145,15 +179,21 @@ export function preImagesFor(s: BackgroundState | null, id: string): { pre: Back
 }
 
 const UNCOVERED = 'a shell command ran while this first checkpoint was read: a file it changed then may hold its later content';
+const UNCOVERED_PROMPT = 'a shell command ran before this checkpoint was complete (its hook stopped waiting for it): a file it changed then may hold its later content';
 
-/** The detached child: takes the queued checkpoints one by one, then leaves. */
-export async function runBackground(root: string): Promise<void> {
+/**
+ * The detached child: takes the queued checkpoints one by one, then leaves. `owner`: its own pid;
+ * a queue written by another child (this one was given up for dead) is that one's to take.
+ */
+export async function runBackground(root: string, owner?: number): Promise<void> {
   const { takeCheckpoint } = await import('./checkpoint.js');
   const { tieToPrompt } = await import('./prompt-tie.js');
   for (;;) {
-    const s = await readBackground(root);
+    // Under the lock: the hook that started this child writes its queue only after the spawn.
+    const s = await withLock(hookLock(root), () => readBackground(root), 60_000);
     const job = s?.jobs[0];
-    if (!s || !job) return;
+    if (!s || !job || (owner !== undefined && s.pid !== owner)) return;
+    const first = (s.kind ?? 'first') === 'first';
     // Checkpoints of later prompts wait for this one (they are deltas of it).
     await takeCheckpoint({
       projectRoot: root,
@@ -164,7 +204,7 @@ export async function runBackground(root: string): Promise<void> {
       touched: job.touched,
       preImages: () => readBackground(root).then((n) => preImagesFor(n, job.id)),
       background: { started: new Date(job.time).toISOString() },
-      uncoveredNote: UNCOVERED,
+      uncoveredNote: first ? UNCOVERED : UNCOVERED_PROMPT,
     });
     await withLock(hookLock(root), async () => {
       const now = await readBackground(root);

@@ -148,10 +148,12 @@ export async function takeCheckpoint(opts: CheckpointOptions): Promise<Checkpoin
     let rows = read.rows;
     let from = read.from;
     let note: string | undefined;
+    let amended = false;
     if (opts.preImages) {
       const got = await opts.preImages();
       const pre = Object.entries(got?.pre ?? {});
       if (pre.length) {
+        amended = true;
         const map = new Map<string, CacheEntry>();
         for (let i = 0; i < rows.length; i++) map.set(rows.paths[i]!, rows.entry(i));
         // The content before the tool ran; the stat is unknown, so the next checkpoint reads the file again.
@@ -195,7 +197,7 @@ export async function takeCheckpoint(opts: CheckpointOptions): Promise<Checkpoin
     await writeManifest(opts.projectRoot, manifest, summary);
     mark('manifest');
     // Nothing changed, nothing was read, no folder listed anew: the cache stays as it is, named for this checkpoint too.
-    const same = parentFromCache && read.hashed === 0 && d.set.length === 0 && d.removed.length === 0 && scan.listed === 0 && !opts.preImages && !opts.fromState;
+    const same = parentFromCache && read.hashed === 0 && d.set.length === 0 && d.removed.length === 0 && scan.listed === 0 && !amended && !opts.fromState;
     if (same) await writeStatCacheHead(opts.projectRoot, cache!.file ?? null, manifest.id, depth);
     else await writeStatCache(opts.projectRoot, { checkpoint: manifest.id, depth, written: walkStart, rows }, scan.listings);
     mark(same ? 'head' : 'statCache');

@@ -15,6 +15,9 @@ type Mark = (p: TimelinePrompt) => TimelinePrompt;
  * engine's own `backgroundRunning`; the store's files are not read here.
  */
 function withPending(mark: Mark, running: BackgroundState | null, transcript: string): Mark {
+  // A later prompt's checkpoint (a fraction of a second, the agent's tools wait for it) is not the
+  // "first checkpoint" the window's wording names: its prompt gets its mark once it lands.
+  if ((running?.kind ?? 'first') !== 'first') return mark;
   const jobs = running?.jobs.filter((j) => j.transcript && (j.transcript.transcript_path === transcript || !j.transcript.transcript_path)) ?? [];
   if (!running || jobs.length === 0) return mark;
   const pending = { started: new Date(running.started).toISOString(), queued: running.jobs.length };

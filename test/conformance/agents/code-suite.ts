@@ -107,6 +107,12 @@ export function codeConformance(a: CodeAgentUnderTest): void {
       expect(tl.code, tl.stderr).toBe(0);
       const marks = (JSON.parse(tl.stdout) as { prompts: { checkpoint: unknown }[] }).prompts.map((p) => !!p.checkpoint);
       expect(marks).toEqual(CODE_PROMPTS.map(() => true));
+      // Taken by the hook's detached child (the first one and the later prompts' alike: the tools waited
+      // for them), none with a note that a tool ran before it was complete.
+      const cps = rewindApp(['checkpoints', '--project', project, '--json'], env(), project);
+      const list = (JSON.parse(cps.stdout) as { checkpoints: { trigger: string; background?: { note?: string } }[] }).checkpoints.filter((c) => c.trigger === 'prompt');
+      expect(list.filter((c) => c.background).length, cps.stdout).toBeGreaterThanOrEqual(2);
+      expect(list.filter((c) => c.background?.note)).toEqual([]);
     });
 
     it('back --both --to #3 forks before the edit and puts the code as it was then; one undo reverts both', async () => {
