@@ -4,6 +4,8 @@ import { mkdir, readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUILT_CLI } from '../../test/fixtures.js';
+import { listCheckpointIds } from '../engine/store/manifest.js';
+import { backgroundDone } from '../../test/background.js';
 import { tempDir, tempEnv } from '../../test/temp.js';
 
 /**
@@ -52,5 +54,8 @@ describe.skipIf(process.platform === 'win32')('the built hook bounds its input',
     const r = await hook(home, (s) => s.end(JSON.stringify(payload)), 25_000);
     expect(r).toMatchObject({ code: 0, signal: null });
     expect(await readdir(join(project, '.agent', 'rewind'))).toContain('hook-claude.json');
+    // The project's first checkpoint is taken by a detached child: it is there once the child left.
+    await backgroundDone(project);
+    expect(await listCheckpointIds(project)).toHaveLength(1);
   }, 40_000);
 });

@@ -42,6 +42,26 @@ export function focusDetails(): void {
 }
 
 /**
+ * Keys typed right after Ctrl/Cmd+K, before the palette's box is there (its code loads on first
+ * use) or has the focus: kept for it, not lost. A keyboard user types the query at once.
+ */
+function typeAhead(e: KeyboardEvent, query: string): void {
+  const box = document.querySelector<HTMLInputElement>('.wg-palette-input');
+  if (box) {
+    // Focused before the key's default action: the character lands in the box.
+    if (document.activeElement !== box) box.focus();
+    return;
+  }
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  const s = useStore.getState();
+  if (e.key === 'Escape') s.closePalette();
+  else if (e.key === 'Backspace') s.openPalette(query.slice(0, -1));
+  else if (e.key.length === 1) s.openPalette(query + e.key);
+  else return;
+  e.preventDefault();
+}
+
+/**
  * One keyboard for the window. Selection and focus are one: ↑/↓ (j/k) move in the list that has
  * focus (the sidebar's sessions, else the timeline, which then takes focus).
  */
@@ -57,7 +77,10 @@ export function useKeyboard(): void {
         else s.openPalette();
         return;
       }
-      if (s.palette !== null) return; // the palette handles its own keys
+      if (s.palette !== null) {
+        typeAhead(e, s.palette);
+        return; // the palette handles its own keys
+      }
       // Ctrl/Cmd+Z and Shift+Ctrl/Cmd+Z: the project's Undo and Redo, previewed first like their buttons (a text box keeps its own).
       if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'z' && !typing) {
         if (s.preview || s.revert || s.hooksSheetOpen || s.undoAsk) return;

@@ -93,6 +93,9 @@ function PaletteDialog({ initial }: { initial: string }) {
     // Closed with nothing run (Esc, a click outside): the focus goes back where it was.
     const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     input.current?.focus();
+    // What was typed before the box was there (see keyboard.ts typeAhead): go on after it.
+    const end = input.current?.value.length ?? 0;
+    input.current?.setSelectionRange(end, end);
     return () => {
       const now = document.activeElement;
       if (before?.isConnected && (!now || now === document.body || now === input.current)) before.focus({ preventScroll: true });
