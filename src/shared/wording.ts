@@ -298,3 +298,8 @@ export const REWIND_CHECKPOINT_COVERS = "the whole project, shell-made changes a
 export function unjudgedSentence(agent: string, version: string, newestJudged: string): string {
   return `written by ${agent} ${version}, newer than ${newestJudged}, the last version Rewind was checked against: shown, not rewritten (\`npm run conformance -- --latest\` judges it)`;
 }
+
+/** An agent's config holds hook entries an earlier Rewind wrote (fewer events, older matchers). */
+export function earlierEntriesStep(agent: string, id: string, scope: string): string {
+  return `${agent}'s Rewind hooks (${scope}) are from an earlier version: install them again (rewind-app hooks install --agent ${id} --scope ${scope}).`;
+}

@@ -73,5 +73,6 @@ function printStatus(all: AgentHooksStatus[], scope: string | undefined, io: Cli
       io.out(`${a.displayName.padEnd(14)} ${s.scope.padEnd(8)} ${state}${runs}  ${s.file}`);
     }
   }
+  for (const a of all) if (a.installed && a.nextStep) io.err(a.nextStep);
   if (!all.some((a) => a.scopes.some((s) => s.events.length))) io.err('Install with: rewind-app hooks install --agent <id>  (a checkpoint before every prompt, shell changes included)');
 }

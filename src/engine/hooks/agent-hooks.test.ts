@@ -40,6 +40,13 @@ describe("each agent's payloads, as the hook reads them", () => {
     expect(h.read({ hook_event_name: 'PreToolUse', tool_name: 'Create', tool_input: { file_path: 'a.txt' } })).toMatchObject({ files: ['a.txt'] });
     expect(h.read({ hook_event_name: 'PreToolUse', tool_name: 'Execute', tool_input: { command: 'rm a' } })).toMatchObject({ files: null });
   });
+  it("Claude: the tool matcher, as Claude Code tests it (a regex), takes writers and MCP tools, not TodoWrite; an MCP tool is read as one with unknown paths", () => {
+    const pre = hooksOf('claude').events.find((e) => e.event === 'PreToolUse')!;
+    const m = new RegExp(pre.matcher!);
+    for (const t of ['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash', 'Task', 'Agent', 'mcp__fs__write_file']) expect(m.test(t), t).toBe(true);
+    for (const t of ['TodoWrite', 'BashOutput', 'Read', 'mcp__', 'Glob']) expect(m.test(t), t).toBe(false);
+    expect(hooksOf('claude').read({ hook_event_name: 'PreToolUse', tool_name: 'mcp__fs__write_file', tool_input: { path: '/p/a.txt', content: 'x' } })).toMatchObject({ kind: 'tool', files: null, readOnly: false });
+  });
   it('Gemini: BeforeAgent opens a turn without a prompt id; AfterAgent ends it', () => {
     const h = hooksOf('gemini');
     expect(h.read({ hook_event_name: 'BeforeAgent', prompt: 'p' })).toEqual({ kind: 'prompt', promptUuid: null, promptId: null });
@@ -68,6 +75,7 @@ describe("merging Rewind's entries into an agent's config", () => {
       if (h.wrapped) expect(installed.theme).toBe('dark');
       expect(events.PreToolUse[0]).toEqual(user.hooks.PreToolUse[0]);
       expect((await configStatus(file, h, id)).events.sort()).toEqual(h.events.map((e) => e.event).sort());
+      expect((await configStatus(file, h, id)).current).toBe(true);
       const again = await installConfig(file, h, id, cmd);
       expect(again.changed).toBe(false);
       expect(JSON.parse(await readFile(file, 'utf8'))).toEqual(installed);
@@ -79,6 +87,20 @@ describe("merging Rewind's entries into an agent's config", () => {
       expect((await uninstallConfig(file, h, id)).changed).toBe(false);
     });
   }
+  it("entries an earlier Rewind wrote (Claude's matcher without MCP tools) are said, with the install that updates them", async () => {
+    const h = hooksOf('claude');
+    const dir = await tempDir('hooks-earlier-');
+    const file = join(dir, 'settings.json');
+    const old = 'Write|Edit|MultiEdit|NotebookEdit|Bash|Agent|Task';
+    const entry = (matcher?: string) => [{ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command: `${CMD}`, timeout: 30 }] }];
+    await writeFile(file, JSON.stringify({ hooks: { UserPromptSubmit: entry(), PreToolUse: entry(old), PostToolUse: entry(old), Stop: entry() } }));
+    expect(await configStatus(file, h, 'claude')).toMatchObject({ current: false, events: ['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'] });
+    const again = await installConfig(file, h, 'claude', CMD);
+    expect(again.changed).toBe(true);
+    const now = JSON.parse(await readFile(file, 'utf8'));
+    expect(now.hooks.PreToolUse).toEqual([{ matcher: h.events[1]!.matcher, hooks: [{ type: 'command', command: CMD, timeout: 30 }] }]);
+    expect((await configStatus(file, h, 'claude')).current).toBe(true);
+  });
   it('an installed entry for the same agent is replaced, not doubled; a config of only ours goes back to none', () => {
     const h = hooksOf('gemini');
     const once = installText(null, h, 'gemini', `${CMD} --agent gemini`);

@@ -1,4 +1,5 @@
 import type { AgentHooks, HookPlace, HookScope } from './agent-hooks.js';
+import { earlierEntriesStep } from '../../shared/wording.js';
 import { agentHookCommand, configStatus, installConfig, uninstallConfig } from './hook-config.js';
 
 /**
@@ -51,7 +52,7 @@ export async function agentStatus(id: string, w: Where, opts: { checkTrust?: boo
   let nextStep: string | null = null;
   for (const scope of a.hooks.scopes) {
     const file = a.hooks.configPath(scope, a.place);
-    const s: { events: string[]; raw: string | null; error: string | null; command?: string | null } = a.hooks.plugin
+    const s: { events: string[]; raw: string | null; error: string | null; command?: string | null; current?: boolean } = a.hooks.plugin
       ? await (await import('./hook-plugin.js')).pluginStatus(file, { ...a.hooks, plugin: a.hooks.plugin }, whereOf(scope, a.place))
       : await configStatus(file, a.hooks, a.id, whereOf(scope, a.place));
     let willRun: boolean | null = s.error ? false : true;
@@ -66,6 +67,7 @@ export async function agentStatus(id: string, w: Where, opts: { checkTrust?: boo
       why = t ? (t.trusted ? null : `not trusted by Codex (${t.detail})`) : 'trust unknown (codex not found)';
       if (!t?.trusted) nextStep = a.hooks.trust.howTo;
     }
+    if (s.current === false && !nextStep) nextStep = earlierEntriesStep(a.displayName, a.id, scope);
     scopes.push({ scope, file, events: s.events, willRun: s.events.length ? willRun : null, why: s.events.length ? why : null, error: s.error });
   }
   return { agent: a.id, displayName: a.displayName, scopes, installed: scopes.some((s) => s.events.length > 0), nextStep };

@@ -183,12 +183,29 @@ export async function uninstallConfig(file: string, spec: AgentHooks, agent: str
   return { file, changed: true, backup: r.backup, lines: r.result.map((e) => `removed ${e}`), before: r.before, after: r.after };
 }
 
-export async function configStatus(file: string, spec: AgentHooks, agent: string, where: ConfigWhere = { allowedRoot: null }): Promise<{ events: string[]; raw: string | null; error: string | null; command?: string | null }> {
+/**
+ * Whether Rewind's entries are the ones an install of this version writes: each of its events once,
+ * with its matcher, and no other event (an earlier version's entries: fewer events, older matchers).
+ */
+function sameAsInstall(doc: Doc, spec: Spec & Pick<AgentHooks, 'events'>, agent: string, file: string): boolean {
+  const ours = new Map<string, (string | undefined)[]>();
+  for (const [event, groups] of Object.entries(eventsOf(doc, spec.wrapped, file))) {
+    if (!Array.isArray(groups)) continue;
+    for (const g of groups as Group[]) if (groupHasOurs(g, agent, spec)) ours.set(event, [...(ours.get(event) ?? []), typeof g.matcher === 'string' ? g.matcher : undefined]);
+  }
+  return ours.size === spec.events.length && spec.events.every((e) => ours.get(e.event)?.length === 1 && ours.get(e.event)![0] === e.matcher);
+}
+
+export async function configStatus(file: string, spec: AgentHooks, agent: string, where: ConfigWhere = { allowedRoot: null }): Promise<{ events: string[]; raw: string | null; error: string | null; command?: string | null; current?: boolean }> {
   try {
     const { target } = await resolveConfigTarget(file, where.allowedRoot);
     const raw = await readAgentConfig(target);
     const doc = parseConfig(raw, file, spec.jsonc);
-    return { events: rewindEvents(doc, spec, agent, file), raw, error: null, command: rewindCommand(doc, spec, agent, file) };
+    const events = rewindEvents(doc, spec, agent, file);
+    const command = rewindCommand(doc, spec, agent, file);
+    // Entries an earlier Rewind wrote (other events or matchers): installing again would change them.
+    const current = !events.length || sameAsInstall(doc, spec, agent, file);
+    return { events, raw, error: null, command, current };
   } catch (e) {
     return { events: [], raw: null, error: e instanceof Error ? e.message : String(e) };
   }

@@ -2,7 +2,10 @@ import { join } from 'node:path';
 import type { AgentHooks, HookPayload } from '../../hooks/agent-hooks.js';
 import { claudeStyleEvent } from '../hook-parts.js';
 
-const TOOL_MATCHER = 'Write|Edit|MultiEdit|NotebookEdit|Bash|Agent|Task';
+// A regex to Claude Code (it has `.`): anchored, so TodoWrite or BashOutput do not call the hook.
+// MCP tools (`mcp__server__tool`) may write files: their pre-hook waits for the prompt's checkpoint
+// and their post-hook marks the prompt for a whole-tree look, like a shell.
+export const TOOL_MATCHER = '^(?:Write|Edit|MultiEdit|NotebookEdit|Bash|Agent|Task|mcp__.+)$';
 const FILES = { Write: ['file_path'], Edit: ['file_path'], MultiEdit: ['file_path'], NotebookEdit: ['notebook_path'] } as const;
 const READ_ONLY = new Set(['Read', 'Grep', 'Glob', 'LS', 'WebFetch', 'WebSearch', 'TodoWrite', 'ToolSearch', 'ExitPlanMode', 'BashOutput']);
 
