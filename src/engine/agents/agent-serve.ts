@@ -16,6 +16,8 @@ export interface ServeSpec {
   /** The env variable that points the CLI at a store (`OPENCODE_DB`): set to the store Rewind read. */
   envDb: string;
   name: string;
+  /** More environment for the server (the agent's own knobs). */
+  env?: Record<string, string>;
 }
 
 export interface Served {
@@ -27,6 +29,8 @@ export interface Served {
    */
   call(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, opts?: { idempotent?: boolean }): Promise<unknown>;
   stop(): void;
+  /** Settles once the server's process has ended. */
+  exited: Promise<void>;
 }
 
 const START_MS = 90_000;
@@ -38,9 +42,13 @@ export async function startServe(spec: ServeSpec, db: string, cwd: string | null
   const bin = env[spec.envBin] || spec.command;
   const child = spawn(bin, ['serve', '--hostname', '127.0.0.1', '--port', '0', '--pure'], {
     cwd: dir,
-    env: { ...env, [spec.envDb]: db },
+    env: { ...env, ...spec.env, [spec.envDb]: db },
     stdio: ['ignore', 'pipe', 'pipe'],
     windowsHide: true,
+  });
+  const exited = new Promise<void>((resolve) => {
+    child.on('exit', () => resolve());
+    child.on('error', () => resolve());
   });
   const stop = () => {
     if (child.exitCode === null) child.kill('SIGTERM');
@@ -94,13 +102,22 @@ export async function startServe(spec: ServeSpec, db: string, cwd: string | null
           return await once(method, path, body);
         } catch (e) {
           if (!(e instanceof ServerFailed)) throw e;
-          if (!opts?.idempotent || attempt >= 2) throw e.error;
+          if (!opts?.idempotent) throw e.error;
+          if (attempt >= 2) throw new IdempotentFailed(e.error);
           await new Promise((r) => setTimeout(r, 1000));
         }
       }
     },
     stop,
+    exited,
   };
+}
+
+/** An idempotent request this server failed every time it was asked: a fresh server may take it. */
+class IdempotentFailed extends RewindError {
+  constructor(error: RewindError) {
+    super(error.code, error.message);
+  }
 }
 
 /** A 5xx answer: the request may be asked again when it is idempotent. */
@@ -110,12 +127,23 @@ class ServerFailed extends Error {
   }
 }
 
-/** Runs `f` against a server started for it, stopped afterwards whatever happens. */
+/**
+ * Runs `f` against a server started for it, stopped afterwards whatever happens. An idempotent call
+ * the server keeps failing with a 5xx is asked once more of a fresh server: Kilo, for one, bypasses
+ * its snapshots for a folder for the rest of a server's life after one slow snapshot, and its
+ * unrevert then fails however often it is asked.
+ */
 export async function withServe<T>(spec: ServeSpec, db: string, cwd: string | null, f: (s: Served) => Promise<T>, env?: NodeJS.ProcessEnv): Promise<T> {
-  const s = await startServe(spec, db, cwd, env);
-  try {
-    return await f(s);
-  } finally {
-    s.stop();
+  for (let server = 0; ; server++) {
+    const s = await startServe(spec, db, cwd, env);
+    try {
+      return await f(s);
+    } catch (e) {
+      if (!(e instanceof IdempotentFailed) || server >= 1) throw e;
+    } finally {
+      s.stop();
+    }
+    // The next server opens the same store: this one has let go of it first (bounded).
+    await Promise.race([s.exited, new Promise((r) => setTimeout(r, 5000))]);
   }
 }
