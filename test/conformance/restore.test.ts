@@ -7,6 +7,7 @@ import type { ScriptedApi } from './scripted-api.js';
 import { SCENARIOS, rewindFilesTree, runScenario, snapshotTree, type Scenario, type ScenarioSpec } from './scenario.js';
 import { claudeOrSkip, ensureCliBuilt, rewindApp, withApi } from './harness.js';
 import { HAND_PATHS, handEdit } from './agents/code-suite.js';
+import { readAgentWrites } from '../../src/engine/store/agent-writes.js';
 
 const claude = claudeOrSkip();
 let api: ScriptedApi;
@@ -60,6 +61,10 @@ describe.runIf('bin' in claude)("code restore against the real CLI's own rewind"
     expect(cps.every((c) => c.transcript?.session_id === sc.sessionId)).toBe(true);
     const hookLog = await readdir(join(sc.project, '.agent', 'rewind'));
     expect(hookLog).not.toContain('hook.log');
+    // The tool hooks ran too (Claude Code tests the installed matcher, a regex, against each tool):
+    // each Write the model made is recorded as the agent's.
+    const writes = await readAgentWrites(sc.project, null);
+    expect(writes.filter((w) => w.tool === 'Write').map((w) => w.path)).toContain('a.txt');
     // The timeline, in the terminal too, marks each prompt with the checkpoint taken before it.
     const t = rewindApp(['timeline', '--json', sc.transcript], { CLAUDE_CONFIG_DIR: sc.env.configDir });
     const prompts = JSON.parse(t.stdout).prompts as { checkpoint: { id: string } | null }[];

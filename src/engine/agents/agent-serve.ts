@@ -16,8 +16,6 @@ export interface ServeSpec {
   /** The env variable that points the CLI at a store (`OPENCODE_DB`): set to the store Rewind read. */
   envDb: string;
   name: string;
-  /** More environment for the server (the agent's own knobs). */
-  env?: Record<string, string>;
 }
 
 export interface Served {
@@ -42,7 +40,7 @@ export async function startServe(spec: ServeSpec, db: string, cwd: string | null
   const bin = env[spec.envBin] || spec.command;
   const child = spawn(bin, ['serve', '--hostname', '127.0.0.1', '--port', '0', '--pure'], {
     cwd: dir,
-    env: { ...env, ...spec.env, [spec.envDb]: db },
+    env: { ...env, [spec.envDb]: db },
     stdio: ['ignore', 'pipe', 'pipe'],
     windowsHide: true,
   });
@@ -130,8 +128,9 @@ class ServerFailed extends Error {
 /**
  * Runs `f` against a server started for it, stopped afterwards whatever happens. An idempotent call
  * the server keeps failing with a 5xx is asked once more of a fresh server: Kilo, for one, bypasses
- * its snapshots for a folder for the rest of a server's life after one slow snapshot, and its
- * unrevert then fails however often it is asked.
+ * its snapshots of a folder for the rest of a server's life once a snapshot took over 10 s (a busy
+ * machine), and its unrevert then fails ("Unexpected server error") however often it is asked.
+ * (Its own KILO_SNAPSHOT_TRACK_TIMEOUT_MS made the unrevert wait 58 s instead of 0.5 s: not used.)
  */
 export async function withServe<T>(spec: ServeSpec, db: string, cwd: string | null, f: (s: Served) => Promise<T>, env?: NodeJS.ProcessEnv): Promise<T> {
   for (let server = 0; ; server++) {

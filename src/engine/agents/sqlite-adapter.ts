@@ -26,14 +26,12 @@ export interface StoreAgentNames {
   hooks?: AgentHooks;
   /** The versions judged right (judged.json): a session of a newer release is read, never rewound. */
   judged?: JudgedVersions;
-  /** More environment for the agent's server Rewind starts (its own knobs). */
-  serveEnv?: Record<string, string>;
 }
 
 export function storeAgent(n: StoreAgentNames): AgentAdapter {
   const dbName = `${n.command}.db`;
   const spec = { agent: n.id, name: n.displayName };
-  const serve = { command: n.command, envBin: `REWIND_${n.envPrefix}_BIN`, envDb: `${n.envPrefix}_DB`, name: n.displayName, env: n.serveEnv };
+  const serve = { command: n.command, envBin: `REWIND_${n.envPrefix}_BIN`, envDb: `${n.envPrefix}_DB`, name: n.displayName };
   const agent = { store: spec, serve };
   const dbOf = (root: string) => join(root, dbName);
   const sessions = async () => import('./sqlite-sessions.js');
