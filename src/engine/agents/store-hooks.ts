@@ -45,7 +45,7 @@ ${COMMAND_LINE}${JSON.stringify(command)}
 // Each prompt, tool call and turn end runs the command above with a JSON payload on stdin; a
 // failing or slow command never breaks the agent (errors ignored, killed after 30 s; a command
 // that cannot run is said once in the agent's log).
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 
 const COMMAND = ${JSON.stringify(command)};
 
@@ -89,6 +89,18 @@ function send(payload) {
   });
 }
 
+// The turn's end: the agent does not await an event handler (\`run\` may exit while it runs, and the
+// turn-end checkpoint would then be taken late, after the user's next edits): run to completion here.
+function sendNow(payload) {
+  try {
+    const r = spawnSync(COMMAND, { shell: true, input: JSON.stringify(payload), stdio: ['pipe', 'ignore', 'ignore'], timeout: 30000 });
+    if (r.error) warnOnce(r.error.message ?? String(r.error));
+    else if (r.status === 127 || r.status === 126) warnOnce(\`exit \${r.status}\`);
+  } catch (e) {
+    warnOnce(e?.message ?? String(e));
+  }
+}
+
 export const RewindCheckpoints = async ({ directory, client }) => {
   // The agent's own log, when its client offers one (OpenCode's and Kilo's \`app.log\`).
   if (typeof client?.app?.log === 'function') log = (message) => client.app.log({ body: { service: 'rewind', level: 'warn', message } }).catch(() => console.error(message));
@@ -110,7 +122,7 @@ export const RewindCheckpoints = async ({ directory, client }) => {
       await send({ ...base(input?.sessionID), hook_event_name: 'PostToolUse', tool_name: input?.tool, tool_input: toolInput });
     },
     event: async ({ event }) => {
-      if (event?.type === 'session.idle') await send({ ...base(event.properties?.sessionID), hook_event_name: 'Stop' });
+      if (event?.type === 'session.idle') sendNow({ ...base(event.properties?.sessionID), hook_event_name: 'Stop' });
     },
   };
 };

@@ -38,6 +38,21 @@ export function storeConformance(s: StoreCli, adapter: AgentAdapter, bin: string
   }
   const before = (h: string[], prompt: string) => h.slice(0, h.lastIndexOf(`user: ${prompt}`));
   const back = (args: string[]) => rewindApp(['back', ...args, '--project', project, '--json'], env);
+  /**
+   * A rewind or undo the agent's server refuses with its own 5xx, asked again as a user would, up to
+   * twice, 20 s apart. Kilo 7.7.7's server gives up a snapshot of the folder after 10 s ("snapshot
+   * track slow; skipping for this service scope", its log) now and then on this 2-core machine, and
+   * then fails the revert or unrevert; Rewind changed nothing (it already asks a fresh server once).
+   * Any other failure, or the same one three times, fails the test.
+   */
+  const asUserWould = async (run: () => ReturnType<typeof rewindApp>) => {
+    let r = run();
+    for (let again = 0; again < 2 && r.code !== 0 && /refused POST \/session\/\S+\/(revert|unrevert): .*Unexpected server error/.test(r.stderr); again++) {
+      await new Promise((ok) => setTimeout(ok, 20_000));
+      r = run();
+    }
+    return r;
+  };
 
   describe(`conformance with the real ${adapter.displayName} CLI`, () => {
     beforeAll(async () => {
@@ -147,7 +162,7 @@ export function storeConformance(s: StoreCli, adapter: AgentAdapter, bin: string
     }, 600_000);
 
     it('back 2 --in-place: the agent takes the prompts back (its own undo); undo puts them back; resuming sends the kept history', async () => {
-      const r = back(['2', '--in-place', '--force', '--transcript', path]);
+      const r = await asUserWould(() => back(['2', '--in-place', '--force', '--transcript', path]));
       expect(r.code, r.stderr).toBe(0);
       const said = (JSON.parse(r.stdout) as { statement: Said }).statement;
       expect(said.droppedLive.map((p) => p.text)).toEqual(PROMPTS.slice(1));
@@ -156,12 +171,12 @@ export function storeConformance(s: StoreCli, adapter: AgentAdapter, bin: string
       expect(t.prompts.filter((p) => p.active).map((p) => p.text)).toEqual(PROMPTS.slice(0, 1));
       // The agent's own revert puts back the files of the turns it takes back (c.txt was made by the shell).
       expect(existsSync(join(project, 'c.txt'))).toBe(false);
-      const u = rewindApp(['undo', '--project', project], env);
+      const u = await asUserWould(() => rewindApp(['undo', '--project', project], env));
       expect(u.code, u.stderr).toBe(0);
       expect((await adapter.timeline(path)).prompts.filter((p) => p.active).map((p) => p.text)).toEqual(PROMPTS);
       expect(await readFile(join(project, 'c.txt'), 'utf8')).toBe('bashmade\n');
       // Again, and resumed: the model is sent what it was sent before prompt 2.
-      const again = back(['2', '--in-place', '--force', '--transcript', path]);
+      const again = await asUserWould(() => back(['2', '--in-place', '--force', '--transcript', path]));
       expect(again.code, again.stderr).toBe(0);
       const next = 'NEXT after in-place';
       const resumed = await send(id, next);
