@@ -26,6 +26,13 @@ describe.each(['opencode', 'kilo'] as const)('%s hooks: Rewind’s plugin', (age
     const st = await agentStatus(agent, w);
     expect(st.installed).toBe(true);
     expect(st.scopes.find((s) => s.scope === 'user')?.events).toContain('chat.message');
+    expect(st.nextStep).toBeNull();
+    // An earlier Rewind's plugin (another text, same command) is said, with the install that updates it.
+    const text = await readFile(r.file, 'utf8');
+    await writeFile(r.file, `${text}// an earlier version\n`);
+    expect((await agentStatus(agent, w)).nextStep).toMatch(/from an earlier version: install them again \(rewind-app hooks install --agent \w+ --scope user\)/);
+    expect((await installAgentHooks(agent, { ...w, scope: null, command: `node ${sink}` })).changed).toBe(true);
+    expect(await readFile(r.file, 'utf8')).toBe(text);
 
     // The plugin as the agent loads it: one exported function returning the hooks.
     const mod = (await import(pathToFileURL(r.file).href)) as Record<string, (ctx: unknown) => Promise<Record<string, Hook>>>;

@@ -37,13 +37,15 @@ export async function uninstallPlugin(file: string, spec: PluginHooks, dryRun = 
   return { file, changed: r.changed, backup: null, lines: r.result, before: r.before, after: r.after };
 }
 
-export async function pluginStatus(file: string, spec: PluginHooks, where: ConfigWhere = { allowedRoot: null }): Promise<{ events: string[]; raw: string | null; error: string | null }> {
+export async function pluginStatus(file: string, spec: PluginHooks, where: ConfigWhere = { allowedRoot: null }): Promise<{ events: string[]; raw: string | null; error: string | null; current?: boolean }> {
   try {
     // The same checks an install makes (folders inside the project, no link in the file's place), read-only.
     await resolveConfigTarget(file, where.allowedRoot);
     await assertOwnFileSlot(file);
     const raw = await readOwnText(file);
-    return { events: raw !== null && spec.plugin.commandOf(raw) !== null ? events(spec) : [], raw, error: null };
+    const command = raw === null ? null : spec.plugin.commandOf(raw);
+    // An earlier Rewind's plugin (another text for the same command): installing again updates it.
+    return { events: command !== null ? events(spec) : [], raw, error: null, current: command === null || raw === spec.plugin.text(command) };
   } catch (e) {
     return { events: [], raw: null, error: e instanceof Error ? e.message : String(e) };
   }
