@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isAbsolute, join, relative, sep } from 'node:path';
+import type { StoredFile } from './adapter.js';
 
 /**
  * Pieces every agent's `codeHistory` shares: where a path the store names falls, and the content
@@ -14,6 +15,32 @@ export function insideProject(projectRoot: string, base: string, named: string):
   const rel = relative(projectRoot, abs).split(sep).join('/');
   if (!rel || rel === '..' || rel.startsWith('../') || isAbsolute(rel)) return null;
   return rel;
+}
+
+/**
+ * A snapshot in an agent's shadow git repository (OpenCode's and Kilo's snapshots, Gemini's
+ * checkpoints) as project files: its paths are relative to `base` (the folder it was taken of);
+ * those outside the project are named, links and submodules (`other`) left to the caller.
+ */
+export async function shadowSnapshotFiles(gitDir: string, commit: string, who: string, projectRoot: string, base: string) {
+  const { readBlobs, readSnapshot } = await import('./shadow-git.js');
+  const snap = await readSnapshot(gitDir, commit, who);
+  const contents = await readBlobs(gitDir, snap.files.map((f) => f.blob), who);
+  const files = new Map<string, StoredFile | null>();
+  const byRef = new Map<string, Buffer>();
+  const outside: string[] = [];
+  for (const f of snap.files) {
+    const rel = insideProject(projectRoot, base, f.path);
+    if (rel === null) {
+      outside.push(join(base, f.path));
+      continue;
+    }
+    const data = contents.get(f.blob)!;
+    const ref = sha256(data);
+    byRef.set(ref, data);
+    files.set(rel, { ref, size: data.length, mode: f.mode });
+  }
+  return { files, byRef, outside, other: snap.other };
 }
 
 /** A file name a store gives for its own blob: one plain name, never a path. */

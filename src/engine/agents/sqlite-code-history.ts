@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { RewindError } from '../errors.js';
-import type { CodeBefore, CodeBeforeRequest, StoredFile } from './adapter.js';
-import { insideProject, sha256 } from './code-history-parts.js';
+import type { CodeBefore, CodeBeforeRequest } from './adapter.js';
+import { shadowSnapshotFiles } from './code-history-parts.js';
 import { readSqliteWith } from '../io/sqlite-read.js';
 import { str } from './jsonl.js';
 import { refOrThrow, sessionRows, type MessageRow, type StoreSpec } from './sqlite-sessions.js';
@@ -78,26 +78,10 @@ export async function storeCodeBefore(spec: StoreSpec, req: CodeBeforeRequest): 
   const gitDir = await shadowGitOf(dirname(db), place.projectId, place.worktree);
   if (!gitDir) return null;
   const who = `${spec.name}'s snapshot`;
-  const { readBlobs, readSnapshot } = await import('./shadow-git.js');
-  const snap = await readSnapshot(gitDir, place.snapshot, who);
-  const contents = await readBlobs(gitDir, snap.files.map((f) => f.blob), who);
   // The snapshot's paths are relative to the worktree (the repository's root), not the session's folder.
   const worktree = place.worktree && existsSync(place.worktree) ? place.worktree : (place.directory ?? req.projectRoot);
-  const files = new Map<string, StoredFile | null>();
-  const byRef = new Map<string, Buffer>();
-  const outside: string[] = [];
-  for (const f of snap.files) {
-    const rel = insideProject(req.projectRoot, worktree, f.path);
-    if (rel === null) {
-      outside.push(join(worktree, f.path));
-      continue;
-    }
-    const data = contents.get(f.blob)!;
-    const ref = sha256(data);
-    byRef.set(ref, data);
-    files.set(rel, { ref, size: data.length, mode: f.mode });
-  }
-  const unknown = snap.other.map((p) => `${p}: a link or submodule in ${who}, left as it is`);
+  const { files, byRef, outside, other } = await shadowSnapshotFiles(gitDir, place.snapshot, who, req.projectRoot, worktree);
+  const unknown = other.map((p) => `${p}: a link or submodule in ${who}, left as it is`);
   // The snapshot is the whole worktree: it speaks for every file only when that is the project.
   const whole = worktree === req.projectRoot;
   if (!whole) unknown.push(`${spec.name}'s snapshot is of ${worktree}, not ${req.projectRoot}: only the files it holds are restored (files created since are kept)`);

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { RewindError } from '../../errors.js';
-import type { CodeBefore, CodeBeforeRequest, StoredFile } from '../adapter.js';
-import { insideProject, sha256 } from '../code-history-parts.js';
+import type { CodeBefore, CodeBeforeRequest } from '../adapter.js';
+import { shadowSnapshotFiles } from '../code-history-parts.js';
 import { obj, str } from '../jsonl.js';
 
 interface Checkpoint {
@@ -61,26 +61,10 @@ export async function geminiCodeBefore(req: CodeBeforeRequest): Promise<CodeBefo
   if (later !== undefined && checkpoint.time > later) unknown.push(`no checkpoint in that prompt's turn: the nearest is ${checkpoint.file}, from a later prompt (changes made in between without a file tool are not known)`);
   const history = join(root, 'history', slug);
   const gitDir = existsSync(join(history, '.git')) ? join(history, '.git') : history;
-  const { readBlobs, readSnapshot } = await import('../shadow-git.js');
   const who = "Gemini's checkpoint";
-  const snap = await readSnapshot(gitDir, checkpoint.commit, who);
-  const contents = await readBlobs(gitDir, snap.files.map((f) => f.blob), who);
   const cwd = timeline.session.cwd && existsSync(timeline.session.cwd) ? timeline.session.cwd : req.projectRoot;
-  const files = new Map<string, StoredFile | null>();
-  const byRef = new Map<string, Buffer>();
-  const outside: string[] = [];
-  for (const f of snap.files) {
-    const rel = insideProject(req.projectRoot, cwd, f.path);
-    if (rel === null) {
-      outside.push(join(cwd, f.path));
-      continue;
-    }
-    const data = contents.get(f.blob)!;
-    const ref = sha256(data);
-    byRef.set(ref, data);
-    files.set(rel, { ref, size: data.length, mode: f.mode });
-  }
-  for (const p of snap.other) unknown.push(`${p}: a link or submodule in Gemini's checkpoint, left as it is`);
+  const { files, byRef, outside, other } = await shadowSnapshotFiles(gitDir, checkpoint.commit, who, req.projectRoot, cwd);
+  for (const p of other) unknown.push(`${p}: a link or submodule in Gemini's checkpoint, left as it is`);
   // The checkpoint is the whole folder Gemini ran in: it speaks for every file only when that is the project.
   const whole = cwd === req.projectRoot;
   if (!whole) unknown.push(`Gemini ran in ${cwd}, not ${req.projectRoot}: only the files its checkpoint holds are restored (files created since are kept)`);
