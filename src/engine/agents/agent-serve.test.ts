@@ -34,25 +34,15 @@ describe.skipIf(process.platform === 'win32')("the agent's own server", () => {
   it('an idempotent request is asked again after a 5xx, and goes through', async () => {
     const dir = await tempDir('agent-serve-');
     const f = await fakeServe(dir, 2);
-    const s = await startServe(spec, join(dir, 'x.db'), dir, { ...process.env, FAKE_AGENT_BIN: f.bin });
-    try {
-      await expect(s.call('POST', '/session/x/unrevert', {}, { idempotent: true })).resolves.toEqual({ ok: true });
-      expect(await f.count()).toBe(3);
-    } finally {
-      s.stop();
-    }
+    await expect(withServe(spec, join(dir, 'x.db'), dir, (s) => s.call('POST', '/session/x/unrevert', {}, { idempotent: true }), { ...process.env, FAKE_AGENT_BIN: f.bin })).resolves.toEqual({ ok: true });
+    expect(await f.count()).toBe(3);
   }, 30_000);
 
   it('a fork (not idempotent) is never asked twice: the 5xx is said in one line', async () => {
     const dir = await tempDir('agent-serve-');
     const f = await fakeServe(dir, 1);
-    const s = await startServe(spec, join(dir, 'x.db'), dir, { ...process.env, FAKE_AGENT_BIN: f.bin });
-    try {
-      await expect(s.call('POST', '/session/x/fork', { messageID: 'm' })).rejects.toThrow(/^Fake agent refused POST \/session\/x\/fork: Unexpected server error$/);
-      expect(await f.count()).toBe(1);
-    } finally {
-      s.stop();
-    }
+    await expect(withServe(spec, join(dir, 'x.db'), dir, (s) => s.call('POST', '/session/x/fork', { messageID: 'm' }), { ...process.env, FAKE_AGENT_BIN: f.bin })).rejects.toThrow(/^Fake agent refused POST \/session\/x\/fork: Unexpected server error$/);
+    expect(await f.count()).toBe(1);
   }, 30_000);
 
   it('a server that fails an idempotent request every time is replaced by a fresh one, once', async () => {
